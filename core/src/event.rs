@@ -1,0 +1,216 @@
+//! What one step of the fold reports: updates, renders, sleeps, drops, and the next deadline.
+
+use core::ops::Deref;
+
+use smallvec::SmallVec;
+
+use crate::rate::{TickRate, TimeScale};
+use crate::time::Nanos;
+
+/// Which clock an event belongs to. Clock 0 is the loop's main clock; further clocks are
+/// numbered in declaration order.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ClockId(pub u16);
+
+/// One fixed update the shell must run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tick {
+    /// The clock this tick belongs to.
+    pub clock: ClockId,
+    /// The tick number: 0, 1, 2, … with jumps only across reported drops.
+    pub index: u64,
+    /// Simulation time at the start of this tick, `index`·dt, rounded down to whole nanoseconds.
+    /// Exact when `index`·dt is a whole number of nanoseconds (60 ticks at 60 Hz are 1 s).
+    pub t: Nanos,
+    /// The fixed tick length.
+    pub dt: TickRate,
+    /// How far simulation time was behind (virtual) real time just before this tick ran, rounded
+    /// down: the Scheme trace's `lag`.
+    pub lag: Nanos,
+    /// `true` for the last update of its step: the state before it is the one a renderer
+    /// interpolates from, so it is the only update that needs a snapshot.
+    pub last_in_step: bool,
+}
+
+impl Tick {
+    /// The tick length in seconds, for the simulation (`dt` never accumulates).
+    #[must_use]
+    pub fn dt_secs(&self) -> f64 {
+        self.dt.dt_secs_f64()
+    }
+}
+
+/// A frame to draw.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Render {
+    /// Where to draw between the previous tick's state (0) and the current tick's state (1).
+    /// Always in `[0, 1]`: `lag / dt` for [`Policy::CatchUp`](crate::Policy::CatchUp), clamped
+    /// when a cap or hysteresis leaves the lag outside one tick; `1` for the constant-rate
+    /// policies, which draw the state the update just produced.
+    pub alpha: f64,
+    /// The exact lag behind (virtual) real time after this step's updates, in nanoseconds,
+    /// rounded down. Negative only when hysteresis ran a tick early.
+    pub lag_ns: i64,
+    /// Ticks run so far on the main clock: the current state is the result of tick `ticks − 1`.
+    pub ticks: u64,
+    /// The loop is paused: no updates ran and alpha is frozen.
+    pub paused: bool,
+}
+
+/// Why a step could not account for a stretch of time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DropReason {
+    /// Constant-rate policies: these slots passed before their update could run.
+    SlotMissed,
+}
+
+/// Something the shell must do or know, in the order it happened.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Event<T> {
+    /// The clock moved backwards by `by` ns. The rule: no time passes, the loop keeps its latest
+    /// `now` and measures the next step from there, nothing renders.
+    ClockBackwards {
+        /// How far before the latest `now` the step's `now` was.
+        by: Nanos,
+    },
+    /// The max frame delta discarded `time` of real time; virtual time did not advance over it.
+    /// `ticks` is how many more tick boundaries the undiscarded clock has now crossed than the
+    /// loop's clock: the ticks that will never run.
+    DiscardedTime {
+        /// Real time discarded.
+        time: Nanos,
+        /// Ticks lost with it.
+        ticks: u64,
+    },
+    /// Ticks `first .. first + count` of `clock` will never run.
+    DroppedTicks {
+        /// The clock whose ticks were dropped.
+        clock: ClockId,
+        /// The first dropped tick number.
+        first: u64,
+        /// How many consecutive ticks were dropped.
+        count: u64,
+        /// Why.
+        reason: DropReason,
+    },
+    /// Sleep until `until` before handling the next event (constant-rate policies).
+    Sleep {
+        /// When the next update's slot starts.
+        until: T,
+    },
+    /// Run one fixed update.
+    Update(Tick),
+    /// The per-step cap stopped this step with `ticks` ticks of `clock` still due. They stay
+    /// in the backlog and run in later steps; the deadline is "now".
+    Deferred {
+        /// The clock with a backlog.
+        clock: ClockId,
+        /// How many ticks are due but not yet run.
+        ticks: u64,
+    },
+    /// Draw a frame.
+    Render(Render),
+    /// The loop was paused since the previous step.
+    Paused,
+    /// The loop was resumed since the previous step.
+    Resumed,
+    /// The time scale changed since the previous step, taking effect from the previous `now`.
+    ScaleChanged(TimeScale),
+}
+
+/// How many events a step holds without allocating: the default cap of 8 updates plus a
+/// render, a drop, a deferral and a control event.
+pub const INLINE_EVENTS: usize = 12;
+
+/// The events of one step, in time order, and when to call `step` next.
+///
+/// Dereferences to a slice of [`Event`]; [`Events::into_vec`] gives a `Vec<Event>`. It stores up
+/// to [`INLINE_EVENTS`] events inline, so a step under the default cap never allocates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Events<T> {
+    pub(crate) list: SmallVec<[Event<T>; INLINE_EVENTS]>,
+    pub(crate) deadline: Option<T>,
+}
+
+impl<T> Events<T> {
+    pub(crate) fn new() -> Events<T> {
+        Events {
+            list: SmallVec::new(),
+            deadline: None,
+        }
+    }
+
+    /// When the shell should call `step` again: the next tick due, the next render slot, or
+    /// `now` itself when a backlog or a constant-rate loop wants to go on at once. `None` when
+    /// nothing will happen by the passage of time alone (paused with no render cap, or a time
+    /// scale of 0).
+    #[must_use]
+    pub fn deadline(&self) -> Option<&T> {
+        self.deadline.as_ref()
+    }
+
+    /// The updates of this step, in order.
+    pub fn updates(&self) -> impl Iterator<Item = &Tick> + '_ {
+        self.list.iter().filter_map(|e| match e {
+            Event::Update(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    /// The render of this step, if any.
+    #[must_use]
+    pub fn render(&self) -> Option<&Render> {
+        self.list.iter().find_map(|e| match e {
+            Event::Render(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Ticks this step reports as dropped or discarded, in total.
+    #[must_use]
+    pub fn dropped_ticks(&self) -> u64 {
+        self.list
+            .iter()
+            .map(|e| match e {
+                Event::DroppedTicks { count, .. } => *count,
+                Event::DiscardedTime { ticks, .. } => *ticks,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Whether the events spilled to the heap (more than [`INLINE_EVENTS`]).
+    #[must_use]
+    pub fn spilled(&self) -> bool {
+        self.list.spilled()
+    }
+
+    /// The events as the `Vec<Event>` of the design card.
+    #[must_use]
+    pub fn into_vec(self) -> alloc::vec::Vec<Event<T>> {
+        self.list.into_vec()
+    }
+}
+
+impl<T> Deref for Events<T> {
+    type Target = [Event<T>];
+    fn deref(&self) -> &[Event<T>] {
+        &self.list
+    }
+}
+
+impl<T> IntoIterator for Events<T> {
+    type Item = Event<T>;
+    type IntoIter = smallvec::IntoIter<[Event<T>; INLINE_EVENTS]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Events<T> {
+    type Item = &'a Event<T>;
+    type IntoIter = core::slice::Iter<'a, Event<T>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}

@@ -1,0 +1,39 @@
+//! The tickfold main loop as a pure fold: `(LoopState, now) -> (LoopState, Events)`.
+//!
+//! No clock, no sleeping, no global state: the caller passes `now` and gets back what to do.
+//! Time is kept in integer nanoseconds and the tick length as an exact fraction, so 60 ticks at
+//! 60 Hz are exactly one second and the tick count never depends on how frames slice time.
+//!
+//! ```
+//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+//!
+//! // 2 ticks per second, frames of 1 s: the Scheme seed's first trace.
+//! let config = LoopConfig::new(TickRate::from_hz(2)?).max_frame_delta(None);
+//! let state = LoopState::new(config, Nanos(0))?;
+//! let (state, events) = state.step(Nanos::from_secs(1));
+//! let lags: Vec<u64> = events.updates().map(|t| t.lag.0 / 1_000_000).collect();
+//! assert_eq!(lags, [1000, 500]);
+//! assert_eq!(events.render().map(|r| r.alpha), Some(0.0));
+//! assert_eq!(state.ticks_run(), 2);
+//! # Ok::<(), tickfold_core::ConfigError>(())
+//! ```
+//!
+//! With default features off the crate is `#![no_std]` (it needs `alloc` only when a step
+//! spills past [`INLINE_EVENTS`]); the `std` feature adds the [`Timestamp`] impl for
+//! `std::time::Instant` and `std::error::Error` for [`ConfigError`].
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+mod config;
+mod event;
+mod rate;
+mod state;
+mod time;
+
+pub use config::{ConfigError, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
+pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
+pub use rate::{TickRate, TimeScale};
+pub use state::LoopState;
+pub use time::{Nanos, Timestamp};

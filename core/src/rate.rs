@@ -1,0 +1,396 @@
+//! Exact rational tick lengths and time scales, and the integer walk over a tick grid.
+
+use core::time::Duration;
+
+use crate::config::ConfigError;
+
+const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+const fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// A fixed tick length, kept as an exact fraction of nanoseconds.
+///
+/// 60 Hz is exactly 50,000,000/3 ns, not 16,666,667 ns: tick *k* starts at exactly *k*·dt, so
+/// 60 ticks at 60 Hz are exactly one second and the grid never drifts. All constructors check
+/// their input and return a [`ConfigError`] for a zero, negative, NaN or infinite rate, and for a
+/// tick shorter than one nanosecond.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::TickRate;
+/// use core::time::Duration;
+///
+/// let r = TickRate::from_hz(60)?;
+/// assert_eq!(r.period_ratio(), (50_000_000, 3));
+/// assert_eq!(r.tick_start_nanos(60), 1_000_000_000);
+/// assert_eq!(TickRate::from_period(Duration::from_millis(20))?, TickRate::from_hz(50)?);
+/// assert!(TickRate::from_hz(0).is_err());
+/// assert!(TickRate::from_hz_f64(f64::NAN).is_err());
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TickRate {
+    /// Numerator of the period in nanoseconds (reduced).
+    num: u64,
+    /// Denominator of the period in nanoseconds (reduced, never zero).
+    den: u64,
+}
+
+impl TickRate {
+    /// A tick of `num / den` nanoseconds, reduced. Fails if it is zero, undefined, shorter than
+    /// 1 ns or does not fit.
+    fn from_ns_ratio(num: u128, den: u128) -> Result<TickRate, ConfigError> {
+        if num == 0 || den == 0 {
+            return Err(ConfigError::ZeroRate);
+        }
+        let g = gcd(num, den);
+        let (num, den) = (num / g, den / g);
+        if num < den {
+            return Err(ConfigError::RateTooHigh);
+        }
+        match (u64::try_from(num), u64::try_from(den)) {
+            (Ok(num), Ok(den)) => Ok(TickRate { num, den }),
+            _ => Err(ConfigError::RateOutOfRange),
+        }
+    }
+
+    /// `hz` ticks per second.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::ZeroRate`] for 0 and [`ConfigError::RateTooHigh`] above 1 GHz.
+    pub fn from_hz(hz: u64) -> Result<TickRate, ConfigError> {
+        TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC), u128::from(hz))
+    }
+
+    /// `num / den` ticks per second, exactly: `from_hz_ratio(60_000, 1_001)` is NTSC's 59.94 Hz.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::ZeroRate`] if either part is 0; [`ConfigError::RateTooHigh`] above 1 GHz.
+    pub fn from_hz_ratio(num: u64, den: u64) -> Result<TickRate, ConfigError> {
+        if num == 0 || den == 0 {
+            return Err(ConfigError::ZeroRate);
+        }
+        TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC) * u128::from(den), u128::from(num))
+    }
+
+    /// `hz` ticks per second given as a float, rounded once to a whole number of micro-hertz
+    /// (so `59.94` becomes exactly 5,994/100 Hz). Nothing is accumulated in floating point.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
+    /// [`ConfigError::ZeroRate`] for anything that rounds to 0 µHz.
+    pub fn from_hz_f64(hz: f64) -> Result<TickRate, ConfigError> {
+        if !hz.is_finite() || hz < 0.0 {
+            return Err(ConfigError::InvalidRate);
+        }
+        let micro = (hz * 1e6).round();
+        if micro > u64::MAX as f64 {
+            return Err(ConfigError::RateTooHigh);
+        }
+        TickRate::from_hz_ratio(micro as u64, 1_000_000)
+    }
+
+    /// One tick every `period`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::ZeroRate`] for a zero period; [`ConfigError::RateOutOfRange`] above 584 years.
+    pub fn from_period(period: Duration) -> Result<TickRate, ConfigError> {
+        TickRate::from_ns_ratio(period.as_nanos(), 1)
+    }
+
+    /// One tick every `num / den` seconds, exactly: `from_secs_ratio(1, 60)` is 60 Hz.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::ZeroRate`] if either part is 0; [`ConfigError::RateTooHigh`] below 1 ns.
+    pub fn from_secs_ratio(num: u64, den: u64) -> Result<TickRate, ConfigError> {
+        TickRate::from_ns_ratio(u128::from(num) * u128::from(NANOS_PER_SEC), u128::from(den))
+    }
+
+    /// One tick every `ms` milliseconds, given as a float and rounded once to whole nanoseconds.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
+    /// [`ConfigError::ZeroRate`] below half a nanosecond.
+    pub fn from_period_ms_f64(ms: f64) -> Result<TickRate, ConfigError> {
+        if !ms.is_finite() || ms < 0.0 {
+            return Err(ConfigError::InvalidRate);
+        }
+        let ns = (ms * 1e6).round();
+        if ns > u64::MAX as f64 {
+            return Err(ConfigError::RateOutOfRange);
+        }
+        TickRate::from_ns_ratio(ns as u128, 1)
+    }
+
+    /// The tick length as a reduced fraction `(num, den)` of nanoseconds.
+    #[must_use]
+    pub const fn period_ratio(self) -> (u64, u64) {
+        (self.num, self.den)
+    }
+
+    /// The tick length in seconds as an `f64`: a constant to hand to the simulation, never summed.
+    #[must_use]
+    pub fn dt_secs_f64(self) -> f64 {
+        self.num as f64 / self.den as f64 / 1e9
+    }
+
+    /// The tick length in seconds as an `f32`.
+    #[must_use]
+    pub fn dt_secs_f32(self) -> f32 {
+        self.dt_secs_f64() as f32
+    }
+
+    /// The tick length rounded down to whole nanoseconds.
+    #[must_use]
+    pub const fn period_floor_nanos(self) -> u64 {
+        self.num / self.den
+    }
+
+    /// Ticks per second as an `f64`.
+    #[must_use]
+    pub fn hz_f64(self) -> f64 {
+        1e9 * self.den as f64 / self.num as f64
+    }
+
+    /// Exact start of tick `k` (that is `k`·dt) in whole nanoseconds, rounded down and
+    /// saturating at `u64::MAX`.
+    #[must_use]
+    pub fn tick_start_nanos(self, k: u64) -> u64 {
+        let v = u128::from(k) * u128::from(self.num) / u128::from(self.den);
+        u64::try_from(v).unwrap_or(u64::MAX)
+    }
+
+    /// The largest `k` with `k`·dt ≤ `x` nanoseconds: how many whole ticks fit in `x`.
+    #[must_use]
+    pub fn ticks_in(self, x: u64) -> u64 {
+        let v = u128::from(x) * u128::from(self.den) / u128::from(self.num);
+        u64::try_from(v).unwrap_or(u64::MAX)
+    }
+
+    /// `lag / dt` for a lag given as `num / den` nanoseconds, as an `f64`.
+    pub(crate) fn fraction(self, lag_num: i128) -> f64 {
+        // lag_num is in units of 1/den ns; dt is num/den ns.
+        lag_num as f64 / self.num as f64
+    }
+}
+
+/// An exact multiple `m`·dt on a tick grid, walked forward with one add and one compare per
+/// tick instead of a 128-bit division.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GridPoint {
+    /// Which multiple of dt.
+    pub(crate) m: u64,
+    /// `floor(m·num / den)`, saturating.
+    q: u64,
+    /// `m·num mod den`.
+    r: u64,
+}
+
+impl GridPoint {
+    /// The point `m`·dt, computed with one division.
+    pub(crate) fn at(rate: TickRate, m: u64) -> GridPoint {
+        let prod = u128::from(m) * u128::from(rate.num);
+        let den = u128::from(rate.den);
+        let q = u64::try_from(prod / den).unwrap_or(u64::MAX);
+        // The remainder is < den ≤ u64::MAX, so it always fits.
+        let r = (prod % den) as u64;
+        GridPoint { m, q, r }
+    }
+
+    /// The next point, `(m + 1)`·dt.
+    pub(crate) fn advance(&mut self, rate: TickRate) {
+        let (pq, pr) = (rate.num / rate.den, rate.num % rate.den);
+        self.m = self.m.saturating_add(1);
+        self.q = self.q.saturating_add(pq);
+        // r < den and pr < den, so r + pr < 2·den: at most one carry. Compare before adding so
+        // that nothing overflows even when den is close to u64::MAX.
+        if self.r >= rate.den - pr {
+            self.r -= rate.den - pr;
+            self.q = self.q.saturating_add(1);
+        } else {
+            self.r += pr;
+        }
+    }
+
+    /// `ceil(m·dt)` in whole nanoseconds.
+    pub(crate) fn ceil(self) -> u64 {
+        self.q.saturating_add(u64::from(self.r != 0))
+    }
+
+    /// `x − m·dt` in units of `1/den` ns (exact, signed).
+    pub(crate) fn lag_from(self, rate: TickRate, x: u64) -> i128 {
+        let den = i128::from(rate.den);
+        i128::from(x) * den - (i128::from(self.q) * den + i128::from(self.r))
+    }
+}
+
+/// How fast virtual (simulation) time runs against real time: an exact fraction `num / den`.
+///
+/// A scale of 1 is real time; ½ is slow motion; 0 stops virtual time without pausing renders.
+/// Scaled time is carried with its remainder, so no nanosecond is ever lost or invented.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::TimeScale;
+/// assert_eq!(TimeScale::from_f64(0.5)?, TimeScale::ratio(1, 2)?);
+/// assert!(TimeScale::from_f64(f64::NAN).is_err());
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TimeScale {
+    num: u32,
+    den: u32,
+}
+
+impl TimeScale {
+    /// Real time: a scale of exactly 1.
+    pub const ONE: TimeScale = TimeScale { num: 1, den: 1 };
+
+    /// The scale `num / den`, reduced.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidScale`] when `den` is 0.
+    pub fn ratio(num: u32, den: u32) -> Result<TimeScale, ConfigError> {
+        if den == 0 {
+            return Err(ConfigError::InvalidScale);
+        }
+        let g = gcd(u128::from(num), u128::from(den)).max(1) as u32;
+        Ok(TimeScale {
+            num: num / g,
+            den: den / g,
+        })
+    }
+
+    /// `scale` rounded once to a whole number of millionths, then kept exactly.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidScale`] for NaN, infinite, negative or values above 4,000.
+    pub fn from_f64(scale: f64) -> Result<TimeScale, ConfigError> {
+        if !scale.is_finite() || !(0.0..=4_000.0).contains(&scale) {
+            return Err(ConfigError::InvalidScale);
+        }
+        TimeScale::ratio((scale * 1e6).round() as u32, 1_000_000)
+    }
+
+    /// The reduced fraction `(num, den)`.
+    #[must_use]
+    pub const fn as_ratio(self) -> (u32, u32) {
+        (self.num, self.den)
+    }
+
+    /// Scales `real` nanoseconds, carrying the remainder `rem` (in units of `1/den` ns).
+    pub(crate) fn apply(self, real: u64, rem: u64) -> (u64, u64) {
+        let t = u128::from(real) * u128::from(self.num) + u128::from(rem);
+        let den = u128::from(self.den);
+        (u64::try_from(t / den).unwrap_or(u64::MAX), (t % den) as u64)
+    }
+
+    /// Real nanoseconds needed for virtual time to advance by `virt` ns given the carried
+    /// remainder `rem`; `None` when the scale is 0.
+    pub(crate) fn real_needed(self, virt: u64, rem: u64) -> Option<u64> {
+        if self.num == 0 {
+            return None;
+        }
+        let need = (u128::from(virt) * u128::from(self.den)).saturating_sub(u128::from(rem));
+        let num = u128::from(self.num);
+        Some(u64::try_from(need.div_ceil(num)).unwrap_or(u64::MAX))
+    }
+}
+
+impl Default for TimeScale {
+    fn default() -> Self {
+        TimeScale::ONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_matches_division() {
+        for (num, den) in [
+            (50_000_000u64, 3u64),
+            (7, 7),
+            (1_000_000_007, 997),
+            (u64::MAX / 3, 5),
+        ] {
+            let rate = TickRate { num, den };
+            let mut g = GridPoint::at(rate, 0);
+            for m in 0..2_000u64 {
+                assert_eq!(g, GridPoint::at(rate, m), "rate {num}/{den} m {m}");
+                g.advance(rate);
+            }
+        }
+    }
+
+    #[test]
+    fn sixty_hz_is_exact() {
+        let r = TickRate::from_hz(60).unwrap();
+        assert_eq!(r.tick_start_nanos(60), 1_000_000_000);
+        assert_eq!(r.tick_start_nanos(3_600 * 60), 3_600_000_000_000);
+        assert_eq!(r.ticks_in(1_000_000_000), 60);
+        assert_eq!(r.ticks_in(999_999_999), 59);
+        assert_eq!(
+            TickRate::from_hz_f64(59.94).unwrap(),
+            TickRate::from_hz_ratio(5994, 100).unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_rates_are_typed_errors() {
+        assert_eq!(TickRate::from_hz(0), Err(ConfigError::ZeroRate));
+        assert_eq!(
+            TickRate::from_hz(2_000_000_000),
+            Err(ConfigError::RateTooHigh)
+        );
+        assert_eq!(TickRate::from_hz_f64(-1.0), Err(ConfigError::InvalidRate));
+        assert_eq!(
+            TickRate::from_hz_f64(f64::INFINITY),
+            Err(ConfigError::InvalidRate)
+        );
+        assert_eq!(TickRate::from_hz_f64(0.0), Err(ConfigError::ZeroRate));
+        assert_eq!(
+            TickRate::from_period(Duration::ZERO),
+            Err(ConfigError::ZeroRate)
+        );
+        assert_eq!(TickRate::from_secs_ratio(1, 0), Err(ConfigError::ZeroRate));
+        assert_eq!(
+            TickRate::from_period_ms_f64(f64::NAN),
+            Err(ConfigError::InvalidRate)
+        );
+    }
+
+    #[test]
+    fn scale_carries_remainder() {
+        let s = TimeScale::ratio(1, 3).unwrap();
+        let (mut v, mut rem) = (0u64, 0u64);
+        for _ in 0..3_000 {
+            let (dv, r) = s.apply(1, rem);
+            v += dv;
+            rem = r;
+        }
+        assert_eq!(v, 1_000);
+        assert_eq!(rem, 0);
+        assert_eq!(s.real_needed(1, 0), Some(3));
+        assert_eq!(s.real_needed(1, 2), Some(1));
+        assert_eq!(TimeScale::ratio(0, 1).unwrap().real_needed(1, 0), None);
+    }
+}

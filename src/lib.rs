@@ -1,0 +1,4 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+
+pub use tickfold_core::*;
