@@ -178,7 +178,8 @@ impl LoopConfig {
         }
         let (num, den) = self.rate.period_ratio();
         // Rounded once here; from now on everything is integer. phase < 1 so this is < dt.
-        let of_tick = |f: f64| ((num as f64 / den as f64) * f).floor() as u64;
+        // Truncation is the floor for these non-negative values.
+        let of_tick = |f: f64| ((num as f64 / den as f64) * f) as u64;
         Ok(Checked {
             cap: self
                 .max_updates
@@ -259,5 +260,4 @@ impl fmt::Display for ConfigError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ConfigError {}
+impl core::error::Error for ConfigError {}

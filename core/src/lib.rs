@@ -20,7 +20,7 @@
 //!
 //! With default features off the crate is `#![no_std]` (it needs `alloc` only when a step
 //! spills past [`INLINE_EVENTS`]); the `std` feature adds the [`Timestamp`] impl for
-//! `std::time::Instant` and `std::error::Error` for [`ConfigError`].
+//! `std::time::Instant`. [`ConfigError`] implements `core::error::Error` either way.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 

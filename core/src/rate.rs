@@ -6,6 +6,12 @@ use crate::config::ConfigError;
 
 const NANOS_PER_SEC: u64 = 1_000_000_000;
 
+/// Rounds a finite, non-negative float to the nearest integer (halves up), saturating; `core`
+/// has no `f64::round` without `std`.
+pub(crate) fn round_nonneg(x: f64) -> u64 {
+    (x + 0.5) as u64
+}
+
 const fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         let t = a % b;
@@ -94,11 +100,11 @@ impl TickRate {
         if !hz.is_finite() || hz < 0.0 {
             return Err(ConfigError::InvalidRate);
         }
-        let micro = (hz * 1e6).round();
-        if micro > u64::MAX as f64 {
+        let micro = hz * 1e6;
+        if micro >= u64::MAX as f64 {
             return Err(ConfigError::RateTooHigh);
         }
-        TickRate::from_hz_ratio(micro as u64, 1_000_000)
+        TickRate::from_hz_ratio(round_nonneg(micro), 1_000_000)
     }
 
     /// One tick every `period`.
@@ -129,11 +135,11 @@ impl TickRate {
         if !ms.is_finite() || ms < 0.0 {
             return Err(ConfigError::InvalidRate);
         }
-        let ns = (ms * 1e6).round();
-        if ns > u64::MAX as f64 {
+        let ns = ms * 1e6;
+        if ns >= u64::MAX as f64 {
             return Err(ConfigError::RateOutOfRange);
         }
-        TickRate::from_ns_ratio(ns as u128, 1)
+        TickRate::from_ns_ratio(u128::from(round_nonneg(ns)), 1)
     }
 
     /// The tick length as a reduced fraction `(num, den)` of nanoseconds.
@@ -233,8 +239,13 @@ impl GridPoint {
 
     /// `x − m·dt` in units of `1/den` ns (exact, signed).
     pub(crate) fn lag_from(self, rate: TickRate, x: u64) -> i128 {
+        // Saturating: only rates with a denominator above 2^63 and times near 584 years could
+        // leave i128, and the result is only used for a clamped alpha and a saturated lag.
         let den = i128::from(rate.den);
-        i128::from(x) * den - (i128::from(self.q) * den + i128::from(self.r))
+        let here = i128::from(self.q)
+            .saturating_mul(den)
+            .saturating_add(i128::from(self.r));
+        i128::from(x).saturating_mul(den).saturating_sub(here)
     }
 }
 
@@ -286,7 +297,7 @@ impl TimeScale {
         if !scale.is_finite() || !(0.0..=4_000.0).contains(&scale) {
             return Err(ConfigError::InvalidScale);
         }
-        TimeScale::ratio((scale * 1e6).round() as u32, 1_000_000)
+        TimeScale::ratio(round_nonneg(scale * 1e6) as u32, 1_000_000)
     }
 
     /// The reduced fraction `(num, den)`.

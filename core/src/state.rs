@@ -342,8 +342,7 @@ impl<T: Timestamp> LoopState<T> {
             }
         }
         let rate = self.config.rate;
-        let (num, den) = rate.period_ratio();
-        let t = (u128::from(self.tick_start.m) * u128::from(num) / u128::from(den)) as u64;
+        let t = rate.tick_start_nanos(self.tick_start.m);
         ev.list.push(Event::Update(Tick {
             clock: ClockId(0),
             index: self.next_tick,
@@ -378,7 +377,7 @@ impl<T: Timestamp> LoopState<T> {
 
     fn render_event(&self) -> Render {
         let rate = self.config.rate;
-        let (num, den) = rate.period_ratio();
+        let den = rate.period_ratio().1;
         match self.config.policy {
             Policy::CatchUp => {
                 let vp = self.virt.saturating_add(self.checked.phase_ns);
@@ -390,15 +389,12 @@ impl<T: Timestamp> LoopState<T> {
                     paused: self.paused,
                 }
             }
-            Policy::DropAndRest | Policy::KeepWorking => {
-                let _ = num;
-                Render {
-                    alpha: 1.0,
-                    lag_ns: 0,
-                    ticks: self.ran,
-                    paused: self.paused,
-                }
-            }
+            Policy::DropAndRest | Policy::KeepWorking => Render {
+                alpha: 1.0,
+                lag_ns: 0,
+                ticks: self.ran,
+                paused: self.paused,
+            },
         }
     }
 }
