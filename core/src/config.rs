@@ -6,6 +6,8 @@ use core::time::Duration;
 use crate::rate::{TickRate, TimeScale};
 use crate::time::Nanos;
 
+use smallvec::SmallVec;
+
 /// The most updates one step runs when the cap is disabled with [`LoopConfig::max_updates`]`(None)`.
 ///
 /// Without any cap a gap of years would ask for billions of updates in one step. With the cap
@@ -30,76 +32,78 @@ pub enum Policy {
     KeepWorking,
 }
 
-/// The tickfold loop's settings: a builder, checked by [`LoopState::new`](crate::LoopState::new).
+/// When a clock's tick may fire relative to its due time (seed 002's fixed-frequency loops).
 ///
-/// Defaults: [`Policy::CatchUp`], at most 8 updates per step, a 250 ms max frame delta, no
-/// phase, no hysteresis, no render cap, time scale 1, not paused.
+/// Both rules pay time forward: the schedule stays on the exact grid `origin + k·dt`, so firing
+/// late or early never shifts later ticks and nothing drifts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Firing {
+    /// Never early: a tick fires at the first step at or after its due time. The error is at
+    /// most one outer-loop period.
+    #[default]
+    Late,
+    /// Fire at the step nearest the due time: now, if `now` is closer to the due time than the
+    /// next step is expected to be (the estimate is the length of the frame that just ended). The error is at
+    /// most half an outer-loop period when frames are regular. An early tick reports a lag of 0.
+    Nearest,
+}
+
+/// One fixed-rate clock's settings: a builder, checked when the clock joins a loop.
+///
+/// Defaults: [`Policy::CatchUp`], at most 8 updates per step, no phase, no hysteresis,
+/// [`Firing::Late`].
 ///
 /// # Examples
 ///
 /// ```
-/// use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
-/// use core::time::Duration;
+/// use tickfold_core::{ClockConfig, Firing, LoopConfig, LoopState, Nanos, TickRate};
 ///
-/// let config = LoopConfig::new(TickRate::from_hz(60)?)
-///     .max_updates(Some(4))
-///     .max_frame_delta(Some(Duration::from_millis(100)))
-///     .phase(0.5);
+/// let config = LoopConfig::new(TickRate::from_hz(120)?) // the main clock: physics
+///     .clock(ClockConfig::new("ai", TickRate::from_hz(10)?))
+///     .clock(ClockConfig::new("net", TickRate::from_hz(30)?).firing(Firing::Nearest));
 /// let state = LoopState::new(config, Nanos(0))?;
-/// # let _ = state;
+/// assert_eq!(state.clock_names().collect::<Vec<_>>(), ["main", "ai", "net"]);
 /// # Ok::<(), tickfold_core::ConfigError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct LoopConfig {
+pub struct ClockConfig {
+    pub(crate) name: &'static str,
     pub(crate) rate: TickRate,
     pub(crate) max_updates: Option<u32>,
-    pub(crate) max_frame_delta: Option<Duration>,
     pub(crate) policy: Policy,
     pub(crate) phase: f64,
     pub(crate) hysteresis: f64,
-    pub(crate) render_rate: Option<TickRate>,
-    pub(crate) scale: TimeScale,
-    pub(crate) paused: bool,
+    pub(crate) firing: Firing,
 }
 
-impl LoopConfig {
-    /// The default settings at tick rate `rate`.
+impl ClockConfig {
+    /// A clock called `name` (unique within its loop) ticking at `rate`, with default settings.
+    /// Names are usually literals; leak a `String` for names chosen at run time.
     #[must_use]
-    pub fn new(rate: TickRate) -> LoopConfig {
-        LoopConfig {
+    pub fn new(name: &'static str, rate: TickRate) -> ClockConfig {
+        ClockConfig {
+            name,
             rate,
             max_updates: Some(8),
-            max_frame_delta: Some(Duration::from_millis(250)),
             policy: Policy::CatchUp,
             phase: 0.0,
             hysteresis: 0.0,
-            render_rate: None,
-            scale: TimeScale::ONE,
-            paused: false,
+            firing: Firing::Late,
         }
     }
 
-    /// The most updates one step may run before it keeps the rest as backlog (simloop's N).
-    /// `None` lifts the cap, up to the backstop [`MAX_UPDATES_PER_STEP`]. Default `Some(8)`.
-    /// `Some(0)` is rejected at construction.
+    /// The most updates one step may run for this clock before it keeps the rest as backlog
+    /// (simloop's N). `None` lifts the cap, up to the backstop [`MAX_UPDATES_PER_STEP`].
+    /// Default `Some(8)`. `Some(0)` is rejected.
     #[must_use]
-    pub fn max_updates(mut self, cap: Option<u32>) -> LoopConfig {
+    pub fn max_updates(mut self, cap: Option<u32>) -> ClockConfig {
         self.max_updates = cap;
-        self
-    }
-
-    /// The longest real time one step may account for; anything beyond is discarded and
-    /// reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime). `None` keeps every
-    /// nanosecond. Default 250 ms (Bevy's). A zero duration is rejected at construction.
-    #[must_use]
-    pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {
-        self.max_frame_delta = max;
         self
     }
 
     /// What to do when behind. Default [`Policy::CatchUp`].
     #[must_use]
-    pub fn policy(mut self, policy: Policy) -> LoopConfig {
+    pub fn policy(mut self, policy: Policy) -> ClockConfig {
         self.policy = policy;
         self
     }
@@ -110,7 +114,7 @@ impl LoopConfig {
     /// makes them alternate between 0 and 2 updates. A phase of ½ moves the boundaries half a
     /// frame away from the frames. Must be in `[0, 1)`; only for [`Policy::CatchUp`].
     #[must_use]
-    pub fn phase(mut self, fraction: f64) -> LoopConfig {
+    pub fn phase(mut self, fraction: f64) -> ClockConfig {
         self.phase = fraction;
         self
     }
@@ -122,33 +126,25 @@ impl LoopConfig {
     /// the render alpha is clamped to `[0, 1]` and the exact lag stays available. Must be in
     /// `[0, 0.5]`; only for [`Policy::CatchUp`].
     #[must_use]
-    pub fn hysteresis(mut self, fraction: f64) -> LoopConfig {
+    pub fn hysteresis(mut self, fraction: f64) -> ClockConfig {
         self.hysteresis = fraction;
         self
     }
 
-    /// Render at most at `rate`, on a fixed grid of slots that never slips. Default: no cap.
+    /// When a tick may fire relative to its due time. Default [`Firing::Late`].
     #[must_use]
-    pub fn render_rate(mut self, rate: Option<TickRate>) -> LoopConfig {
-        self.render_rate = rate;
+    pub fn firing(mut self, firing: Firing) -> ClockConfig {
+        self.firing = firing;
         self
     }
 
-    /// The initial time scale. Default 1.
+    /// The clock's name.
     #[must_use]
-    pub fn time_scale(mut self, scale: TimeScale) -> LoopConfig {
-        self.scale = scale;
-        self
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
-    /// Start paused. Default `false`.
-    #[must_use]
-    pub fn paused(mut self, paused: bool) -> LoopConfig {
-        self.paused = paused;
-        self
-    }
-
-    /// The tick rate.
+    /// The clock's tick rate.
     #[must_use]
     pub fn rate(&self) -> TickRate {
         self.rate
@@ -158,9 +154,6 @@ impl LoopConfig {
     pub(crate) fn validate(&self) -> Result<Checked, ConfigError> {
         if self.max_updates == Some(0) {
             return Err(ConfigError::ZeroUpdateCap);
-        }
-        if self.max_frame_delta == Some(Duration::ZERO) {
-            return Err(ConfigError::ZeroMaxFrameDelta);
         }
         if !(0.0..1.0).contains(&self.phase) {
             return Err(ConfigError::InvalidPhase);
@@ -185,18 +178,171 @@ impl LoopConfig {
                 .max_updates
                 .unwrap_or(MAX_UPDATES_PER_STEP)
                 .min(MAX_UPDATES_PER_STEP),
-            max_delta: self.max_frame_delta.map(|d| Nanos::from(d).0),
             phase_ns: of_tick(self.phase),
             hysteresis_ns: of_tick(self.hysteresis),
         })
     }
 }
 
-/// The validated, integer form of the fractional settings.
+/// The tickfold loop's settings: a builder, checked by [`LoopState::new`](crate::LoopState::new).
+///
+/// The loop has a main clock, named `"main"`, built from the rate given to [`LoopConfig::new`];
+/// the per-clock methods here ([`max_updates`](LoopConfig::max_updates),
+/// [`policy`](LoopConfig::policy), [`phase`](LoopConfig::phase),
+/// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) set it up.
+/// [`LoopConfig::clock`] adds more clocks. The rest applies to the whole loop.
+///
+/// Defaults: [`Policy::CatchUp`], at most 8 updates per step, a 250 ms max frame delta, no
+/// phase, no hysteresis, no render cap, time scale 1, not paused, the first clock drives the
+/// render alpha.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+/// use core::time::Duration;
+///
+/// let config = LoopConfig::new(TickRate::from_hz(60)?)
+///     .max_updates(Some(4))
+///     .max_frame_delta(Some(Duration::from_millis(100)))
+///     .phase(0.5);
+/// let state = LoopState::new(config, Nanos(0))?;
+/// # let _ = state;
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopConfig {
+    pub(crate) clocks: SmallVec<[ClockConfig; 1]>,
+    pub(crate) alpha_clock: Option<&'static str>,
+    pub(crate) max_frame_delta: Option<Duration>,
+    pub(crate) render_rate: Option<TickRate>,
+    pub(crate) scale: TimeScale,
+    pub(crate) paused: bool,
+}
+
+impl LoopConfig {
+    /// The default settings with one clock, `"main"`, at tick rate `rate`.
+    #[must_use]
+    pub fn new(rate: TickRate) -> LoopConfig {
+        let mut clocks = SmallVec::new();
+        clocks.push(ClockConfig::new("main", rate));
+        LoopConfig {
+            clocks,
+            alpha_clock: None,
+            max_frame_delta: Some(Duration::from_millis(250)),
+            render_rate: None,
+            scale: TimeScale::ONE,
+            paused: false,
+        }
+    }
+
+    fn main_clock(mut self, f: impl FnOnce(ClockConfig) -> ClockConfig) -> LoopConfig {
+        if let Some(c) = self.clocks.first_mut() {
+            *c = f(*c);
+        }
+        self
+    }
+
+    /// The main clock's update cap: see [`ClockConfig::max_updates`]. Default `Some(8)`.
+    #[must_use]
+    pub fn max_updates(self, cap: Option<u32>) -> LoopConfig {
+        self.main_clock(|c| c.max_updates(cap))
+    }
+
+    /// The main clock's policy: see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
+    #[must_use]
+    pub fn policy(self, policy: Policy) -> LoopConfig {
+        self.main_clock(|c| c.policy(policy))
+    }
+
+    /// The main clock's phase: see [`ClockConfig::phase`]. Default 0.
+    #[must_use]
+    pub fn phase(self, fraction: f64) -> LoopConfig {
+        self.main_clock(|c| c.phase(fraction))
+    }
+
+    /// The main clock's hysteresis: see [`ClockConfig::hysteresis`]. Default 0 (off).
+    #[must_use]
+    pub fn hysteresis(self, fraction: f64) -> LoopConfig {
+        self.main_clock(|c| c.hysteresis(fraction))
+    }
+
+    /// The main clock's firing rule: see [`ClockConfig::firing`]. Default [`Firing::Late`].
+    #[must_use]
+    pub fn firing(self, firing: Firing) -> LoopConfig {
+        self.main_clock(|c| c.firing(firing))
+    }
+
+    /// Adds a clock after the ones already declared. Its tick 0 starts with the loop. Names
+    /// must be unique (checked by [`LoopState::new`](crate::LoopState::new)).
+    #[must_use]
+    pub fn clock(mut self, clock: ClockConfig) -> LoopConfig {
+        self.clocks.push(clock);
+        self
+    }
+
+    /// Which clock's alpha the [`Render`](crate::Render) event carries. Default: the first.
+    #[must_use]
+    pub fn alpha_clock(mut self, name: &'static str) -> LoopConfig {
+        self.alpha_clock = Some(name);
+        self
+    }
+
+    /// The longest real time one step may account for; anything beyond is discarded and
+    /// reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime). `None` keeps every
+    /// nanosecond. Default 250 ms (Bevy's). A zero duration is rejected at construction.
+    #[must_use]
+    pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {
+        self.max_frame_delta = max;
+        self
+    }
+
+    /// Render at most at `rate`, on a fixed grid of slots that never slips. Default: no cap.
+    #[must_use]
+    pub fn render_rate(mut self, rate: Option<TickRate>) -> LoopConfig {
+        self.render_rate = rate;
+        self
+    }
+
+    /// The initial time scale. Default 1.
+    #[must_use]
+    pub fn time_scale(mut self, scale: TimeScale) -> LoopConfig {
+        self.scale = scale;
+        self
+    }
+
+    /// Start paused. Default `false`.
+    #[must_use]
+    pub fn paused(mut self, paused: bool) -> LoopConfig {
+        self.paused = paused;
+        self
+    }
+
+    /// The main clock's tick rate.
+    #[must_use]
+    pub fn rate(&self) -> TickRate {
+        self.clocks.first().map_or(TickRate::ONE_SECOND, |c| c.rate)
+    }
+
+    /// The clocks, in declaration order.
+    #[must_use]
+    pub fn clocks(&self) -> &[ClockConfig] {
+        &self.clocks
+    }
+
+    /// The max frame delta in ns, checked.
+    pub(crate) fn checked_max_delta(&self) -> Result<Option<u64>, ConfigError> {
+        match self.max_frame_delta {
+            Some(d) if d.is_zero() => Err(ConfigError::ZeroMaxFrameDelta),
+            d => Ok(d.map(|d| Nanos::from(d).0)),
+        }
+    }
+}
+
+/// The validated, integer form of a clock's fractional settings.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Checked {
     pub(crate) cap: u32,
-    pub(crate) max_delta: Option<u64>,
     pub(crate) phase_ns: u64,
     pub(crate) hysteresis_ns: u64,
 }
@@ -225,6 +371,14 @@ pub enum ConfigError {
     InvalidHysteresis,
     /// The named option only applies to [`Policy::CatchUp`].
     CatchUpOnly(&'static str),
+    /// Two clocks of one loop share this name.
+    DuplicateClock(&'static str),
+    /// No clock of the loop has this name.
+    UnknownClock(&'static str),
+    /// The loop's only clock cannot be removed.
+    LastClock,
+    /// A loop has had 65,535 clocks added: clock ids are never reused.
+    TooManyClocks,
 }
 
 impl fmt::Display for ConfigError {
@@ -256,6 +410,10 @@ impl fmt::Display for ConfigError {
             ConfigError::CatchUpOnly(what) => {
                 write!(f, "{what} only applies to the catch-up policy")
             }
+            ConfigError::DuplicateClock(name) => write!(f, "two clocks are named {name:?}"),
+            ConfigError::UnknownClock(name) => write!(f, "no clock is named {name:?}"),
+            ConfigError::LastClock => f.write_str("a loop needs at least one clock"),
+            ConfigError::TooManyClocks => f.write_str("a loop can add at most 65,535 clocks"),
         }
     }
 }

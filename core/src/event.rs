@@ -74,9 +74,11 @@ pub enum Event<T> {
         by: Nanos,
     },
     /// The max frame delta discarded `time` of real time; virtual time did not advance over it.
-    /// `ticks` is how many more tick boundaries the undiscarded clock has now crossed than the
-    /// loop's clock: the ticks that will never run.
+    /// Reported once per clock: `ticks` is how many more tick boundaries that clock's
+    /// undiscarded time has now crossed than its actual time: the ticks that will never run.
     DiscardedTime {
+        /// The clock.
+        clock: ClockId,
         /// Real time discarded.
         time: Nanos,
         /// Ticks lost with it.

@@ -26,14 +26,15 @@
 
 extern crate alloc;
 
+mod clock;
 mod config;
 mod event;
 mod rate;
 mod state;
 mod time;
 
-pub use config::{ConfigError, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
+pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
 pub use rate::{TickRate, TimeScale};
-pub use state::LoopState;
+pub use state::{ClockStats, LoopState};
 pub use time::{Nanos, Timestamp};

@@ -51,6 +51,12 @@ pub struct TickRate {
 }
 
 impl TickRate {
+    /// One tick per second.
+    pub const ONE_SECOND: TickRate = TickRate {
+        num: NANOS_PER_SEC,
+        den: 1,
+    };
+
     /// A tick of `num / den` nanoseconds, reduced. Fails if it is zero, undefined, shorter than
     /// 1 ns or does not fit.
     fn from_ns_ratio(num: u128, den: u128) -> Result<TickRate, ConfigError> {

@@ -1,9 +1,15 @@
 //! `LoopState` and the pure step `(LoopState, now) -> (LoopState, Events)`.
 
-use crate::config::{Checked, ConfigError, LoopConfig, Policy};
-use crate::event::{ClockId, DropReason, Event, Events, Render, Tick};
+use smallvec::SmallVec;
+
+use crate::clock::Clock;
+use crate::config::{ClockConfig, ConfigError, LoopConfig, Policy};
+use crate::event::{ClockId, Event, Events, Render};
 use crate::rate::{GridPoint, TickRate, TimeScale};
 use crate::time::{Nanos, Timestamp};
+
+/// How many clocks a `LoopState` holds inline before its clock list moves to the heap.
+const INLINE_CLOCKS: usize = 2;
 
 const PENDING_PAUSED: u8 = 1;
 const PENDING_RESUMED: u8 = 2;
@@ -36,7 +42,14 @@ const PENDING_SCALE: u8 = 4;
 ///   [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP)), reporting the rest as
 ///   [`Event::Deferred`].
 ///
-/// Cloning is a copy of a few dozen words, so tests and replays can keep every state.
+/// A loop holds one or more named clocks, each with its own exact rate, cap, policy and firing
+/// rule (seed 002's fixed-frequency loops). Within a step, updates come out ordered by due
+/// time, ties broken by declaration order, so replays are bit-identical. The single-clock
+/// accessors ([`ticks_run`](LoopState::ticks_run) and friends) describe the alpha clock; the
+/// others are reached through [`clock_stats`](LoopState::clock_stats).
+///
+/// Cloning copies a few hundred bytes (clocks beyond two live on the heap and are copied
+/// too), so tests and replays can keep every state.
 ///
 /// # Examples
 ///
@@ -60,8 +73,12 @@ const PENDING_SCALE: u8 = 4;
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopState<T = Nanos> {
     start: T,
-    config: LoopConfig,
-    checked: Checked,
+    clocks: SmallVec<[Clock; INLINE_CLOCKS]>,
+    /// The clock whose alpha the Render event carries.
+    alpha_clock: ClockId,
+    next_id: u16,
+    max_delta: Option<u64>,
+    render_rate: Option<TickRate>,
     /// Latest real time seen, in ns since `start`; `None` before the first step.
     last_real: Option<u64>,
     /// Virtual time since start, and the scaled remainder (units of 1/scale.den ns).
@@ -69,16 +86,8 @@ pub struct LoopState<T = Nanos> {
     virt_rem: u64,
     /// Virtual time discarded by the max frame delta, in total.
     discarded_virt: u64,
-    /// Ticks the discarded time cost, in total.
-    clamp_gap: u64,
-    /// Main clock: next tick number, its start `k·dt` and its end `(k+1)·dt`.
-    next_tick: u64,
-    tick_start: GridPoint,
-    tick_end: GridPoint,
-    ran: u64,
-    dropped_slots: u64,
-    /// Updates run by the previous step (hysteresis prefers it).
-    last_count: u32,
+    /// Virtual length of the last frame that advanced time: the *nearest* rule's estimate.
+    last_frame_v: u64,
     /// Next render slot, if renders are capped.
     render_next: Option<GridPoint>,
     paused: bool,
@@ -89,37 +98,43 @@ pub struct LoopState<T = Nanos> {
 impl<T: Timestamp> LoopState<T> {
     /// A loop that starts at `start`, checked against its configuration.
     ///
-    /// The start is explicit: no clock is read. Tick 0 covers `[start, start + dt)`.
+    /// The start is explicit: no clock is read. Tick 0 of every configured clock covers
+    /// `[start, start + dt)`.
     ///
     /// # Errors
     ///
     /// A [`ConfigError`] naming the first invalid setting: a zero update cap, a zero max frame
-    /// delta, a phase outside `[0, 1)`, a hysteresis outside `[0, ½]`, or a phase or hysteresis
-    /// on a constant-rate policy. (Invalid rates and scales are refused by their own
-    /// constructors.)
+    /// delta, a phase outside `[0, 1)`, a hysteresis outside `[0, ½]`, a phase or hysteresis
+    /// on a constant-rate policy, two clocks with one name, or an alpha clock that does not
+    /// exist. (Invalid rates and scales are refused by their own constructors.)
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
-        let checked = config.validate()?;
-        let rate = config.rate;
-        Ok(LoopState {
+        let max_delta = config.checked_max_delta()?;
+        let mut state = LoopState {
             start,
-            config,
-            checked,
+            clocks: SmallVec::new(),
+            alpha_clock: ClockId(0),
+            next_id: 0,
+            max_delta,
+            render_rate: config.render_rate,
             last_real: None,
             virt: 0,
             virt_rem: 0,
             discarded_virt: 0,
-            clamp_gap: 0,
-            next_tick: 0,
-            tick_start: GridPoint::at(rate, 0),
-            tick_end: GridPoint::at(rate, 1),
-            ran: 0,
-            dropped_slots: 0,
-            last_count: 0,
+            last_frame_v: 0,
             render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
             paused: config.paused,
             scale: config.scale,
             pending_controls: 0,
-        })
+        };
+        for clock in &config.clocks {
+            state.push_clock(*clock, 0)?;
+        }
+        if let Some(name) = config.alpha_clock {
+            state.alpha_clock = state
+                .clock_id(name)
+                .ok_or(ConfigError::UnknownClock(name))?;
+        }
+        Ok(state)
     }
 
     /// Advances the loop to `now` and says what happened: the pure fold.
@@ -139,8 +154,39 @@ impl<T: Timestamp> LoopState<T> {
         let mut ev = Events::new();
         self.emit_controls(&mut ev);
         let first = self.last_real.is_none();
+        let elapsed = self.read_clock(now, &mut ev);
+        if !self.paused && elapsed > 0 {
+            let before = self.virt;
+            self.add_real(elapsed, &mut ev);
+            self.last_frame_v = self.virt - before;
+        }
+        // The nearest rule expects the next frame to last as long as the one that just ended.
+        let x_est = self.last_frame_v;
+        let now_real = self.last_real.unwrap_or(0);
+        let mut deadline_real = if self.paused {
+            None
+        } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
+            self.run_lone_constant_rate(&mut ev, now_real);
+            Some(now_real)
+        } else {
+            self.run_merged(&mut ev, now_real, x_est)
+        };
+        if (first || elapsed > 0) && self.render_slot_open(now_real) {
+            let render = self.render_event();
+            ev.list.push(Event::Render(render));
+        }
+        if let Some(slot) = self.render_next {
+            let r = slot.ceil();
+            deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
+        }
+        ev.deadline = deadline_real.map(|d| self.start.add_nanos(d));
+        ev
+    }
+
+    /// Applies the time rules to `now`; returns the real ns that passed.
+    fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> u64 {
         let last = self.last_real.unwrap_or(0);
-        let elapsed = match now.nanos_since(self.start) {
+        match now.nanos_since(self.start) {
             Some(real) if real >= last => {
                 self.last_real = Some(real);
                 real - last
@@ -162,37 +208,12 @@ impl<T: Timestamp> LoopState<T> {
                 self.last_real = Some(last);
                 0
             }
-        };
-        if !self.paused {
-            self.add_real(elapsed, &mut ev);
         }
-        let now_real = self.last_real.unwrap_or(0);
-        let mut deadline_real = if self.paused {
-            None
-        } else {
-            match self.config.policy {
-                Policy::CatchUp => self.run_catch_up(&mut ev, now_real),
-                Policy::DropAndRest | Policy::KeepWorking => {
-                    self.run_constant_rate(&mut ev, now_real);
-                    Some(now_real)
-                }
-            }
-        };
-        if (first || elapsed > 0) && self.render_slot_open(now_real) {
-            let render = self.render_event();
-            ev.list.push(Event::Render(render));
-        }
-        if let Some(slot) = self.render_next {
-            let r = slot.ceil();
-            deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
-        }
-        ev.deadline = deadline_real.map(|d| self.start.add_nanos(d));
-        ev
     }
 
     /// Moves virtual time by `elapsed` real ns, applying the max frame delta and the scale.
     fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
-        let kept = match self.checked.max_delta {
+        let kept = match self.max_delta {
             Some(max) if elapsed > max => max,
             _ => elapsed,
         };
@@ -201,32 +222,18 @@ impl<T: Timestamp> LoopState<T> {
             let (full, _) = self.scale.apply(elapsed, self.virt_rem);
             self.discarded_virt = self.discarded_virt.saturating_add(full - dv);
             self.virt = self.virt.saturating_add(dv);
-            let gap = self.ticks_at(self.virt.saturating_add(self.discarded_virt))
-                - self.ticks_at(self.virt);
-            let ticks = gap.saturating_sub(self.clamp_gap);
-            self.clamp_gap = gap;
-            ev.list.push(Event::DiscardedTime {
-                time: Nanos(elapsed - kept),
-                ticks,
-            });
+            for clock in &mut self.clocks {
+                let ticks = clock.discard(self.virt, self.discarded_virt);
+                ev.list.push(Event::DiscardedTime {
+                    clock: clock.id,
+                    time: Nanos(elapsed - kept),
+                    ticks,
+                });
+            }
         } else {
             self.virt = self.virt.saturating_add(dv);
         }
         self.virt_rem = rem;
-    }
-
-    /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis).
-    fn ticks_at(&self, v: u64) -> u64 {
-        match self.config.policy {
-            Policy::CatchUp => self
-                .config
-                .rate
-                .ticks_in(v.saturating_add(self.checked.phase_ns)),
-            // A slot is due once it has started; slot 0 starts at 0.
-            Policy::DropAndRest | Policy::KeepWorking => {
-                self.config.rate.ticks_in(v).saturating_add(1)
-            }
-        }
     }
 
     fn emit_controls(&mut self, ev: &mut Events<T>) {
@@ -245,161 +252,220 @@ impl<T: Timestamp> LoopState<T> {
         self.pending_controls = 0;
     }
 
-    /// The fixed-timestep accumulator. Returns the real deadline (ns since start).
-    fn run_catch_up(&mut self, ev: &mut Events<T>, now_real: u64) -> Option<u64> {
-        let rate = self.config.rate;
-        let phase = self.checked.phase_ns;
-        let h = self.checked.hysteresis_ns;
-        let vp = self.virt.saturating_add(phase);
-        let cap = self.checked.cap;
-        let prefer = self.last_count;
-        let mut n = 0u32;
-        while n < cap {
-            // Tick k is due once virtual time reaches (k+1)·dt, shifted earlier by the phase.
-            let due = self.tick_end.ceil();
-            let run = if h == 0 {
-                vp >= due
-            } else {
-                vp >= due.saturating_add(h) || (n < prefer && vp.saturating_add(h) >= due)
-            };
-            if !run {
-                break;
+    /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
+    /// deadline (ns since start).
+    fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
+        let v = self.virt;
+        for clock in &mut self.clocks {
+            if clock.config.policy != Policy::CatchUp && v > clock.due() {
+                clock.skip_missed(v, false, &mut ev.list);
             }
-            let lag = self
-                .tick_start
-                .lag_from(rate, vp)
-                .div_euclid(i128::from(rate.period_ratio().1));
-            self.push_update(ev, lag, n);
-            n += 1;
         }
-        self.last_count = n;
-        let due = self.tick_end.ceil();
-        if n == cap && vp >= due {
-            let pending = rate.ticks_in(vp).saturating_sub(self.next_tick).max(1);
-            ev.list.push(Event::Deferred {
-                clock: ClockId(0),
-                ticks: pending,
-            });
+        loop {
+            let mut best: Option<(u64, usize)> = None;
+            for (i, clock) in self.clocks.iter().enumerate() {
+                if clock.ready(v, x_est, false) {
+                    let due = clock.due();
+                    if best.is_none_or(|(d, _)| due < d) {
+                        best = Some((due, i));
+                    }
+                }
+            }
+            let Some((_, i)) = best else { break };
+            self.fire(ev, i, v);
+        }
+        let mut wake = u64::MAX;
+        let mut backlog = false;
+        for clock in &mut self.clocks {
+            if let Some(ticks) = clock.end_step(v) {
+                backlog = true;
+                ev.list.push(Event::Deferred {
+                    clock: clock.id,
+                    ticks,
+                });
+            }
+            wake = wake.min(clock.wake(self.last_frame_v));
+        }
+        if backlog {
             return Some(now_real);
         }
-        let due_v = if h == 0 {
-            due
-        } else if n > 0 {
-            due.saturating_sub(h)
-        } else {
-            due.saturating_add(h)
-        };
-        let wait_v = due_v.saturating_sub(vp);
         self.scale
-            .real_needed(wait_v, self.virt_rem)
+            .real_needed(wake.saturating_sub(v), self.virt_rem)
             .map(|r| now_real.saturating_add(r))
     }
 
-    /// Constant-rate policies: one update per step, at the start of its slot.
-    fn run_constant_rate(&mut self, ev: &mut Events<T>, now_real: u64) {
-        let rate = self.config.rate;
-        let v = self.virt;
-        let slot = self.tick_start.ceil();
-        if v > slot {
-            let j = match self.config.policy {
-                // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest => rate.ticks_in(v - 1).saturating_add(1),
-                // The slot in progress.
-                _ => rate.ticks_in(v),
-            };
-            if j > self.next_tick {
-                let count = j - self.next_tick;
-                ev.list.push(Event::DroppedTicks {
-                    clock: ClockId(0),
-                    first: self.next_tick,
-                    count,
-                    reason: DropReason::SlotMissed,
-                });
-                self.dropped_slots = self.dropped_slots.saturating_add(count);
-                self.next_tick = j;
-                self.tick_start = GridPoint::at(rate, j);
-                self.tick_end = GridPoint::at(rate, j.saturating_add(1));
-            }
+    /// Fires clock `i`'s next tick and keeps `last_in_step` true only on its latest update.
+    fn fire(&mut self, ev: &mut Events<T>, i: usize, v: u64) {
+        let clock = &mut self.clocks[i];
+        if let Some(Event::Update(prev)) = clock.previous_event().and_then(|p| ev.list.get_mut(p)) {
+            prev.last_in_step = false;
         }
-        let slot = self.tick_start.ceil();
-        let lag = if v < slot {
+        let tick = clock.fire(v, ev.list.len());
+        ev.list.push(Event::Update(tick));
+    }
+
+    /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
+    /// [`Event::Sleep`] until then (seed 000's loops).
+    fn run_lone_constant_rate(&mut self, ev: &mut Events<T>, now_real: u64) {
+        let v = self.virt;
+        let clock = &mut self.clocks[0];
+        let slot = clock.skip_missed(v, true, &mut ev.list);
+        if v < slot {
             if let Some(real) = self.scale.real_needed(slot - v, self.virt_rem) {
                 let until = self.start.add_nanos(now_real.saturating_add(real));
                 ev.list.push(Event::Sleep { until });
             }
-            0
-        } else {
-            i128::from(v - slot)
-        };
-        self.push_update(ev, lag, 0);
-        self.last_count = 1;
-    }
-
-    fn push_update(&mut self, ev: &mut Events<T>, lag: i128, n: u32) {
-        if n > 0 {
-            if let Some(Event::Update(prev)) = ev.list.last_mut() {
-                prev.last_in_step = false;
-            }
         }
-        let rate = self.config.rate;
-        let t = rate.tick_start_nanos(self.tick_start.m);
-        ev.list.push(Event::Update(Tick {
-            clock: ClockId(0),
-            index: self.next_tick,
-            t: Nanos(t),
-            dt: rate,
-            lag: Nanos(u64::try_from(lag.max(0)).unwrap_or(u64::MAX)),
-            last_in_step: true,
-        }));
-        self.next_tick = self.next_tick.saturating_add(1);
-        self.ran = self.ran.saturating_add(1);
-        self.tick_start = self.tick_end;
-        self.tick_end.advance(rate);
+        self.fire(ev, 0, v);
+        self.clocks[0].end_step(v);
     }
 
     /// Whether the render cap allows a frame at `now_real`; moves the slot past `now_real` if so.
     fn render_slot_open(&mut self, now_real: u64) -> bool {
-        let (Some(rate), Some(slot)) = (self.config.render_rate, self.render_next) else {
+        let (Some(rate), Some(_)) = (self.render_rate, self.render_next) else {
             return true;
         };
-        if now_real < slot.ceil() {
+        if self.render_next.is_some_and(|slot| now_real < slot.ceil()) {
             return false;
         }
         // Next slot: the first one strictly after now, on the fixed grid (it never slips).
-        let m = rate.ticks_in(now_real).saturating_add(1);
-        let mut next = GridPoint::at(rate, m);
-        if next.ceil() <= now_real {
-            next.advance(rate);
-        }
-        self.render_next = Some(next);
+        self.render_next = Some(GridPoint::at(
+            rate,
+            rate.ticks_in(now_real).saturating_add(1),
+        ));
         true
     }
 
     fn render_event(&self) -> Render {
-        let rate = self.config.rate;
-        let den = rate.period_ratio().1;
-        match self.config.policy {
-            Policy::CatchUp => {
-                let vp = self.virt.saturating_add(self.checked.phase_ns);
-                let lag = self.tick_start.lag_from(rate, vp);
-                Render {
-                    alpha: rate.fraction(lag).clamp(0.0, 1.0),
-                    lag_ns: i64::try_from(lag.div_euclid(i128::from(den))).unwrap_or(i64::MAX),
-                    ticks: self.ran,
-                    paused: self.paused,
-                }
-            }
-            Policy::DropAndRest | Policy::KeepWorking => Render {
-                alpha: 1.0,
-                lag_ns: 0,
-                ticks: self.ran,
-                paused: self.paused,
-            },
+        let (alpha, lag_ns) = self
+            .alpha_clock_ref()
+            .map_or((0.0, 0), |c| c.alpha(self.virt));
+        Render {
+            alpha,
+            lag_ns,
+            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran),
+            paused: self.paused,
         }
+    }
+
+    /// Adds a clock to a running loop. Its tick 0 starts at virtual time `start` (ns since the
+    /// loop's start; `None` means the latest virtual time, so it starts now).
+    ///
+    /// A start in the past follows the clock's policy: a catch-up clock catches up, at most its
+    /// cap per step, reporting the backlog as [`Event::Deferred`]; a constant-rate clock drops
+    /// the slots that passed, reported as [`Event::DroppedTicks`] at the next step.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::DuplicateClock`] if the name is taken, any error of the clock's settings,
+    /// or [`ConfigError::TooManyClocks`] after 65,535 clocks.
+    pub fn add_clock(
+        &mut self,
+        config: ClockConfig,
+        start: Option<Nanos>,
+    ) -> Result<ClockId, ConfigError> {
+        let origin = start.map_or(self.virt, |s| s.0);
+        self.push_clock(config, origin)
     }
 }
 
 impl<T> LoopState<T> {
+    fn push_clock(&mut self, config: ClockConfig, origin: u64) -> Result<ClockId, ConfigError> {
+        let checked = config.validate()?;
+        if self.clock_id(config.name).is_some() {
+            return Err(ConfigError::DuplicateClock(config.name));
+        }
+        let id = ClockId(self.next_id);
+        self.next_id = self
+            .next_id
+            .checked_add(1)
+            .ok_or(ConfigError::TooManyClocks)?;
+        self.clocks
+            .push(Clock::new(id, config, checked, origin, self.discarded_virt));
+        Ok(id)
+    }
+
+    /// Removes the clock called `name`. If it drove the render alpha, the first remaining clock
+    /// does from now on. Ids are never reused.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::UnknownClock`] if no clock has that name, [`ConfigError::LastClock`] if it
+    /// is the only one.
+    pub fn remove_clock(&mut self, name: &'static str) -> Result<ClockId, ConfigError> {
+        let i = self
+            .clocks
+            .iter()
+            .position(|c| c.config.name == name)
+            .ok_or(ConfigError::UnknownClock(name))?;
+        if self.clocks.len() == 1 {
+            return Err(ConfigError::LastClock);
+        }
+        let id = self.clocks.remove(i).id;
+        if id == self.alpha_clock {
+            self.alpha_clock = self.clocks[0].id;
+        }
+        Ok(id)
+    }
+
+    fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
+        self.clocks.iter().find(|c| c.id == id)
+    }
+
+    fn alpha_clock_ref(&self) -> Option<&Clock> {
+        self.clock_ref(self.alpha_clock)
+    }
+
+    /// The id of the clock called `name`.
+    #[must_use]
+    pub fn clock_id(&self, name: &str) -> Option<ClockId> {
+        self.clocks
+            .iter()
+            .find(|c| c.config.name == name)
+            .map(|c| c.id)
+    }
+
+    /// The name of clock `id`.
+    #[must_use]
+    pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
+        self.clock_ref(id).map(|c| c.config.name)
+    }
+
+    /// The clocks' names, in declaration order.
+    pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.clocks.iter().map(|c| c.config.name)
+    }
+
+    /// Everything the loop knows about clock `id`, or `None` if it does not exist.
+    #[must_use]
+    pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
+        let v = self.virt;
+        self.clock_ref(id).map(|c| {
+            let (alpha, lag_ns) = c.alpha(v);
+            ClockStats {
+                id: c.id,
+                name: c.config.name,
+                rate: c.rate(),
+                next_tick: c.next_tick,
+                ticks_run: c.ran,
+                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_gap),
+                pending: c.pending(v),
+                ticks_due: c.ticks_due(v, self.discarded_virt),
+                alpha,
+                lag_ns,
+            }
+        })
+    }
+
+    /// The clock that drives the render alpha.
+    #[must_use]
+    pub fn alpha_clock(&self) -> ClockId {
+        self.alpha_clock
+    }
+
+    fn alpha_stats(&self) -> ClockStats {
+        self.clock_stats(self.alpha_clock).unwrap_or_default()
+    }
     /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,
     /// alpha is frozen and renders carry `paused: true`. The next step reports
     /// [`Event::Paused`] or [`Event::Resumed`].
@@ -440,16 +506,10 @@ impl<T> LoopState<T> {
         self.scale
     }
 
-    /// The configuration the loop was built with (pause and scale as they were at the start).
-    #[must_use]
-    pub fn config(&self) -> &LoopConfig {
-        &self.config
-    }
-
-    /// The main clock's tick rate.
+    /// The alpha clock's tick rate.
     #[must_use]
     pub fn rate(&self) -> TickRate {
-        self.config.rate
+        self.alpha_stats().rate
     }
 
     /// The loop's start, as given to [`LoopState::new`].
@@ -470,50 +530,81 @@ impl<T> LoopState<T> {
         Nanos(self.last_real.unwrap_or(0))
     }
 
-    /// The number the next update will carry.
+    /// The number the alpha clock's next update will carry.
     #[must_use]
     pub fn next_tick(&self) -> u64 {
-        self.next_tick
+        self.alpha_stats().next_tick
     }
 
-    /// Updates run so far.
+    /// The alpha clock's updates run so far.
     #[must_use]
     pub fn ticks_run(&self) -> u64 {
-        self.ran
+        self.alpha_stats().ticks_run
     }
 
-    /// Ticks reported dropped so far: missed constant-rate slots plus ticks lost to the max
-    /// frame delta.
+    /// The alpha clock's ticks reported dropped so far: missed constant-rate slots plus ticks
+    /// lost to the max frame delta.
     #[must_use]
     pub fn ticks_dropped(&self) -> u64 {
-        self.dropped_slots.saturating_add(self.clamp_gap)
+        self.alpha_stats().ticks_dropped
     }
 
-    /// Ticks due by the clock that have neither run nor been dropped: the backlog a capped
+    /// The alpha clock's ticks due that have neither run nor been dropped: the backlog a capped
     /// step left. Zero for the constant-rate policies and whenever the loop has caught up.
     #[must_use]
     pub fn pending(&self) -> u64 {
-        if self.config.policy != Policy::CatchUp {
-            return 0;
-        }
-        let vp = self.virt.saturating_add(self.checked.phase_ns);
-        self.config.rate.ticks_in(vp).saturating_sub(self.next_tick)
+        self.alpha_stats().pending
     }
 
-    /// Ticks due by the undiscarded virtual clock: for [`Policy::CatchUp`] without hysteresis,
-    /// `ticks_run() + ticks_dropped() + pending() == ticks_due()` after every step, exactly.
-    /// With a scale of 1 and no pauses the undiscarded virtual clock is real time.
+    /// The alpha clock's ticks due by the undiscarded virtual clock: for [`Policy::CatchUp`]
+    /// without hysteresis or the nearest rule, `ticks_run() + ticks_dropped() + pending() ==
+    /// ticks_due()` after every step, exactly. With a scale of 1 and no pauses the undiscarded
+    /// virtual clock is real time.
     #[must_use]
     pub fn ticks_due(&self) -> u64 {
-        let shadow = self.virt.saturating_add(self.discarded_virt);
-        match self.config.policy {
-            Policy::CatchUp => self
-                .config
-                .rate
-                .ticks_in(shadow.saturating_add(self.checked.phase_ns)),
-            Policy::DropAndRest | Policy::KeepWorking => {
-                self.config.rate.ticks_in(shadow).saturating_add(1)
-            }
+        self.alpha_stats().ticks_due
+    }
+}
+
+/// One clock's accounting, from [`LoopState::clock_stats`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClockStats {
+    /// The clock's id.
+    pub id: ClockId,
+    /// The clock's name.
+    pub name: &'static str,
+    /// Its tick rate.
+    pub rate: TickRate,
+    /// The number its next update will carry.
+    pub next_tick: u64,
+    /// Updates run so far.
+    pub ticks_run: u64,
+    /// Ticks reported dropped so far (missed slots and ticks lost to the max frame delta).
+    pub ticks_dropped: u64,
+    /// Ticks due that have neither run nor been dropped (the capped backlog).
+    pub pending: u64,
+    /// Ticks due by the undiscarded virtual clock: `ticks_run + ticks_dropped + pending` for a
+    /// catch-up clock without hysteresis or the nearest rule.
+    pub ticks_due: u64,
+    /// Where a renderer stands between its previous and current tick, in `[0, 1]`.
+    pub alpha: f64,
+    /// The exact lag behind virtual time after the latest step, in ns (rounded down).
+    pub lag_ns: i64,
+}
+
+impl Default for ClockStats {
+    fn default() -> Self {
+        ClockStats {
+            id: ClockId(0),
+            name: "",
+            rate: TickRate::ONE_SECOND,
+            next_tick: 0,
+            ticks_run: 0,
+            ticks_dropped: 0,
+            pending: 0,
+            ticks_due: 0,
+            alpha: 0.0,
+            lag_ns: 0,
         }
     }
 }
