@@ -29,6 +29,9 @@ pub(crate) struct Clock {
     pub(crate) count: u32,
     /// Index in the event list of this clock's latest update in the current step.
     last_event: usize,
+    /// The tick length's numerator and denominator (ns) as floats, for alpha.
+    num_f: f64,
+    den_f: f64,
 }
 
 impl Clock {
@@ -54,18 +57,23 @@ impl Clock {
             last_count: 0,
             count: 0,
             last_event: 0,
+            num_f: config.rate.period_ratio().0 as f64,
+            den_f: config.rate.period_ratio().1 as f64,
         }
     }
 
+    #[inline]
     pub(crate) fn rate(&self) -> TickRate {
         self.config.rate
     }
 
+    #[inline]
     fn constant_rate(&self) -> bool {
         self.config.policy != Policy::CatchUp
     }
 
     /// Virtual time `v` on this clock's own axis, shifted by its phase; `None` before its origin.
+    #[inline]
     fn local(&self, v: u64) -> Option<u64> {
         v.checked_sub(self.origin)
             .map(|l| l.saturating_add(self.checked.phase_ns))
@@ -73,6 +81,7 @@ impl Clock {
 
     /// Virtual time at which the next tick is due: the end of its interval for catch-up (less
     /// the phase), the start of its slot for the constant-rate policies.
+    #[inline]
     pub(crate) fn due(&self) -> u64 {
         let local = if self.constant_rate() {
             self.tick_start.ceil()
@@ -83,6 +92,7 @@ impl Clock {
     }
 
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis).
+    #[inline]
     fn ticks_at(&self, v: u64) -> u64 {
         match self.local(v) {
             None => 0,
@@ -110,6 +120,7 @@ impl Clock {
     }
 
     /// Ticks due by virtual time `v` that have neither run nor been dropped.
+    #[inline]
     pub(crate) fn pending(&self, v: u64) -> u64 {
         if self.constant_rate() {
             return 0;
@@ -119,6 +130,7 @@ impl Clock {
 
     /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected
     /// length of the next frame (virtual ns).
+    #[inline]
     pub(crate) fn ready(&self, v: u64, x_est: u64, single: bool) -> bool {
         if v < self.origin {
             return false;
@@ -140,6 +152,7 @@ impl Clock {
     }
 
     /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be.
+    #[inline]
     fn near(&self, due: u64, v: u64, x_est: u64) -> bool {
         self.config.firing == Firing::Nearest
             && u128::from(due - v.min(due)) * 2 < u128::from(x_est)
@@ -183,21 +196,18 @@ impl Clock {
 
     /// Fires the next tick at virtual time `v` (which may precede its due time under the
     /// constant-rate sleep or the nearest rule; the lag then reads 0).
+    #[inline]
     pub(crate) fn fire(&mut self, v: u64, event_index: usize) -> Tick {
         let rate = self.rate();
         let lag = match self.local(v) {
             Some(l) if self.constant_rate() => l.saturating_sub(self.tick_start.ceil()),
-            Some(l) => {
-                let den = i128::from(rate.period_ratio().1);
-                u64::try_from(self.tick_start.lag_from(rate, l).div_euclid(den).max(0))
-                    .unwrap_or(u64::MAX)
-            }
+            Some(l) => u64::try_from(self.tick_start.lag_floor(l)).unwrap_or(0),
             None => 0,
         };
         let tick = Tick {
             clock: self.id,
             index: self.next_tick,
-            t: Nanos(rate.tick_start_nanos(self.tick_start.m)),
+            t: Nanos(self.tick_start.floor()),
             dt: rate,
             lag: Nanos(lag),
             last_in_step: true,
@@ -212,12 +222,14 @@ impl Clock {
     }
 
     /// This step's previous update event, which is no longer the last of the step.
+    #[inline]
     pub(crate) fn previous_event(&self) -> Option<usize> {
         (self.count > 0).then_some(self.last_event)
     }
 
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the
     /// backlog if the cap stopped a catch-up clock with ticks still due.
+    #[inline]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
         self.last_count = self.count;
         let capped = !self.constant_rate() && self.count >= self.checked.cap;
@@ -227,6 +239,7 @@ impl Clock {
 
     /// The virtual time at which this clock next wants a step (before hysteresis and nearest
     /// adjustments are applied by the caller).
+    #[inline]
     pub(crate) fn wake(&self, x_est: u64) -> u64 {
         let due = self.due();
         let h = self.checked.hysteresis_ns;
@@ -246,19 +259,31 @@ impl Clock {
 
     /// Where a renderer stands between this clock's previous and current tick, in `[0, 1]`,
     /// and the exact lag in ns (rounded down; negative when a tick ran early).
+    #[inline]
     pub(crate) fn alpha(&self, v: u64) -> (f64, i64) {
         if self.constant_rate() {
             return (1.0, 0);
         }
-        let rate = self.rate();
         let Some(l) = self.local(v) else {
             return (0.0, 0);
         };
-        let lag = self.tick_start.lag_from(rate, l);
-        let den = i128::from(rate.period_ratio().1);
         (
-            rate.fraction(lag).clamp(0.0, 1.0),
-            i64::try_from(lag.div_euclid(den)).unwrap_or(if lag < 0 { i64::MIN } else { i64::MAX }),
+            self.tick_start
+                .lag_fraction(self.num_f, self.den_f, l)
+                .clamp(0.0, 1.0),
+            self.tick_start.lag_floor(l),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clock_stays_small() {
+        // Cloning a LoopState copies every clock: keep one within four cache lines.
+        let size = core::mem::size_of::<Clock>();
+        assert!(size <= 256, "Clock grew to {size} bytes");
     }
 }

@@ -135,7 +135,9 @@ pub struct Events<T> {
 }
 
 impl<T> Events<T> {
-    pub(crate) fn new() -> Events<T> {
+    /// An empty list, for [`LoopState::advance_into`](crate::LoopState::advance_into).
+    #[must_use]
+    pub fn new() -> Events<T> {
         Events {
             list: SmallVec::new(),
             deadline: None,
@@ -191,6 +193,12 @@ impl<T> Events<T> {
     #[must_use]
     pub fn into_vec(self) -> alloc::vec::Vec<Event<T>> {
         self.list.into_vec()
+    }
+}
+
+impl<T> Default for Events<T> {
+    fn default() -> Self {
+        Events::new()
     }
 }
 

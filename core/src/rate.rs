@@ -188,15 +188,10 @@ impl TickRate {
 
     /// The largest `k` with `k`·dt ≤ `x` nanoseconds: how many whole ticks fit in `x`.
     #[must_use]
+    #[inline]
     pub fn ticks_in(self, x: u64) -> u64 {
         let v = u128::from(x) * u128::from(self.den) / u128::from(self.num);
         u64::try_from(v).unwrap_or(u64::MAX)
-    }
-
-    /// `lag / dt` for a lag given as `num / den` nanoseconds, as an `f64`.
-    pub(crate) fn fraction(self, lag_num: i128) -> f64 {
-        // lag_num is in units of 1/den ns; dt is num/den ns.
-        lag_num as f64 / self.num as f64
     }
 }
 
@@ -224,6 +219,7 @@ impl GridPoint {
     }
 
     /// The next point, `(m + 1)`·dt.
+    #[inline]
     pub(crate) fn advance(&mut self, rate: TickRate) {
         let (pq, pr) = (rate.num / rate.den, rate.num % rate.den);
         self.m = self.m.saturating_add(1);
@@ -238,20 +234,38 @@ impl GridPoint {
         }
     }
 
+    /// `floor(m·dt)` in whole nanoseconds.
+    #[inline]
+    pub(crate) fn floor(self) -> u64 {
+        self.q
+    }
+
     /// `ceil(m·dt)` in whole nanoseconds.
+    #[inline]
     pub(crate) fn ceil(self) -> u64 {
         self.q.saturating_add(u64::from(self.r != 0))
     }
 
-    /// `x − m·dt` in units of `1/den` ns (exact, signed).
-    pub(crate) fn lag_from(self, rate: TickRate, x: u64) -> i128 {
-        // Saturating: only rates with a denominator above 2^63 and times near 584 years could
-        // leave i128, and the result is only used for a clamped alpha and a saturated lag.
-        let den = i128::from(rate.den);
-        let here = i128::from(self.q)
-            .saturating_mul(den)
-            .saturating_add(i128::from(self.r));
-        i128::from(x).saturating_mul(den).saturating_sub(here)
+    /// `floor(x − m·dt)` in whole ns, signed: `x − ceil(m·dt)` since `x` is whole. No division.
+    #[inline]
+    pub(crate) fn lag_floor(self, x: u64) -> i64 {
+        let diff = i128::from(x) - i128::from(self.ceil());
+        i64::try_from(diff).unwrap_or(if diff < 0 { i64::MIN } else { i64::MAX })
+    }
+
+    /// `(x − m·dt) / dt` as an `f64`: one float division, computed from the exact integer
+    /// parts (`x − m·dt = (x − q) − r/den` and `dt = num/den`); `num_f` and `den_f` are the
+    /// rate's parts as floats, converted once by the caller.
+    #[inline]
+    pub(crate) fn lag_fraction(self, num_f: f64, den_f: f64, x: u64) -> f64 {
+        // Lags beyond ±2^63 ns saturate; the caller clamps alpha to [0, 1] anyway.
+        let whole = if x >= self.q {
+            i64::try_from(x - self.q).unwrap_or(i64::MAX)
+        } else {
+            i64::try_from(self.q - x).map_or(i64::MIN, |d| -d)
+        };
+        let r = i64::try_from(self.r).map_or(self.r as f64, |r| r as f64);
+        (whole as f64 * den_f - r) / num_f
     }
 }
 
@@ -313,21 +327,34 @@ impl TimeScale {
     }
 
     /// Scales `real` nanoseconds, carrying the remainder `rem` (in units of `1/den` ns).
+    #[inline]
     pub(crate) fn apply(self, real: u64, rem: u64) -> (u64, u64) {
-        let t = u128::from(real) * u128::from(self.num) + u128::from(rem);
-        let den = u128::from(self.den);
+        let (num, den) = (u64::from(self.num), u64::from(self.den));
+        // Fast path (every step at scale 1): 64-bit arithmetic, no 128-bit division call.
+        if let Some(t) = real.checked_mul(num).and_then(|t| t.checked_add(rem)) {
+            return if den == 1 { (t, 0) } else { (t / den, t % den) };
+        }
+        let t = u128::from(real) * u128::from(num) + u128::from(rem);
+        let den = u128::from(den);
         (u64::try_from(t / den).unwrap_or(u64::MAX), (t % den) as u64)
     }
 
     /// Real nanoseconds needed for virtual time to advance by `virt` ns given the carried
     /// remainder `rem`; `None` when the scale is 0.
+    #[inline]
     pub(crate) fn real_needed(self, virt: u64, rem: u64) -> Option<u64> {
         if self.num == 0 {
             return None;
         }
-        let need = (u128::from(virt) * u128::from(self.den)).saturating_sub(u128::from(rem));
-        let num = u128::from(self.num);
-        Some(u64::try_from(need.div_ceil(num)).unwrap_or(u64::MAX))
+        let (num, den) = (u64::from(self.num), u64::from(self.den));
+        if num == 1 && den == 1 {
+            return Some(virt);
+        }
+        if let Some(need) = virt.checked_mul(den) {
+            return Some(need.saturating_sub(rem).div_ceil(num));
+        }
+        let need = (u128::from(virt) * u128::from(den)).saturating_sub(u128::from(rem));
+        Some(u64::try_from(need.div_ceil(u128::from(num))).unwrap_or(u64::MAX))
     }
 }
 

@@ -152,12 +152,40 @@ impl<T: Timestamp> LoopState<T> {
     /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
     pub fn advance(&mut self, now: T) -> Events<T> {
         let mut ev = Events::new();
-        self.emit_controls(&mut ev);
+        self.advance_into(now, &mut ev);
+        ev
+    }
+
+    /// [`advance`](LoopState::advance) into a buffer the caller reuses: `events` is cleared,
+    /// then filled. This skips moving the events out of the call (a few hundred bytes), the
+    /// fastest way to drive the fold.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Events, LoopConfig, LoopState, Nanos, TickRate};
+    ///
+    /// // 60 Hz ticks, frames every 1/60 s (rounded down to whole ns): the phase of ½ keeps
+    /// // the frames off the tick boundaries, so each frame runs exactly one update.
+    /// let config = LoopConfig::new(TickRate::from_hz(60)?).phase(0.5);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let mut events = Events::new();
+    /// for frame in 1..=60u64 {
+    ///     state.advance_into(Nanos(frame * 1_000_000_000 / 60), &mut events);
+    ///     assert_eq!(events.updates().count(), 1);
+    /// }
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
+        events.list.clear();
+        events.deadline = None;
+        let ev = events;
+        self.emit_controls(ev);
         let first = self.last_real.is_none();
-        let elapsed = self.read_clock(now, &mut ev);
+        let elapsed = self.read_clock(now, ev);
         if !self.paused && elapsed > 0 {
             let before = self.virt;
-            self.add_real(elapsed, &mut ev);
+            self.add_real(elapsed, ev);
             self.last_frame_v = self.virt - before;
         }
         // The nearest rule expects the next frame to last as long as the one that just ended.
@@ -166,10 +194,10 @@ impl<T: Timestamp> LoopState<T> {
         let mut deadline_real = if self.paused {
             None
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
-            self.run_lone_constant_rate(&mut ev, now_real);
+            self.run_lone_constant_rate(ev, now_real);
             Some(now_real)
         } else {
-            self.run_merged(&mut ev, now_real, x_est)
+            self.run_merged(ev, now_real, x_est)
         };
         if (first || elapsed > 0) && self.render_slot_open(now_real) {
             let render = self.render_event();
@@ -180,7 +208,6 @@ impl<T: Timestamp> LoopState<T> {
             deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
         }
         ev.deadline = deadline_real.map(|d| self.start.add_nanos(d));
-        ev
     }
 
     /// Applies the time rules to `now`; returns the real ns that passed.

@@ -87,20 +87,24 @@ pub trait Timestamp: Copy + fmt::Debug {
 }
 
 impl Timestamp for Nanos {
+    #[inline]
     fn nanos_since(self, earlier: Self) -> Option<u64> {
         self.0.checked_sub(earlier.0)
     }
 
+    #[inline]
     fn add_nanos(self, nanos: u64) -> Self {
         Nanos(self.0.saturating_add(nanos))
     }
 }
 
 impl Timestamp for Duration {
+    #[inline]
     fn nanos_since(self, earlier: Self) -> Option<u64> {
         self.checked_sub(earlier).map(|d| Nanos::from(d).0)
     }
 
+    #[inline]
     fn add_nanos(self, nanos: u64) -> Self {
         self.saturating_add(Duration::from_nanos(nanos))
     }
@@ -108,11 +112,13 @@ impl Timestamp for Duration {
 
 #[cfg(feature = "std")]
 impl Timestamp for std::time::Instant {
+    #[inline]
     fn nanos_since(self, earlier: Self) -> Option<u64> {
         self.checked_duration_since(earlier)
             .map(|d| Nanos::from(d).0)
     }
 
+    #[inline]
     fn add_nanos(self, nanos: u64) -> Self {
         // `Instant` has no saturating add; fall back to halving until it fits, which only
         // matters for deadlines centuries away.
