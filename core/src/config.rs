@@ -186,7 +186,8 @@ impl ClockConfig {
 
 /// The tickfold loop's settings: a builder, checked by [`LoopState::new`](crate::LoopState::new).
 ///
-/// The loop has a main clock, named `"main"`, built from the rate given to [`LoopConfig::new`];
+/// The loop has a main clock, named `"main"`, built from the rate given to [`LoopConfig::new`]
+/// (or any [`ClockConfig`] given to [`LoopConfig::from_clock`]);
 /// the per-clock methods here ([`max_updates`](LoopConfig::max_updates),
 /// [`policy`](LoopConfig::policy), [`phase`](LoopConfig::phase),
 /// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) set it up.
@@ -224,8 +225,14 @@ impl LoopConfig {
     /// The default settings with one clock, `"main"`, at tick rate `rate`.
     #[must_use]
     pub fn new(rate: TickRate) -> LoopConfig {
+        LoopConfig::from_clock(ClockConfig::new("main", rate))
+    }
+
+    /// The default loop settings with `clock` as its first (main) clock.
+    #[must_use]
+    pub fn from_clock(clock: ClockConfig) -> LoopConfig {
         let mut clocks = SmallVec::new();
-        clocks.push(ClockConfig::new("main", rate));
+        clocks.push(clock);
         LoopConfig {
             clocks,
             alpha_clock: None,

@@ -9,7 +9,7 @@ use crate::rate::{GridPoint, TickRate, TimeScale};
 use crate::time::{Nanos, Timestamp};
 
 /// How many clocks a `LoopState` holds inline before its clock list moves to the heap.
-const INLINE_CLOCKS: usize = 2;
+const INLINE_CLOCKS: usize = 1;
 
 const PENDING_PAUSED: u8 = 1;
 const PENDING_RESUMED: u8 = 2;
@@ -23,8 +23,8 @@ const PENDING_SCALE: u8 = 4;
 /// 1. read the clock (`Instant::now()`, a vsync timestamp, a replay log, a fake clock);
 /// 2. call [`step`](LoopState::step) with that `now`;
 /// 3. handle the events in order: [`Event::Sleep`] means wait until then, [`Event::Update`] means
-///    run one fixed update with the [`Tick`] it carries;
-/// 4. capture or publish snapshots (only before the update marked [`Tick::last_in_step`] if the
+///    run one fixed update with the [`Tick`](crate::Tick) it carries;
+/// 4. capture or publish snapshots (only before the update marked [`Tick::last_in_step`](crate::Tick::last_in_step) if the
 ///    renderer interpolates);
 /// 5. on [`Event::Render`], draw with its `alpha` between the previous and current tick;
 /// 6. wait until [`Events::deadline`] (or the next vsync) and start again.
@@ -34,8 +34,9 @@ const PENDING_SCALE: u8 = 4;
 /// * The first step always renders, even at `now == start`.
 /// * A step whose `now` equals the latest `now` renders nothing: time did not advance.
 /// * A `now` earlier than the latest `now` (or than `start`) means no time passed: the step
-///   reports [`Event::ClockBackwards`], runs nothing new, renders nothing, and the next step
-///   measures from the latest `now`, so no span is counted twice.
+///   reports [`Event::ClockBackwards`], renders nothing, makes no new tick due (only a backlog
+///   the cap left behind keeps running), and the next step measures from the latest `now`, so
+///   no span is counted twice.
 /// * A gap longer than the max frame delta is cut to it; the rest is reported as
 ///   [`Event::DiscardedTime`] with the ticks it cost. With the clamp off, gaps of centuries are
 ///   still fine: time saturates at 584 years and each step runs at most the update cap (or
