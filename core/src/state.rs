@@ -34,7 +34,8 @@ const PENDING_SCALE: u8 = 4;
 /// * The first step always renders, even at `now == start`.
 /// * A step whose `now` equals the latest `now` renders nothing: time did not advance.
 /// * A `now` earlier than the latest `now` (or than `start`) means no time passed: the step
-///   reports [`Event::ClockBackwards`], renders nothing, makes no new tick due (only a backlog
+///   reports [`Event::ClockBackwards`], renders nothing (unless it is the first step, which
+///   always renders), makes no new tick due (only a backlog
 ///   the cap left behind keeps running), and the next step measures from the latest `now`, so
 ///   no span is counted twice.
 /// * A gap longer than the max frame delta is cut to it; the rest is reported as
@@ -93,6 +94,8 @@ pub struct LoopState<T = Nanos> {
     render_next: Option<GridPoint>,
     paused: bool,
     scale: TimeScale,
+    /// The scale the latest step used (a change back to it before the next step cancels out).
+    reported_scale: TimeScale,
     pending_controls: u8,
 }
 
@@ -125,6 +128,7 @@ impl<T: Timestamp> LoopState<T> {
             render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
             paused: config.paused,
             scale: config.scale,
+            reported_scale: config.scale,
             pending_controls: 0,
         };
         for clock in &config.clocks {
@@ -276,6 +280,7 @@ impl<T: Timestamp> LoopState<T> {
         }
         if self.pending_controls & PENDING_SCALE != 0 {
             ev.list.push(Event::ScaleChanged(self.scale));
+            self.reported_scale = self.scale;
         }
         self.pending_controls = 0;
     }
@@ -494,23 +499,32 @@ impl<T> LoopState<T> {
     fn alpha_stats(&self) -> ClockStats {
         self.clock_stats(self.alpha_clock).unwrap_or_default()
     }
+
     /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,
     /// alpha is frozen and renders carry `paused: true`. The next step reports
-    /// [`Event::Paused`] or [`Event::Resumed`].
+    /// [`Event::Paused`] or [`Event::Resumed`]; a change undone before the next step reports
+    /// nothing, since no step saw it.
     pub fn set_paused(&mut self, paused: bool) {
-        if paused != self.paused {
-            self.paused = paused;
-            self.pending_controls &= !(PENDING_PAUSED | PENDING_RESUMED);
-            self.pending_controls |= if paused {
-                PENDING_PAUSED
-            } else {
-                PENDING_RESUMED
-            };
+        if paused == self.paused {
+            return;
+        }
+        self.paused = paused;
+        let (flag, opposite) = if paused {
+            (PENDING_PAUSED, PENDING_RESUMED)
+        } else {
+            (PENDING_RESUMED, PENDING_PAUSED)
+        };
+        // Undone before the next step: no step saw the change, so nothing is reported.
+        if self.pending_controls & opposite != 0 {
+            self.pending_controls &= !opposite;
+        } else {
+            self.pending_controls |= flag;
         }
     }
 
     /// Changes the time scale. It applies to all real time after the latest `now`, exactly;
-    /// the next step reports [`Event::ScaleChanged`].
+    /// the next step reports [`Event::ScaleChanged`] (unless the scale was set back to the one
+    /// the previous step used).
     pub fn set_time_scale(&mut self, scale: TimeScale) {
         if scale != self.scale {
             let (_, old_den) = self.scale.as_ratio();
@@ -518,7 +532,11 @@ impl<T> LoopState<T> {
             // Keep the carried sub-nanosecond remainder in the new unit (loses < 1/den ns).
             self.virt_rem = self.virt_rem * u64::from(new_den) / u64::from(old_den);
             self.scale = scale;
-            self.pending_controls |= PENDING_SCALE;
+            if scale == self.reported_scale {
+                self.pending_controls &= !PENDING_SCALE;
+            } else {
+                self.pending_controls |= PENDING_SCALE;
+            }
         }
     }
 
