@@ -2,3 +2,6 @@
 #![forbid(unsafe_code)]
 
 pub use tickfold_core::*;
+
+#[cfg(feature = "std")]
+pub mod runner;

@@ -1,0 +1,189 @@
+//! The imperative shell around the fold: read a clock, step, hand the events to user code,
+//! wait until the deadline.
+//!
+//! The runner does not take over control flow. [`Runner::frame`] does one frame and returns the
+//! deadline; [`Runner::wait_until`] sleeps until it with the pluggable [`Sleeper`]. A plain
+//! game loop calls both ([`Runner::run`] does exactly that); a winit application calls `frame`
+//! from `about_to_wait` and hands the deadline to `ControlFlow::WaitUntil`; a vsync-driven loop
+//! uses [`NoSleep`] and calls `frame` once per presented frame.
+//!
+//! ```
+//! use std::time::Instant;
+//! use tickfold::runner::{Runner, SpinSleep, SystemClock};
+//! use tickfold::{Event, LoopConfig, LoopState, TickRate};
+//!
+//! let state = LoopState::new(LoopConfig::new(TickRate::from_hz(200)?), Instant::now())?;
+//! let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
+//! let mut updates = 0;
+//! runner.run(
+//!     |event, _state| {
+//!         if let Event::Update(_) = event {
+//!             updates += 1;
+//!         }
+//!     },
+//!     |state| state.ticks_run() < 4,
+//! );
+//! assert!(updates >= 4);
+//! # Ok::<(), tickfold::ConfigError>(())
+//! ```
+
+use std::time::{Duration, Instant};
+
+use tickfold_core::{Event, Events, LoopState, Timestamp};
+
+/// Where the runner reads the time.
+pub trait Clock<T> {
+    /// The current time.
+    fn now(&mut self) -> T;
+}
+
+/// The real monotonic clock, `Instant::now()`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock<Instant> for SystemClock {
+    fn now(&mut self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// How the runner waits for a deadline.
+pub trait Sleeper<T> {
+    /// Returns no earlier than `deadline` (as well as the sleeper can), or at once if it has
+    /// passed.
+    fn sleep_until(&mut self, deadline: T);
+}
+
+/// `spin_sleep`'s hybrid sleep: the OS sleep for the bulk, then a spin for the last stretch.
+/// The default: accurate to microseconds at the cost of a little CPU.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SpinSleep(pub spin_sleep::SpinSleeper);
+
+impl Sleeper<Instant> for SpinSleep {
+    fn sleep_until(&mut self, deadline: Instant) {
+        self.0.sleep_until(deadline);
+    }
+}
+
+/// Plain `std::thread::sleep`: no spinning, so cheaper on CPU and later to wake (the OS timer
+/// slack, typically 50 µs to 1 ms).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ThreadSleep;
+
+impl Sleeper<Instant> for ThreadSleep {
+    fn sleep_until(&mut self, deadline: Instant) {
+        if let Some(d) = deadline.checked_duration_since(Instant::now()) {
+            std::thread::sleep(d);
+        }
+    }
+}
+
+/// Never sleeps: for loops paced by vsync (a blocking present) or by an outer event loop.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NoSleep;
+
+impl<T> Sleeper<T> for NoSleep {
+    fn sleep_until(&mut self, _deadline: T) {}
+}
+
+/// Drives a [`LoopState`] with a clock and a sleeper.
+///
+/// Each [`frame`](Runner::frame): read the clock, [`LoopState::advance_into`] (no allocation
+/// per frame), then hand every event in order to the handler, carrying out
+/// [`Event::Sleep`] with the sleeper before the events after it. The handler also gets the
+/// state, for clock names and per-clock alpha.
+#[derive(Debug)]
+pub struct Runner<T, C, S> {
+    state: LoopState<T>,
+    clock: C,
+    sleeper: S,
+    events: Events<T>,
+    idle: Duration,
+}
+
+impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
+    /// A runner for `state`. When nothing is due by time alone (paused with no render cap) it
+    /// waits `1/60 s` between frames; see [`Runner::with_idle`].
+    pub fn new(state: LoopState<T>, clock: C, sleeper: S) -> Runner<T, C, S> {
+        Runner {
+            state,
+            clock,
+            sleeper,
+            events: Events::new(),
+            idle: Duration::from_nanos(16_666_667),
+        }
+    }
+
+    /// How long [`run`](Runner::run) waits between frames when the fold has no deadline.
+    #[must_use]
+    pub fn with_idle(mut self, idle: Duration) -> Runner<T, C, S> {
+        self.idle = idle;
+        self
+    }
+
+    /// One frame: reads the clock, steps the fold, and hands each event to `on_event` in order,
+    /// sleeping on [`Event::Sleep`] before going on. Returns the deadline for the next frame,
+    /// or `None` when nothing is due by time alone.
+    pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
+        let now = self.clock.now();
+        self.state.advance_into(now, &mut self.events);
+        for event in self.events.iter() {
+            if let Event::Sleep { until } = event {
+                self.sleeper.sleep_until(*until);
+            }
+            on_event(event, &self.state);
+        }
+        self.events.deadline().copied()
+    }
+
+    /// Sleeps until `deadline`; returns how late the wake-up was, in ns (0 if on time or early).
+    pub fn wait_until(&mut self, deadline: T) -> u64 {
+        self.sleeper.sleep_until(deadline);
+        self.clock.now().nanos_since(deadline).unwrap_or(0)
+    }
+
+    /// Frames until `keep_going` says stop: `frame`, then wait for the deadline (or the idle
+    /// time when there is none). `keep_going` is asked before every frame.
+    pub fn run(
+        &mut self,
+        mut on_event: impl FnMut(&Event<T>, &LoopState<T>),
+        mut keep_going: impl FnMut(&LoopState<T>) -> bool,
+    ) {
+        while keep_going(&self.state) {
+            let deadline = self.frame(&mut on_event);
+            let wake = match deadline {
+                Some(d) => d,
+                None => {
+                    let now = self.clock.now();
+                    now.add_nanos(u64::try_from(self.idle.as_nanos()).unwrap_or(u64::MAX))
+                }
+            };
+            self.wait_until(wake);
+        }
+    }
+
+    /// The loop state.
+    pub fn state(&self) -> &LoopState<T> {
+        &self.state
+    }
+
+    /// The loop state, to pause, change the scale or add clocks between frames.
+    pub fn state_mut(&mut self) -> &mut LoopState<T> {
+        &mut self.state
+    }
+
+    /// The events of the latest frame.
+    pub fn events(&self) -> &Events<T> {
+        &self.events
+    }
+
+    /// The clock, e.g. to read it for statistics.
+    pub fn clock_mut(&mut self) -> &mut C {
+        &mut self.clock
+    }
+
+    /// Gives back the state.
+    pub fn into_state(self) -> LoopState<T> {
+        self.state
+    }
+}
