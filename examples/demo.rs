@@ -22,16 +22,9 @@ use std::time::{Duration, Instant};
 use tickfold::runner::{Runner, SpinSleep, SystemClock};
 use tickfold::{Event, LoopConfig, LoopState, TickRate};
 
-const W: usize = 78;
-const H: usize = 20;
-
-#[derive(Copy, Clone, Debug, Default)]
-struct Ball {
-    x: f32,
-    y: f32,
-    vx: f32,
-    vy: f32,
-}
+#[path = "shared/balls.rs"]
+mod balls;
+use balls::{Ball, H, W, spawn, update};
 
 struct Options {
     seconds: f64,
@@ -77,41 +70,6 @@ fn parse() -> Result<Options, String> {
     Ok(o)
 }
 
-/// A deterministic spread of balls (xorshift, no randomness from the OS).
-fn spawn(n: usize) -> Vec<Ball> {
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 40) as f32 / (1u64 << 24) as f32
-    };
-    (0..n)
-        .map(|_| Ball {
-            x: next() * W as f32,
-            y: next() * H as f32,
-            vx: (next() - 0.5) * 40.0,
-            vy: (next() - 0.5) * 20.0,
-        })
-        .collect()
-}
-
-/// One fixed step: move and bounce off the walls. `dt` is the constant tick length.
-fn update(world: &mut [Ball], dt: f32) {
-    for b in world {
-        b.x += b.vx * dt;
-        b.y += b.vy * dt;
-        if b.x < 0.0 || b.x >= W as f32 {
-            b.vx = -b.vx;
-            b.x = b.x.clamp(0.0, W as f32 - 0.001);
-        }
-        if b.y < 0.0 || b.y >= H as f32 {
-            b.vy = -b.vy;
-            b.y = b.y.clamp(0.0, H as f32 - 0.001);
-        }
-    }
-}
-
 fn draw(
     out: &mut impl Write,
     prev: &[Ball],
@@ -121,8 +79,7 @@ fn draw(
 ) -> io::Result<()> {
     let mut grid = vec![b' '; W * H];
     for (p, c) in prev.iter().zip(cur) {
-        let x = p.x + (c.x - p.x) * alpha;
-        let y = p.y + (c.y - p.y) * alpha;
+        let (x, y) = balls::blend(p, c, alpha);
         let (col, row) = (
             x.clamp(0.0, W as f32 - 1.0) as usize,
             y.clamp(0.0, H as f32 - 1.0) as usize,
