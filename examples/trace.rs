@@ -12,6 +12,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+#[path = "shared/timeline.rs"]
+mod timeline;
+use timeline::Mark;
+
 use tickfold::{
     ClockConfig, ConfigError, Event, Firing, LoopConfig, LoopState, Nanos, Policy, TickRate,
 };
@@ -41,7 +45,9 @@ Flags:
   --update-ms LIST                 update costs, likewise (default 0)
   --render-ms LIST                 render costs, likewise (default 0)
   --steps N                        how many steps (default 10)
-  --format jsonl|text              output format (default jsonl; svg comes with the runner)
+  --format jsonl|text|svg          output format (default jsonl); svg draws a timeline like
+                                   seed 000's figures: a row per step, updates in their slots,
+                                   renders with α, dropped slots in red, sleeps as dashed gaps
   --help                           this text
 
 JSON lines: every line has `at_ns` (the fake clock when the event is handled) and `event`:
@@ -67,6 +73,7 @@ Seed scenarios:
 enum Format {
     Jsonl,
     Text,
+    Svg,
 }
 
 struct Args {
@@ -222,7 +229,7 @@ fn parse(argv: &[String]) -> Result<Option<Args>, String> {
                 a.format = match value.as_str() {
                     "jsonl" => Format::Jsonl,
                     "text" => Format::Text,
-                    "svg" => return Err("--format svg is not implemented yet".into()),
+                    "svg" => Format::Svg,
                     _ => return Err(format!("unknown format {value:?}")),
                 }
             }
@@ -268,7 +275,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
     let name = |c| state.clock_name(c).unwrap_or("?");
     let many = state.clock_names().count() > 1;
     match (format, event) {
-        (Format::Jsonl, e) => {
+        (Format::Jsonl | Format::Svg, e) => {
             let body = match e {
                 Event::Update(t) => format!(
                     r#""event":"update","clock":"{}","tick":{},"t_ns":{},"lag_ns":{},"last_in_step":{}"#,
@@ -379,26 +386,69 @@ fn run(a: &Args) -> Result<(), String> {
         a.render.iter().cycle(),
     );
     let mut now = 0u64;
+    let mut rows: Vec<Vec<Mark>> = Vec::new();
     for step in 0..a.steps {
         now = now.saturating_add(*frame.next().unwrap_or(&0));
         let events = state.advance(Nanos(now));
+        let mut row = Vec::new();
         for event in &events {
-            writeln!(out, "{}", line(&state, now, event, a.format)).map_err(closed)?;
+            if a.format != Format::Svg {
+                writeln!(out, "{}", line(&state, now, event, a.format)).map_err(closed)?;
+            }
+            let at = now;
             match event {
-                Event::Sleep { until } => now = now.max(until.0),
-                Event::Update(_) => now = now.saturating_add(*update.next().unwrap_or(&0)),
-                Event::Render(_) => now = now.saturating_add(*render.next().unwrap_or(&0)),
+                Event::Sleep { until } => {
+                    now = now.max(until.0);
+                    row.push(Mark::Sleep { at, until: now });
+                }
+                Event::Update(t) => {
+                    now = now.saturating_add(*update.next().unwrap_or(&0));
+                    let dt = t.dt.period_floor_nanos();
+                    row.push(Mark::Update {
+                        index: t.index,
+                        slot: t.t.0,
+                        dt,
+                        at,
+                        cost: now - at,
+                    });
+                }
+                Event::Render(r) => {
+                    now = now.saturating_add(*render.next().unwrap_or(&0));
+                    row.push(Mark::Render { at, alpha: r.alpha });
+                }
+                Event::DroppedTicks {
+                    first,
+                    count,
+                    clock,
+                    ..
+                } => {
+                    let rate = state.clock_stats(*clock).map(|c| c.rate);
+                    if let Some(rate) = rate {
+                        let (from, to) = (
+                            rate.tick_start_nanos(*first),
+                            rate.tick_start_nanos(first + count),
+                        );
+                        row.push(Mark::Dropped { from, to });
+                    }
+                }
                 _ => {}
             }
         }
+        rows.push(row);
         if a.format == Format::Jsonl {
             let deadline = events
                 .deadline()
                 .map_or("null".to_owned(), |d| d.0.to_string());
-            println!(
+            writeln!(
+                out,
                 r#"{{"at_ns":{now},"event":"step_end","step":{step},"deadline_ns":{deadline}}}"#
-            );
+            )
+            .map_err(closed)?;
         }
+    }
+    if a.format == Format::Svg {
+        out.write_all(timeline::svg(&rows).as_bytes())
+            .map_err(closed)?;
     }
     Ok(())
 }
