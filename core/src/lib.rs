@@ -29,12 +29,14 @@ extern crate alloc;
 mod clock;
 mod config;
 mod event;
+mod interpolate;
 mod rate;
 mod state;
 mod time;
 
 pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
+pub use interpolate::Interpolate;
 pub use rate::{TickRate, TimeScale};
 pub use state::{ClockStats, LoopState};
 pub use time::{Nanos, Timestamp};
