@@ -54,7 +54,8 @@ JSON lines: every line has `at_ns` (the fake clock when the event is handled) an
   update          clock, tick, t_ns, lag_ns (the lag before this tick, floored), last_in_step
   render          alpha, ticks, paused
   dropped         clock, ticks, first, reason \"slot_missed\"
-                  or clock, time_ns, ticks, reason \"max_frame_delta\"
+                  or clock, time_ns, ticks, first, reason \"max_frame_delta\" (the oldest due
+                  ticks beyond the max frame delta, skipped; time_ns is the excess real time)
   sleep           until_ns
   deferred        clock, ticks (backlog kept by the cap)
   clock_backwards by_ns
@@ -298,8 +299,13 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                     r#""event":"dropped","clock":"{}","ticks":{count},"first":{first},"reason":"slot_missed""#,
                     name(*clock)
                 ),
-                Event::DiscardedTime { clock, time, ticks } => format!(
-                    r#""event":"dropped","clock":"{}","time_ns":{},"ticks":{ticks},"reason":"max_frame_delta""#,
+                Event::DiscardedTime {
+                    clock,
+                    time,
+                    first,
+                    ticks,
+                } => format!(
+                    r#""event":"dropped","clock":"{}","time_ns":{},"ticks":{ticks},"first":{first},"reason":"max_frame_delta""#,
                     name(*clock),
                     time.0
                 ),
@@ -354,7 +360,12 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                 name(*clock)
             )
         }
-        (Format::Text, Event::DiscardedTime { clock, time, ticks }) => {
+        (
+            Format::Text,
+            Event::DiscardedTime {
+                clock, time, ticks, ..
+            },
+        ) => {
             format!(
                 "Discarded {} ms of {} ({ticks} tick(s) lost)",
                 ms(time.0),

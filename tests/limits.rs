@@ -174,8 +174,8 @@ fn gap_of_centuries_without_clamp_is_bounded_per_step() {
 
 #[test]
 fn gap_with_clamp_reports_discarded_time_and_ticks() {
-    // 10 s gap at 60 Hz, default 250 ms clamp and cap 8: 600 ticks due by the clock, 15 kept
-    // (8 run, 7 pending), 585 discarded with 9.75 s.
+    // 10 s gap at 60 Hz, default 250 ms clamp and cap 8: 600 ticks due by the clock, the
+    // oldest 585 dropped with 9.75 s, the newest 15 kept (8 run now, 7 pending).
     let mut state = new(LoopConfig::new(hz(60)));
     state.advance(Nanos(0));
     let events = state.advance(Nanos(10 * SEC));
@@ -188,8 +188,15 @@ fn gap_with_clamp_reports_discarded_time_and_ticks() {
         [&Event::DiscardedTime {
             clock: ClockId(0),
             time: Nanos(9_750 * MS),
+            first: 0,
             ticks: 585
         }]
+    );
+    let run: Vec<u64> = events.updates().map(|t| t.index).collect();
+    assert_eq!(
+        run,
+        (585..593).collect::<Vec<_>>(),
+        "the tick number jumps over the drop"
     );
     assert_eq!(events.dropped_ticks(), 585);
     assert_eq!(deferred(&events), [7]);

@@ -13,10 +13,8 @@ pub(crate) struct Clock {
     pub(crate) checked: Checked,
     /// Virtual time at which tick 0 starts.
     pub(crate) origin: u64,
-    /// The loop's discarded virtual time when this clock joined (its own discards start there).
-    discarded_base: u64,
-    /// Ticks the max frame delta has cost this clock, in total.
-    pub(crate) clamp_gap: u64,
+    /// Ticks the max frame delta has dropped from this clock, in total.
+    pub(crate) clamp_dropped: u64,
     pub(crate) next_tick: u64,
     /// `k·dt` and `(k+1)·dt` for the next tick `k`, relative to `origin`.
     tick_start: GridPoint,
@@ -35,20 +33,13 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    pub(crate) fn new(
-        id: ClockId,
-        config: ClockConfig,
-        checked: Checked,
-        origin: u64,
-        discarded: u64,
-    ) -> Clock {
+    pub(crate) fn new(id: ClockId, config: ClockConfig, checked: Checked, origin: u64) -> Clock {
         Clock {
             id,
             config,
             checked,
             origin,
-            discarded_base: discarded,
-            clamp_gap: 0,
+            clamp_dropped: 0,
             next_tick: 0,
             tick_start: GridPoint::at(config.rate, 0),
             tick_end: GridPoint::at(config.rate, 1),
@@ -101,22 +92,32 @@ impl Clock {
         }
     }
 
-    /// Accounts for `discarded` virtual ns (the loop's total) that the max frame delta cut at
-    /// virtual time `v`; returns the ticks newly lost.
-    pub(crate) fn discard(&mut self, v: u64, discarded: u64) -> u64 {
-        let own = discarded.saturating_sub(self.discarded_base);
-        let gap = self
-            .ticks_at(v.saturating_add(own))
-            .saturating_sub(self.ticks_at(v));
-        let lost = gap.saturating_sub(self.clamp_gap);
-        self.clamp_gap = gap;
-        lost
+    /// The max frame delta: virtual time went from `before` to `now` but only `allowed` of it
+    /// may be worked off. Drops the oldest due ticks beyond that, moving the tick number past
+    /// them, and returns `(first, count)` of the dropped ticks.
+    pub(crate) fn clamp(&mut self, before: u64, allowed: u64, now: u64) -> (u64, u64) {
+        let limit = self.ticks_at(before.saturating_add(allowed));
+        let count = self.ticks_at(now).saturating_sub(limit);
+        let first = self.next_tick;
+        if count > 0 {
+            self.jump_to(first.saturating_add(count));
+            self.clamp_dropped = self.clamp_dropped.saturating_add(count);
+        }
+        (first, count)
     }
 
-    /// Ticks due by the clock, undiscarded: run + dropped + pending.
-    pub(crate) fn ticks_due(&self, v: u64, discarded: u64) -> u64 {
-        let own = discarded.saturating_sub(self.discarded_base);
-        self.ticks_at(v.saturating_add(own))
+    /// Makes tick `j` the next one (after a drop).
+    fn jump_to(&mut self, j: u64) {
+        let rate = self.rate();
+        self.next_tick = j;
+        self.tick_start = GridPoint::at(rate, j);
+        self.tick_end = GridPoint::at(rate, j.saturating_add(1));
+    }
+
+    /// Ticks due by virtual time `v`: `ticks_run + ticks_dropped + pending` for a catch-up clock
+    /// without hysteresis or the nearest rule.
+    pub(crate) fn ticks_due(&self, v: u64) -> u64 {
+        self.ticks_at(v)
     }
 
     /// Ticks due by virtual time `v` that have neither run nor been dropped.
@@ -186,9 +187,7 @@ impl Clock {
                     reason: DropReason::SlotMissed,
                 }));
                 self.dropped_slots = self.dropped_slots.saturating_add(count);
-                self.next_tick = j;
-                self.tick_start = GridPoint::at(rate, j);
-                self.tick_end = GridPoint::at(rate, j.saturating_add(1));
+                self.jump_to(j);
             }
         }
         self.origin.saturating_add(self.tick_start.ceil())

@@ -295,9 +295,11 @@ impl LoopConfig {
         self
     }
 
-    /// The longest real time one step may account for; anything beyond is discarded and
-    /// reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime). `None` keeps every
-    /// nanosecond. Default 250 ms (Bevy's). A zero duration is rejected at construction.
+    /// The most real time one step may work off (default 250 ms, Bevy's). Beyond it, each clock
+    /// drops its oldest due ticks, reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime)
+    /// with their numbers; the tick number jumps over them, so the simulation stays in sync with
+    /// the clock instead of falling behind for good. `None` keeps every tick (the cap still
+    /// bounds each step). A zero duration is rejected at construction.
     #[must_use]
     pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {
         self.max_frame_delta = max;

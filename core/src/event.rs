@@ -73,15 +73,19 @@ pub enum Event<T> {
         /// How far before the latest `now` the step's `now` was.
         by: Nanos,
     },
-    /// The max frame delta discarded `time` of real time; virtual time did not advance over it.
-    /// Reported once per clock: `ticks` is how many more tick boundaries that clock's
-    /// undiscarded time has now crossed than its actual time: the ticks that will never run.
+    /// The step covered `time` more real time than the max frame delta allows. Virtual time
+    /// still advances in full, but `clock` works off at most the max frame delta of it: its
+    /// oldest due ticks beyond that, `first .. first + ticks`, are dropped and will never run
+    /// (the tick number jumps over them, as seed 000's drops do). Reported once per clock;
+    /// `ticks` may be 0.
     DiscardedTime {
         /// The clock.
         clock: ClockId,
-        /// Real time discarded.
+        /// Real time beyond the max frame delta.
         time: Nanos,
-        /// Ticks lost with it.
+        /// The first dropped tick number.
+        first: u64,
+        /// How many ticks were dropped.
         ticks: u64,
     },
     /// Ticks `first .. first + count` of `clock` will never run.

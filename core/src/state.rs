@@ -86,8 +86,6 @@ pub struct LoopState<T = Nanos> {
     /// Virtual time since start, and the scaled remainder (units of 1/scale.den ns).
     virt: u64,
     virt_rem: u64,
-    /// Virtual time discarded by the max frame delta, in total.
-    discarded_virt: u64,
     /// Virtual length of the last frame that advanced time: the *nearest* rule's estimate.
     last_frame_v: u64,
     /// Next render slot, if renders are capped.
@@ -123,7 +121,6 @@ impl<T: Timestamp> LoopState<T> {
             last_real: None,
             virt: 0,
             virt_rem: 0,
-            discarded_virt: 0,
             last_frame_v: 0,
             render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
             paused: config.paused,
@@ -243,27 +240,23 @@ impl<T: Timestamp> LoopState<T> {
         }
     }
 
-    /// Moves virtual time by `elapsed` real ns, applying the max frame delta and the scale.
+    /// Moves virtual time by `elapsed` real ns (scaled), applying the max frame delta: beyond
+    /// it, each clock drops its oldest due ticks (see [`Event::DiscardedTime`]).
     fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
-        let kept = match self.max_delta {
-            Some(max) if elapsed > max => max,
-            _ => elapsed,
-        };
-        let (dv, rem) = self.scale.apply(kept, self.virt_rem);
-        if kept < elapsed {
-            let (full, _) = self.scale.apply(elapsed, self.virt_rem);
-            self.discarded_virt = self.discarded_virt.saturating_add(full - dv);
-            self.virt = self.virt.saturating_add(dv);
+        let before = self.virt;
+        let (dv, rem) = self.scale.apply(elapsed, self.virt_rem);
+        self.virt = self.virt.saturating_add(dv);
+        if let Some(max) = self.max_delta.filter(|max| elapsed > *max) {
+            let (allowed, _) = self.scale.apply(max, self.virt_rem);
             for clock in &mut self.clocks {
-                let ticks = clock.discard(self.virt, self.discarded_virt);
+                let (first, ticks) = clock.clamp(before, allowed, self.virt);
                 ev.list.push(Event::DiscardedTime {
                     clock: clock.id,
-                    time: Nanos(elapsed - kept),
+                    time: Nanos(elapsed - max),
+                    first,
                     ticks,
                 });
             }
-        } else {
-            self.virt = self.virt.saturating_add(dv);
         }
         self.virt_rem = rem;
     }
@@ -413,8 +406,7 @@ impl<T> LoopState<T> {
             .next_id
             .checked_add(1)
             .ok_or(ConfigError::TooManyClocks)?;
-        self.clocks
-            .push(Clock::new(id, config, checked, origin, self.discarded_virt));
+        self.clocks.push(Clock::new(id, config, checked, origin));
         Ok(id)
     }
 
@@ -481,9 +473,9 @@ impl<T> LoopState<T> {
                 rate: c.rate(),
                 next_tick: c.next_tick,
                 ticks_run: c.ran,
-                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_gap),
+                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
                 pending: c.pending(v),
-                ticks_due: c.ticks_due(v, self.discarded_virt),
+                ticks_due: c.ticks_due(v),
                 alpha,
                 lag_ns,
             }
@@ -564,7 +556,7 @@ impl<T> LoopState<T> {
         &self.start
     }
 
-    /// Virtual time since the start, in ns: real time less pauses and discarded spans, scaled.
+    /// Virtual time since the start, in ns: real time less pauses, scaled.
     #[must_use]
     pub fn virtual_time(&self) -> Nanos {
         Nanos(self.virt)
@@ -602,10 +594,10 @@ impl<T> LoopState<T> {
         self.alpha_stats().pending
     }
 
-    /// The alpha clock's ticks due by the undiscarded virtual clock: for [`Policy::CatchUp`]
+    /// The alpha clock's ticks due by the virtual clock: for [`Policy::CatchUp`]
     /// without hysteresis or the nearest rule, `ticks_run() + ticks_dropped() + pending() ==
-    /// ticks_due()` after every step, exactly. With a scale of 1 and no pauses the undiscarded
-    /// virtual clock is real time.
+    /// ticks_due()` after every step, exactly. With a scale of 1 and no pauses the virtual clock
+    /// is real time.
     #[must_use]
     pub fn ticks_due(&self) -> u64 {
         self.alpha_stats().ticks_due
@@ -629,7 +621,7 @@ pub struct ClockStats {
     pub ticks_dropped: u64,
     /// Ticks due that have neither run nor been dropped (the capped backlog).
     pub pending: u64,
-    /// Ticks due by the undiscarded virtual clock: `ticks_run + ticks_dropped + pending` for a
+    /// Ticks due by the virtual clock: `ticks_run + ticks_dropped + pending` for a
     /// catch-up clock without hysteresis or the nearest rule.
     pub ticks_due: u64,
     /// Where a renderer stands between its previous and current tick, in `[0, 1]`.
