@@ -76,7 +76,9 @@ impl Arbitrary for Config {
         Config {
             hz,
             policy,
-            cap: bool::arbitrary(g).then(|| 1 + u32::arbitrary(g) % 16),
+            // Cap off is rarer: after a year-long gap every later step then runs the
+            // 65,536-update safety bound, which is slow in a debug build.
+            cap: (u8::arbitrary(g) % 8 != 0).then(|| 1 + u32::arbitrary(g) % 16),
             clamp: bool::arbitrary(g).then(|| 1 + u64::arbitrary(g) % 1_000_000_000),
             phase: if catch_up && bool::arbitrary(g) {
                 0.5
@@ -188,7 +190,7 @@ fn prop_every_step_keeps_the_invariants() {
         }
     }
     QuickCheck::new()
-        .tests(3_000)
+        .tests(2_000)
         .quickcheck(prop as fn(Config, Schedule) -> quickcheck::TestResult);
 }
 
