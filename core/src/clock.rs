@@ -2,7 +2,7 @@
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event, Tick};
-use crate::rate::{GridPoint, TickRate};
+use crate::rate::{GridPoint, GridStep, TickRate};
 use crate::time::Nanos;
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
@@ -30,6 +30,10 @@ pub(crate) struct Clock {
     /// The tick length's numerator and denominator (ns) as floats, for alpha.
     num_f: f64,
     den_f: f64,
+    /// The tick length split for walking the grid without a division.
+    step: GridStep,
+    /// A catch-up clock with late firing and no hysteresis: the fold's fast path applies.
+    pub(crate) plain: bool,
 }
 
 impl Clock {
@@ -50,6 +54,10 @@ impl Clock {
             last_event: 0,
             num_f: config.rate.period_ratio().0 as f64,
             den_f: config.rate.period_ratio().1 as f64,
+            step: GridStep::of(config.rate),
+            plain: config.policy == Policy::CatchUp
+                && config.firing == Firing::Late
+                && checked.hysteresis_ns == 0,
         }
     }
 
@@ -214,7 +222,7 @@ impl Clock {
         self.next_tick = self.next_tick.saturating_add(1);
         self.ran = self.ran.saturating_add(1);
         self.tick_start = self.tick_end;
-        self.tick_end.advance(rate);
+        self.tick_end.advance_by(self.step);
         self.count += 1;
         self.last_event = event_index;
         tick

@@ -29,6 +29,8 @@ extern crate alloc;
 mod clock;
 mod config;
 mod event;
+#[cfg(test)]
+mod fast_path_tests;
 mod interpolate;
 mod rate;
 mod state;

@@ -195,6 +195,27 @@ impl TickRate {
     }
 }
 
+/// The period of a [`TickRate`] as whole ns plus a remainder, for walking a grid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GridStep {
+    /// `num / den`: whole ns per tick.
+    pq: u64,
+    /// `num % den`.
+    pr: u64,
+    den: u64,
+}
+
+impl GridStep {
+    /// The period of `rate` split for [`GridPoint::advance_by`] (two divisions, done once).
+    pub(crate) fn of(rate: TickRate) -> GridStep {
+        GridStep {
+            pq: rate.num / rate.den,
+            pr: rate.num % rate.den,
+            den: rate.den,
+        }
+    }
+}
+
 /// An exact multiple `m`·dt on a tick grid, walked forward with one add and one compare per
 /// tick instead of a 128-bit division.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -219,15 +240,22 @@ impl GridPoint {
     }
 
     /// The next point, `(m + 1)`·dt.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn advance(&mut self, rate: TickRate) {
-        let (pq, pr) = (rate.num / rate.den, rate.num % rate.den);
+        self.advance_by(GridStep::of(rate));
+    }
+
+    /// The next point, `(m + 1)`·dt, with the period's quotient and remainder precomputed:
+    /// no division.
+    #[inline]
+    pub(crate) fn advance_by(&mut self, step: GridStep) {
+        let GridStep { pq, pr, den } = step;
         self.m = self.m.saturating_add(1);
         self.q = self.q.saturating_add(pq);
         // r < den and pr < den, so r + pr < 2·den: at most one carry. Compare before adding so
         // that nothing overflows even when den is close to u64::MAX.
-        if self.r >= rate.den - pr {
-            self.r -= rate.den - pr;
+        if self.r >= den - pr {
+            self.r -= den - pr;
             self.q = self.q.saturating_add(1);
         } else {
             self.r += pr;

@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use crate::clock::Clock;
 use crate::config::{ClockConfig, ConfigError, LoopConfig, Policy};
-use crate::event::{ClockId, Event, Events, Render};
+use crate::event::{ClockId, Event, Events, Render, Tick};
 use crate::rate::{GridPoint, TickRate, TimeScale};
 use crate::time::{Nanos, Timestamp};
 
@@ -181,7 +181,83 @@ impl<T: Timestamp> LoopState<T> {
     pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
         events.list.clear();
         events.deadline = None;
-        let ev = events;
+        if self.is_plain() {
+            self.advance_plain(now, events);
+        } else {
+            self.advance_general(now, events);
+        }
+    }
+
+    /// Whether this step can take the fast path: one catch-up clock with late firing and no
+    /// hysteresis, real-time scale, no render cap, not paused and no control to report (the
+    /// default configuration). The fast path gives exactly the general path's events and state
+    /// (a property test in this module checks it on random schedules).
+    #[inline]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.clocks.len() == 1
+            && self.clocks[0].plain
+            && self.pending_controls == 0
+            && !self.paused
+            && self.scale == TimeScale::ONE
+            && self.virt_rem == 0
+            && self.render_rate.is_none()
+    }
+
+    /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
+    /// no clock merging, no scale arithmetic, no render slot.
+    #[inline]
+    pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
+        let first = self.last_real.is_none();
+        let elapsed = self.read_clock(now, ev);
+        if elapsed > 0 {
+            let before = self.virt;
+            if self.max_delta.is_some_and(|max| elapsed > max) {
+                self.add_real(elapsed, ev);
+            } else {
+                self.virt = before.saturating_add(elapsed);
+            }
+            self.last_frame_v = self.virt - before;
+        }
+        let v = self.virt;
+        let now_real = self.last_real.unwrap_or(0);
+        let clock = &mut self.clocks[0];
+        let from = ev.list.len();
+        while clock.count < clock.checked.cap && v >= clock.due() {
+            let tick = clock.fire(v, ev.list.len());
+            ev.list.push(Event::Update(Tick {
+                last_in_step: false,
+                ..tick
+            }));
+        }
+        if ev.list.len() > from {
+            if let Some(Event::Update(last)) = ev.list.last_mut() {
+                last.last_in_step = true;
+            }
+        }
+        let deadline = match clock.end_step(v) {
+            Some(ticks) => {
+                ev.list.push(Event::Deferred {
+                    clock: clock.id,
+                    ticks,
+                });
+                now_real
+            }
+            None => now_real.saturating_add(clock.due().saturating_sub(v)),
+        };
+        if first || elapsed > 0 {
+            let (alpha, lag_ns) = clock.alpha(v);
+            ev.list.push(Event::Render(Render {
+                alpha,
+                lag_ns,
+                ticks: clock.ran,
+                paused: false,
+            }));
+        }
+        ev.deadline = Some(self.start.add_nanos(deadline));
+    }
+
+    /// The step for every configuration.
+    pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
         self.emit_controls(ev);
         let first = self.last_real.is_none();
         let elapsed = self.read_clock(now, ev);

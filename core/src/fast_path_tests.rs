@@ -1,0 +1,101 @@
+//! The fold's fast path against its general path: on random schedules and plain
+//! configurations (one catch-up clock, late firing, no hysteresis, scale 1, no render cap),
+//! both give the same events and leave the same state after every step.
+
+use core::time::Duration;
+
+use alloc::vec::Vec;
+use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+use crate::{Events, LoopConfig, LoopState, Nanos, TickRate};
+
+#[derive(Clone, Debug)]
+struct Case {
+    hz: (u64, u64),
+    cap: Option<u32>,
+    clamp: Option<u64>,
+    phase: f64,
+    /// Frame deltas in ns; negative steps back.
+    frames: Vec<i64>,
+}
+
+impl Arbitrary for Case {
+    fn arbitrary(g: &mut Gen) -> Case {
+        let hz = *g
+            .choose(&[(60, 1), (60_000, 1_001), (144, 1), (7, 3), (1_000, 1)])
+            .unwrap_or(&(60, 1));
+        let len = usize::arbitrary(g) % 80;
+        Case {
+            hz,
+            cap: bool::arbitrary(g).then(|| 1 + u32::arbitrary(g) % 12),
+            clamp: bool::arbitrary(g).then(|| 1 + u64::arbitrary(g) % 300_000_000),
+            phase: if bool::arbitrary(g) { 0.5 } else { 0.0 },
+            frames: (0..len)
+                .map(|_| match u8::arbitrary(g) % 12 {
+                    0 => 0,
+                    1 => -(i64::arbitrary(g).rem_euclid(30_000_000)),
+                    2 => i64::arbitrary(g).rem_euclid(2_000_000_000),
+                    _ => 16_666_666 + i64::arbitrary(g).rem_euclid(200_001) - 100_000,
+                })
+                .collect(),
+        }
+    }
+
+    fn shrink(&self) -> alloc::boxed::Box<dyn Iterator<Item = Case>> {
+        let me = self.clone();
+        alloc::boxed::Box::new(self.frames.shrink().map(move |frames| Case {
+            frames,
+            ..me.clone()
+        }))
+    }
+}
+
+fn same_paths(case: Case) -> bool {
+    let config = LoopConfig::new(TickRate::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
+        .max_updates(case.cap)
+        .max_frame_delta(case.clamp.map(Duration::from_nanos))
+        .phase(case.phase);
+    let mut fast = LoopState::new(config, Nanos(0)).unwrap();
+    let mut general = fast.clone();
+    let (mut ef, mut eg) = (Events::new(), Events::new());
+    let mut now = 0u64;
+    for d in case.frames {
+        now = if d < 0 {
+            now.saturating_sub(d.unsigned_abs())
+        } else {
+            now.saturating_add(d.unsigned_abs())
+        };
+        if !fast.is_plain() {
+            return false;
+        }
+        ef.list.clear();
+        eg.list.clear();
+        fast.advance_plain(Nanos(now), &mut ef);
+        general.advance_general(Nanos(now), &mut eg);
+        if ef != eg || fast != general {
+            return false;
+        }
+    }
+    true
+}
+
+#[test]
+fn the_fast_path_is_the_general_path() {
+    QuickCheck::new()
+        .tests(2_000)
+        .quickcheck(same_paths as fn(Case) -> bool);
+}
+
+#[test]
+fn the_fast_path_is_taken_only_for_plain_loops() {
+    let rate = TickRate::from_hz(60).unwrap();
+    let plain = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
+    assert!(plain.is_plain());
+    let capped = LoopConfig::new(rate).render_rate(Some(rate));
+    assert!(!LoopState::new(capped, Nanos(0)).unwrap().is_plain());
+    let hysteresis = LoopConfig::new(rate).hysteresis(0.25);
+    assert!(!LoopState::new(hysteresis, Nanos(0)).unwrap().is_plain());
+    let mut paused = plain.clone();
+    paused.set_paused(true);
+    assert!(!paused.is_plain());
+}
