@@ -1,0 +1,177 @@
+//! Per-frame cost: ns per frame as the median over repeated batches (criterion's approach
+//! without its statistics: warm up, size each loop's batch to about 2 ms, time many batches,
+//! keep the median and the spread), and allocations per frame counted by the global allocator
+//! in separate, untimed runs.
+//!
+//! The loops of one case are timed interleaved: round after round, one batch of each loop.
+//! On a machine shared with other work, a burst of load then hits every loop alike instead of
+//! whichever happened to be running, which keeps the ratios honest.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use stats_alloc::Region;
+
+use crate::GLOBAL;
+use crate::drivers::{Driver, Grid};
+
+/// How long to time each loop, and how.
+#[derive(Copy, Clone, Debug)]
+pub struct Budget {
+    /// Warm-up time of each loop before the batches.
+    pub warm_up: Duration,
+    /// Target time of one batch.
+    pub batch: Duration,
+    /// Number of rounds, one batch per loop each (odd, so the median is one of them).
+    pub rounds: usize,
+    /// Frames run before counting allocations (construction and first-frame set-up); at least
+    /// one simulated second's worth is run in any case.
+    pub alloc_warm_up: u64,
+    /// Frames in the allocation-counting run.
+    pub alloc_frames: u64,
+}
+
+impl Budget {
+    /// The figures BENCHMARKS.md reports.
+    pub const FULL: Budget = Budget {
+        warm_up: Duration::from_millis(200),
+        batch: Duration::from_millis(2),
+        rounds: 61,
+        alloc_warm_up: 1_000,
+        alloc_frames: 10_000,
+    };
+    /// A quick look while iterating.
+    pub const QUICK: Budget = Budget {
+        warm_up: Duration::from_millis(30),
+        batch: Duration::from_millis(1),
+        rounds: 11,
+        alloc_warm_up: 1_000,
+        alloc_frames: 2_000,
+    };
+}
+
+/// The cost of one frame of one loop.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Cost {
+    /// Median ns per frame over the batches.
+    pub median_ns: f64,
+    /// 10th percentile of the batches' ns per frame.
+    pub p10_ns: f64,
+    /// 90th percentile of the batches' ns per frame.
+    pub p90_ns: f64,
+    /// Heap allocations plus reallocations per frame, after the warm-up frames.
+    pub allocs_per_frame: f64,
+    /// Heap allocations plus reallocations while constructing a loop and running its set-up
+    /// frames.
+    pub first_frames_allocs: u64,
+    /// Updates per frame seen in the allocation run (checks the case does what it says).
+    pub updates_per_frame: f64,
+}
+
+/// One loop of a case, ready to be timed batch by batch.
+pub trait Batch {
+    /// Runs `n` more frames; returns a checksum.
+    fn batch(&mut self, n: u64) -> f64;
+    /// Counts allocations on a new loop of the same kind: (first frames, per frame after,
+    /// updates per frame).
+    fn allocs(&self, budget: Budget) -> (u64, f64, f64);
+}
+
+/// A driver on a frame grid, numbering frames from 1.
+pub struct Bench<D, F> {
+    make: F,
+    driver: D,
+    grid: Grid,
+    next: u64,
+}
+
+impl<D: Driver, F: Fn() -> D> Bench<D, F> {
+    /// A new loop from `make`, on `grid`.
+    pub fn new(make: F, grid: Grid) -> Self {
+        Bench {
+            driver: make(),
+            make,
+            grid,
+            next: 1,
+        }
+    }
+}
+
+impl<D: Driver, F: Fn() -> D> Batch for Bench<D, F> {
+    fn batch(&mut self, n: u64) -> f64 {
+        let r = self.driver.run(self.grid, self.next..self.next + n);
+        self.next += n;
+        r
+    }
+
+    fn allocs(&self, budget: Budget) -> (u64, f64, f64) {
+        // Through the same `run` path that is timed, on a new loop.
+        // Set-up: at least one simulated second, so that every schedule has run its first
+        // update (Bevy builds its `FixedMain` schedule on first use).
+        let second = (1_000_000_000 * self.grid.den).div_ceil(self.grid.num);
+        let warm = budget.alloc_warm_up.max(second);
+        let first = Region::new(GLOBAL);
+        let mut d = (self.make)();
+        black_box(d.run(self.grid, 1..warm + 1));
+        let c = first.change();
+        let first = (c.allocations + c.reallocations) as u64;
+        let start = warm + 1;
+        let region = Region::new(GLOBAL);
+        black_box(d.run(self.grid, start..start + budget.alloc_frames));
+        let c = region.change();
+        let steady = (c.allocations + c.reallocations) as f64 / budget.alloc_frames as f64;
+        // What the case does, frame by frame, on another new loop.
+        let mut d = (self.make)();
+        let updates: u64 = (1..=budget.alloc_frames)
+            .map(|j| d.frame(self.grid.at(j)).updates)
+            .sum();
+        (first, steady, updates as f64 / budget.alloc_frames as f64)
+    }
+}
+
+/// Times the loops of one case interleaved; one [`Cost`] per loop, in order.
+pub fn measure_case(benches: &mut [Box<dyn Batch + '_>], budget: Budget) -> Vec<Cost> {
+    // Warm up each loop in doubling chunks, and estimate its cost per frame.
+    let mut sizes = Vec::new();
+    for b in benches.iter_mut() {
+        let mut chunk = 16u64;
+        let warm = Instant::now();
+        let (mut frames, mut spent) = (0u64, Duration::ZERO);
+        while warm.elapsed() < budget.warm_up {
+            let t = Instant::now();
+            black_box(b.batch(chunk));
+            spent += t.elapsed();
+            frames += chunk;
+            chunk = (chunk * 2).min(1 << 20);
+        }
+        let est_ns = (spent.as_nanos() as f64 / frames.max(1) as f64).max(0.1);
+        sizes.push(((budget.batch.as_nanos() as f64 / est_ns) as u64).max(1));
+    }
+
+    let mut samples = vec![Vec::with_capacity(budget.rounds); benches.len()];
+    for _ in 0..budget.rounds {
+        for (i, b) in benches.iter_mut().enumerate() {
+            let t = Instant::now();
+            black_box(b.batch(sizes[i]));
+            samples[i].push(t.elapsed().as_nanos() as f64 / sizes[i] as f64);
+        }
+    }
+
+    benches
+        .iter()
+        .zip(samples)
+        .map(|(b, mut s)| {
+            s.sort_by(f64::total_cmp);
+            let pick = |q: f64| s[((s.len() - 1) as f64 * q).round() as usize];
+            let (first, steady, updates) = b.allocs(budget);
+            Cost {
+                median_ns: pick(0.5),
+                p10_ns: pick(0.1),
+                p90_ns: pick(0.9),
+                allocs_per_frame: steady,
+                first_frames_allocs: first,
+                updates_per_frame: updates,
+            }
+        })
+        .collect()
+}
