@@ -6,6 +6,7 @@
 //! ```sh
 //! cargo run --release --manifest-path benches/peers/Cargo.toml            # writes BENCHMARKS.md
 //! cargo run --release --manifest-path benches/peers/Cargo.toml -- --quick # a quick look, no file
+//! cargo test --manifest-path benches/peers/Cargo.toml                     # the drivers' checks
 //! ```
 //!
 //! It measures (1) per-frame cost in ns and allocations, (2) steps-per-frame histograms under
@@ -17,6 +18,8 @@
 mod behaviour;
 mod drivers;
 mod report;
+#[cfg(test)]
+mod tests;
 mod timing;
 
 use std::alloc::System;
