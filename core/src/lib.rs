@@ -31,6 +31,8 @@ mod config;
 mod event;
 #[cfg(test)]
 mod fast_path_tests;
+#[cfg(feature = "glam")]
+pub mod glam;
 mod interpolate;
 mod rate;
 mod state;
