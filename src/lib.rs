@@ -5,3 +5,5 @@ pub use tickfold_core::*;
 
 #[cfg(feature = "std")]
 pub mod runner;
+#[cfg(feature = "quickcheck")]
+pub mod testing;

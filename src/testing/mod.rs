@@ -1,0 +1,226 @@
+//! The determinism kit: prove in your own tests that your simulation gives the same result
+//! however frames fall (feature `quickcheck`).
+//!
+//! ```
+//! use tickfold::testing::{Schedule, Sim};
+//! use tickfold::{LoopConfig, Tick, TickRate};
+//!
+//! #[derive(Clone, Debug, PartialEq)]
+//! struct Ball { y: f64, vy: f64 }
+//!
+//! // Semi-implicit Euler at a fixed dt: the state depends only on the ticks, never on frames.
+//! fn update(b: &mut Ball, tick: &Tick) {
+//!     let dt = tick.dt_secs();
+//!     b.vy -= 9.81 * dt;
+//!     b.y += b.vy * dt;
+//! }
+//!
+//! let config = LoopConfig::new(TickRate::from_hz(60)?).max_frame_delta(None);
+//! let sim = Sim::new(config, Ball { y: 10.0, vy: 0.0 }, update)?;
+//! let schedules = [
+//!     Schedule::vsync(144u64, 288)?,                          // 2 s of 144 Hz frames
+//!     Schedule::vsync((60_000u64, 1_001u64), 120)?,           // 2.002 s at 59.94 Hz
+//!     Schedule::from_millis(&[16.7, 0.0, -3.0, 250.0, 1700.0])?, // a zero frame, backwards time, a spike
+//! ];
+//! // Every schedule is folded, brought to a common end time and compared, bit for bit, with
+//! // a reference run of one frame per tick.
+//! sim.same_across_schedules(&schedules)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! What the kit offers:
+//!
+//! * [`Schedule`]: frame schedules (the `now`s a shell would pass), with an `Arbitrary` impl
+//!   for quickcheck covering vsync rates from 30 to 360 Hz (59.94 Hz included), jitter, missed
+//!   vsyncs, hitches, zero-length frames, long stalls and time going backwards; failing
+//!   schedules shrink to short ones that print as frame lengths in milliseconds with markers.
+//! * [`Sim`]: fold a user `update(&mut S, &Tick)` over a schedule ([`Sim::fold`] gives the
+//!   final state and the event [`Trace`]) and check [`Sim::same_across_schedules`]
+//!   (bit-identical under `PartialEq`) or [`Sim::same_across_schedules_by`] (under a checksum).
+//!   Any loop can be checked through the [`Driver`] trait, not only tickfold's.
+//! * [`Timestep`]: run the same span at several tick rates and compare within `approx`
+//!   tolerances, reporting the largest deviation (seed 003's `Update(1/30)` against
+//!   `Update(1/60)` twice).
+//! * [`smoothing_rate`] and [`smooth`]: frame-rate independent exponential smoothing,
+//!   `1 - 2^(-k·dt)`, next to the naive rule ([`smooth_naive`]) that is not independent.
+//! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
+//!   compare trace hashes ([`Fnv1a`], 64-bit FNV-1a over a fixed little-endian encoding).
+//!
+//! Failures are [`Failure`] values whose `Display` (and `Debug`, so quickcheck prints it) names
+//! the schedule, the step and the first differing field. Bad input is a [`KitError`].
+
+mod check;
+mod diff;
+mod fold;
+mod replay;
+mod schedule;
+mod smoothing;
+mod timestep;
+
+use core::fmt;
+
+use crate::{ConfigError, TickRate};
+
+pub use check::{Failure, MismatchKind, ScheduleMismatch};
+pub use diff::debug_diff;
+pub use fold::{Driver, Run, Sim, Trace, TraceStep};
+pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
+pub use schedule::Schedule;
+pub use smoothing::{smooth, smooth_naive, smoothing_rate};
+pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};
+
+/// Invalid input to the kit, reported before anything runs.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum KitError {
+    /// A schedule needs at least one frame.
+    EmptySchedule,
+    /// A check needs at least one schedule.
+    NoSchedules,
+    /// A timestep check needs at least one tick rate.
+    NoRates,
+    /// Frame `index` of a schedule was NaN or infinite.
+    InvalidFrame {
+        /// Position of the frame in the input.
+        index: usize,
+    },
+    /// A timestep check needs a span longer than zero.
+    ZeroSpan,
+    /// The timestep check's span is not a whole number of ticks at this rate, so the runs would
+    /// end at different simulated times.
+    SpanNotWhole {
+        /// The offending tick rate.
+        rate: TickRate,
+        /// The span in nanoseconds.
+        span_ns: u64,
+    },
+    /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::ZeroRate`]).
+    Config(ConfigError),
+}
+
+impl fmt::Display for KitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KitError::EmptySchedule => f.write_str("a schedule needs at least one frame"),
+            KitError::NoSchedules => f.write_str("the check needs at least one schedule"),
+            KitError::NoRates => f.write_str("the timestep check needs at least one tick rate"),
+            KitError::InvalidFrame { index } => {
+                write!(f, "frame {index} of the schedule is NaN or infinite")
+            }
+            KitError::ZeroSpan => f.write_str("the timestep check needs a span longer than zero"),
+            KitError::SpanNotWhole { rate, span_ns } => write!(
+                f,
+                "a span of {span_ns} ns is not a whole number of ticks at {} Hz; \
+                 choose a span every rate divides (1 s for 30/60/120/240 Hz)",
+                fmt_hz(*rate)
+            ),
+            KitError::Config(e) => write!(f, "invalid loop setting: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for KitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            KitError::Config(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ConfigError> for KitError {
+    fn from(e: ConfigError) -> KitError {
+        KitError::Config(e)
+    }
+}
+
+/// A value the kit accepts as a rate: a [`TickRate`], whole hertz (`144u64`) or an exact
+/// `(num, den)` ratio of hertz (`(60_000u64, 1_001u64)` is 59.94 Hz).
+///
+/// Zero gives [`KitError::Config`]`(`[`ConfigError::ZeroRate`]`)`.
+pub trait IntoTickRate {
+    /// The rate, checked.
+    ///
+    /// # Errors
+    ///
+    /// [`KitError::Config`] for a zero or out-of-range rate.
+    fn into_tick_rate(self) -> Result<TickRate, KitError>;
+}
+
+impl IntoTickRate for TickRate {
+    fn into_tick_rate(self) -> Result<TickRate, KitError> {
+        Ok(self)
+    }
+}
+
+impl IntoTickRate for u64 {
+    fn into_tick_rate(self) -> Result<TickRate, KitError> {
+        Ok(TickRate::from_hz(self)?)
+    }
+}
+
+impl IntoTickRate for (u64, u64) {
+    fn into_tick_rate(self) -> Result<TickRate, KitError> {
+        Ok(TickRate::from_hz_ratio(self.0, self.1)?)
+    }
+}
+
+/// A rate in hertz for messages: whole numbers bare, others with two decimals (59.94).
+pub(crate) fn fmt_hz(rate: TickRate) -> String {
+    let hz = rate.hz_f64();
+    if (hz - hz.round()).abs() < 1e-9 {
+        format!("{}", hz.round())
+    } else {
+        format!("{hz:.2}")
+    }
+}
+
+/// Nanoseconds as milliseconds with up to six decimals, trailing zeros trimmed: `16.666666`,
+/// `250`, `-3`, `0`.
+pub(crate) fn fmt_ms(ns: i128) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let abs = ns.unsigned_abs();
+    let (whole, frac) = (abs / 1_000_000, abs % 1_000_000);
+    if frac == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let frac = format!("{frac:06}");
+        format!("{sign}{whole}.{}", frac.trim_end_matches('0'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ms_formatting_is_exact_and_short() {
+        assert_eq!(fmt_ms(16_666_666), "16.666666");
+        assert_eq!(fmt_ms(250_000_000), "250");
+        assert_eq!(fmt_ms(-3_000_000), "-3");
+        assert_eq!(fmt_ms(0), "0");
+        assert_eq!(fmt_ms(1_500), "0.0015");
+        assert_eq!(
+            fmt_hz(TickRate::from_hz_ratio(60_000, 1_001).unwrap()),
+            "59.94"
+        );
+        assert_eq!(fmt_hz(TickRate::from_hz(144).unwrap()), "144");
+    }
+
+    #[test]
+    fn zero_rates_are_typed_errors() {
+        assert_eq!(
+            0u64.into_tick_rate(),
+            Err(KitError::Config(ConfigError::ZeroRate))
+        );
+        assert_eq!(
+            (60u64, 0u64).into_tick_rate(),
+            Err(KitError::Config(ConfigError::ZeroRate))
+        );
+        assert!(
+            KitError::Config(ConfigError::ZeroRate)
+                .to_string()
+                .contains("greater than zero")
+        );
+    }
+}

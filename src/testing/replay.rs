@@ -1,0 +1,374 @@
+//! Record the `now` and inputs of every step, replay them, compare trace hashes.
+
+use core::hash::{Hash, Hasher};
+
+use super::KitError;
+use crate::{DropReason, Event, Events, LoopConfig, LoopState, Nanos, Tick};
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// 64-bit FNV-1a, the kit's one hash: fixed, seedless and the same on every platform.
+///
+/// As a [`Hasher`] it feeds integers in little-endian byte order (std's default would use the
+/// platform's order), so `value.hash(&mut Fnv1a::new())` is portable for integers, strings,
+/// slices and derived `Hash` impls built from them. Hash floats through `to_bits()`.
+///
+/// # Examples
+///
+/// ```
+/// use core::hash::{Hash, Hasher};
+/// use tickfold::testing::Fnv1a;
+///
+/// let mut h = Fnv1a::new();
+/// h.write(b"a");
+/// assert_eq!(h.finish(), 0xaf63_dc4c_8601_ec8c); // FNV-1a 64 of "a"
+/// let mut h = Fnv1a::new();
+/// (1u32, 2.5f64.to_bits()).hash(&mut h);
+/// assert_ne!(h.finish(), Fnv1a::new().finish());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Fnv1a(u64);
+
+impl Fnv1a {
+    /// The empty hash (the FNV offset basis).
+    #[must_use]
+    pub const fn new() -> Fnv1a {
+        Fnv1a(FNV_OFFSET)
+    }
+
+    /// Feeds `x` as 8 little-endian bytes.
+    pub fn write_u64_le(&mut self, x: u64) {
+        self.write(&x.to_le_bytes());
+    }
+
+    /// The hash so far.
+    #[must_use]
+    pub const fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a::new()
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write(&[i]);
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+}
+
+/// Feeds one event in the kit's fixed encoding: a tag byte, then every field as
+/// little-endian integers (floats by their bits, `bool`s as one byte).
+pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
+    match e {
+        Event::ClockBackwards { by } => {
+            h.write_u8(0);
+            h.write_u64(by.0);
+        }
+        Event::DiscardedTime {
+            clock,
+            time,
+            first,
+            ticks,
+        } => {
+            h.write_u8(1);
+            h.write_u16(clock.0);
+            h.write_u64(time.0);
+            h.write_u64(*first);
+            h.write_u64(*ticks);
+        }
+        Event::DroppedTicks {
+            clock,
+            first,
+            count,
+            reason,
+        } => {
+            h.write_u8(2);
+            h.write_u16(clock.0);
+            h.write_u64(*first);
+            h.write_u64(*count);
+            h.write_u8(match reason {
+                DropReason::SlotMissed => 0,
+            });
+        }
+        Event::Sleep { until } => {
+            h.write_u8(3);
+            h.write_u64(until.0);
+        }
+        Event::Update(t) => {
+            h.write_u8(4);
+            h.write_u16(t.clock.0);
+            h.write_u64(t.index);
+            h.write_u64(t.t.0);
+            let (num, den) = t.dt.period_ratio();
+            h.write_u64(num);
+            h.write_u64(den);
+            h.write_u64(t.lag.0);
+            h.write_u8(u8::from(t.last_in_step));
+        }
+        Event::Deferred { clock, ticks } => {
+            h.write_u8(5);
+            h.write_u16(clock.0);
+            h.write_u64(*ticks);
+        }
+        Event::Render(r) => {
+            h.write_u8(6);
+            h.write_u64(r.alpha.to_bits());
+            h.write_u64(r.lag_ns as u64);
+            h.write_u64(r.ticks);
+            h.write_u8(u8::from(r.paused));
+        }
+        Event::Paused => h.write_u8(7),
+        Event::Resumed => h.write_u8(8),
+        Event::ScaleChanged(s) => {
+            h.write_u8(9);
+            let (num, den) = s.as_ratio();
+            h.write_u32(num);
+            h.write_u32(den);
+        }
+    }
+}
+
+/// One recorded step: the `now` given to the fold and the inputs gathered for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RecordedStep<I> {
+    /// The `now` of the step.
+    pub now: Nanos,
+    /// The inputs handed to every update of the step.
+    pub inputs: I,
+}
+
+/// Hashes one step (now, inputs, events, optional state checksum) into `h`.
+fn hash_step<S, I: Hash>(
+    h: &mut Fnv1a,
+    now: Nanos,
+    inputs: &I,
+    events: &[Event<Nanos>],
+    state: &S,
+    checksum: Option<fn(&S) -> u64>,
+) {
+    h.write_u64(now.0);
+    inputs.hash(h);
+    h.write_u64(events.len() as u64);
+    for e in events {
+        hash_event(h, e);
+    }
+    if let Some(c) = checksum {
+        h.write_u64(c(state));
+    }
+}
+
+/// Steps a tickfold loop and a simulation together while recording each step's `now` and
+/// inputs, for a bit-exact [`Recording::replay`].
+///
+/// The update is `update(&mut S, &Tick, &I)`: every update of a step sees that step's inputs,
+/// and a step that runs no update hands its inputs to nobody (seed 003's "heterogeneous
+/// iterations"), so latch one-shot inputs such as "jump pressed" in your state. The trace
+/// hash covers each step's `now`, the inputs (through their `Hash` impl fed to [`Fnv1a`]),
+/// the loop's events and, with [`with_checksum`](Recorder::with_checksum), your state.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold::testing::Recorder;
+/// use tickfold::{LoopConfig, Nanos, Tick, TickRate};
+///
+/// fn update(x: &mut i64, _tick: &Tick, push: &i64) { *x += push; }
+///
+/// let config = LoopConfig::new(TickRate::from_hz(60)?);
+/// let mut rec = Recorder::new(config, Nanos(0), 0i64)?.with_checksum(|x| *x as u64);
+/// for (frame, push) in [(1u64, 1i64), (2, -1), (3, 5), (4, 0)] {
+///     rec.step(Nanos::from_millis(17 * frame), push, update);
+/// }
+/// let recording = rec.finish();
+/// let replayed = recording.replay(0i64, update)?;
+/// assert_eq!(replayed.hash, recording.hash());
+/// assert_eq!(replayed.state, 5);
+/// assert_eq!(replayed.first_difference, None);
+/// # Ok::<(), tickfold::testing::KitError>(())
+/// ```
+pub struct Recorder<S, I> {
+    recording: Recording<S, I>,
+    loop_state: LoopState<Nanos>,
+    state: S,
+    hash: Fnv1a,
+    events: Events<Nanos>,
+}
+
+impl<S, I: Hash> Recorder<S, I> {
+    /// A recorder for a loop with `config` starting at `start`, and a simulation in `state`.
+    ///
+    /// # Errors
+    ///
+    /// [`KitError::Config`] when the loop refuses the configuration.
+    pub fn new(config: LoopConfig, start: Nanos, state: S) -> Result<Recorder<S, I>, KitError> {
+        Ok(Recorder {
+            loop_state: LoopState::new(config.clone(), start)?,
+            recording: Recording {
+                config,
+                start,
+                steps: Vec::new(),
+                step_hashes: Vec::new(),
+                checksum: None,
+            },
+            state,
+            hash: Fnv1a::new(),
+            events: Events::new(),
+        })
+    }
+
+    /// Also hashes `checksum(&state)` after every step, so a replay must reproduce the state,
+    /// not only the loop's events.
+    #[must_use]
+    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recorder<S, I> {
+        self.recording.checksum = Some(checksum);
+        self
+    }
+
+    /// Records `now` and `inputs`, steps the loop, runs every update of the step through
+    /// `update` and returns the step's events (to render from, for example).
+    pub fn step(
+        &mut self,
+        now: Nanos,
+        inputs: I,
+        update: impl Fn(&mut S, &Tick, &I),
+    ) -> &Events<Nanos> {
+        self.loop_state.advance_into(now, &mut self.events);
+        for tick in self.events.updates() {
+            update(&mut self.state, tick, &inputs);
+        }
+        hash_step(
+            &mut self.hash,
+            now,
+            &inputs,
+            &self.events,
+            &self.state,
+            self.recording.checksum,
+        );
+        self.recording.step_hashes.push(self.hash.value());
+        self.recording.steps.push(RecordedStep { now, inputs });
+        &self.events
+    }
+
+    /// The simulation state so far.
+    #[must_use]
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+
+    /// The trace hash so far.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash.value()
+    }
+
+    /// Ends the recording.
+    #[must_use]
+    pub fn finish(self) -> Recording<S, I> {
+        self.recording
+    }
+}
+
+/// A recorded run: the loop configuration and start, each step's `now` and inputs, and the
+/// running trace hash after each step.
+#[derive(Clone, Debug)]
+pub struct Recording<S, I> {
+    config: LoopConfig,
+    start: Nanos,
+    steps: Vec<RecordedStep<I>>,
+    step_hashes: Vec<u64>,
+    checksum: Option<fn(&S) -> u64>,
+}
+
+/// The outcome of [`Recording::replay`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replayed<S> {
+    /// The simulation state after the last replayed step.
+    pub state: S,
+    /// The replay's trace hash; equal to [`Recording::hash`] when the replay is exact.
+    pub hash: u64,
+    /// The first step whose running hash differs from the recording's, if any.
+    pub first_difference: Option<usize>,
+}
+
+impl<S, I: Hash> Recording<S, I> {
+    /// The recorded steps, in order.
+    #[must_use]
+    pub fn steps(&self) -> &[RecordedStep<I>] {
+        &self.steps
+    }
+
+    /// The recording's trace hash (64-bit FNV-1a; the empty hash for no steps).
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.step_hashes.last().copied().unwrap_or(FNV_OFFSET)
+    }
+
+    /// Replays the recorded `now`s and inputs through a fresh loop and `update`, starting from
+    /// `init`, and hashes the run the same way.
+    ///
+    /// # Errors
+    ///
+    /// [`KitError::Config`] when the loop refuses the recorded configuration (not possible
+    /// for a recording made by [`Recorder`]).
+    pub fn replay(
+        &self,
+        init: S,
+        update: impl Fn(&mut S, &Tick, &I),
+    ) -> Result<Replayed<S>, KitError> {
+        let mut loop_state = LoopState::new(self.config.clone(), self.start)?;
+        let mut state = init;
+        let mut h = Fnv1a::new();
+        let mut events = Events::new();
+        let mut first_difference = None;
+        for (i, step) in self.steps.iter().enumerate() {
+            loop_state.advance_into(step.now, &mut events);
+            for tick in events.updates() {
+                update(&mut state, tick, &step.inputs);
+            }
+            hash_step(
+                &mut h,
+                step.now,
+                &step.inputs,
+                &events,
+                &state,
+                self.checksum,
+            );
+            if first_difference.is_none() && self.step_hashes[i] != h.value() {
+                first_difference = Some(i);
+            }
+        }
+        Ok(Replayed {
+            state,
+            hash: h.value(),
+            first_difference,
+        })
+    }
+}
