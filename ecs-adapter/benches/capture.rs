@@ -4,7 +4,9 @@
 //! * `naive`: a `Previous<T>` component per entity, read and written one entity at a time
 //!   through `World::get`;
 //! * `query_mut`: a user-side companion of the same layout filled by `World::query_mut` (the
-//!   other capture route the adapter could take).
+//!   other capture route the adapter could take);
+//! * `hecs_query`: a plain `World::query` with `Entity` over a user-side `Previous<Vec3>`
+//!   (what the visitor costs at least, since it hands out entity handles).
 //!
 //! Plus the structural cost of spawning through the adapter's bundle helper against adding
 //! the companion after spawn. Run with
@@ -76,13 +78,7 @@ fn setup(n: usize) -> Setup {
         }
     }
     interp.capture(&mut world);
-    // Move everything once so that previous and current differ.
-    for (p, q) in world.query_mut::<(&mut Vec3, Option<&mut Quat>)>() {
-        *p += Vec3::new(1.0, 0.5, 0.25);
-        if let Some(q) = q {
-            *q = (*q * Quat::from_rotation_x(0.1)).normalize();
-        }
-    }
+    perturb(&mut world);
     let cur: Vec<Vec3> = (0..n).map(|i| value(i).0 + Vec3::ONE).collect();
     let rot: Vec<Quat> = (0..n / 2).map(|i| value(i).1).collect();
     Setup {
@@ -90,13 +86,27 @@ fn setup(n: usize) -> Setup {
         interp,
         entities,
         with_rotation,
-        flat_pos: (cur.clone(), cur),
+        flat_pos: (
+            cur.iter().map(|p| *p - Vec3::new(1.0, 0.5, 0.25)).collect(),
+            cur,
+        ),
         flat_rot: (
             rot.clone(),
             rot.iter()
                 .map(|q| *q * Quat::from_rotation_x(0.1))
                 .collect(),
         ),
+    }
+}
+
+/// Moves everything once so that previous and current values differ (a capture bench leaves
+/// them equal, and equal rotations skip the slerp).
+fn perturb(world: &mut World) {
+    for (p, q) in world.query_mut::<(&mut Vec3, Option<&mut Quat>)>() {
+        *p += Vec3::new(1.0, 0.5, 0.25);
+        if let Some(q) = q {
+            *q = (*q * Quat::from_rotation_x(0.1)).normalize();
+        }
     }
 }
 
@@ -137,6 +147,7 @@ fn capture_and_blend(c: &mut Criterion) {
         });
         g.finish();
 
+        perturb(&mut s.world);
         let mut g = c.benchmark_group("blend_vec3");
         tune(&mut g, n);
         g.throughput(Throughput::Elements(n as u64));
@@ -154,6 +165,16 @@ fn capture_and_blend(c: &mut Criterion) {
                 s.interp
                     .for_each::<Vec3>(&s.world, black_box(ALPHA), |_, v| out.push(v.into_value()))
                     .unwrap()
+            })
+        });
+        g.bench_function(BenchmarkId::new("hecs_query", n), |b| {
+            b.iter(|| {
+                out.clear();
+                let mut q = s.world.query::<(Entity, &Vec3, &Previous<Vec3>)>();
+                for (e, cur, prev) in q.iter() {
+                    black_box(e);
+                    out.push(prev.value.interpolate(cur, black_box(ALPHA)));
+                }
             })
         });
         g.bench_function(BenchmarkId::new("limit", n), |b| {
@@ -212,6 +233,7 @@ fn capture_and_blend(c: &mut Criterion) {
         });
         g.finish();
 
+        perturb(&mut s.world);
         let mut g = c.benchmark_group("blend_quat");
         tune(&mut g, n);
         g.throughput(Throughput::Elements(half as u64));

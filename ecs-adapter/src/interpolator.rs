@@ -208,8 +208,9 @@ impl Interpolator {
         update(world, self)
     }
 
-    /// Calls `visit` with each entity holding `T` and what to draw for it at `alpha`, in the
-    /// world's query order. Returns how the samples came out.
+    /// Calls `visit` with each entity holding `T` and what to draw for it at `alpha`: first the
+    /// entities with a companion, then those without, each in the world's archetype order.
+    /// Returns how the samples came out.
     ///
     /// # Errors
     ///
@@ -226,10 +227,22 @@ impl Interpolator {
     ) -> Result<Counts, Error> {
         let lane = self.lane::<T>()?;
         let (alpha, now, mut counts) = (crate::clamp_alpha(alpha), self.epoch, Counts::default());
-        let mut query = world.query::<(Entity, &T, Option<&Companion<T>>)>();
-        for (entity, current, companion) in query.iter() {
-            let s = sample(lane.policy, now, current, companion, alpha, &mut counts);
+        let mut tracked = world.query::<(Entity, &T, &Companion<T>)>();
+        for (entity, current, companion) in tracked.iter() {
+            let s = sample(
+                lane.policy,
+                now,
+                current,
+                Some(companion),
+                alpha,
+                &mut counts,
+            );
             visit(entity, s);
+        }
+        let mut untracked = world.query::<(Entity, &T)>().without::<&Companion<T>>();
+        for (entity, current) in untracked.iter() {
+            counts.untracked += 1;
+            visit(entity, Sample::Value(current.clone()));
         }
         Ok(counts)
     }
@@ -254,21 +267,28 @@ impl Interpolator {
         let lane = self.lane::<T>()?;
         let (alpha, now, mut counts) = (crate::clamp_alpha(alpha), self.epoch, Counts::default());
         out.clear();
+        // Archetypes with companions first, then those without: the visitor's order.
         for arch in world.archetypes() {
-            let Some(current) = arch.get::<&T>() else {
+            let (Some(current), Some(companions)) = (arch.get::<&T>(), arch.get::<&Companion<T>>())
+            else {
                 continue;
             };
             out.reserve(current.len());
-            match arch.get::<&Companion<T>>() {
-                Some(companions) => {
-                    out.extend(current.iter().zip(companions.iter()).map(|(v, c)| {
-                        sample(lane.policy, now, v, Some(c), alpha, &mut counts).into_value()
-                    }));
-                }
-                None => {
-                    counts.untracked += current.len() as u64;
-                    out.extend(current.iter().cloned());
-                }
+            if lane.policy == Policy::Interpolate {
+                interpolate_column(now, alpha, &current, &companions, out, &mut counts);
+            } else {
+                out.extend(current.iter().zip(companions.iter()).map(|(v, c)| {
+                    sample(lane.policy, now, v, Some(c), alpha, &mut counts).into_value()
+                }));
+            }
+        }
+        for arch in world.archetypes() {
+            if arch.has::<Companion<T>>() {
+                continue;
+            }
+            if let Some(current) = arch.get::<&T>() {
+                counts.untracked += current.len() as u64;
+                out.extend(current.iter().cloned());
             }
         }
         Ok(counts)
@@ -485,6 +505,32 @@ impl Interpolator {
                 type_name: std::any::type_name::<T>(),
             })
     }
+}
+
+/// The hot path of [`Interpolator::extract`] for [`Policy::Interpolate`]: the same results as
+/// `sample`, with the counting kept out of the blend.
+#[inline]
+fn interpolate_column<T: Blend>(
+    now: Epoch,
+    alpha: f64,
+    current: &[T],
+    companions: &[Companion<T>],
+    out: &mut Vec<T>,
+    counts: &mut Counts,
+) {
+    let (mut fresh, mut jumped) = (0_u64, 0_u64);
+    out.extend(current.iter().zip(companions).map(|(v, c)| {
+        if c.epoch & !1 == now.0 {
+            fresh += u64::from(c.epoch == now.fresh());
+            jumped += u64::from(c.epoch == now.0);
+            v.clone()
+        } else {
+            c.prev.blend(v, alpha)
+        }
+    }));
+    counts.fresh += fresh;
+    counts.teleports += jumped;
+    counts.interpolated += current.len() as u64 - fresh - jumped;
 }
 
 fn missing<T>(e: ComponentError, entity: Entity) -> Error {

@@ -68,12 +68,15 @@ pub use error::Error;
 pub use interpolator::{Interpolator, Stats, Track};
 pub use types::{Blend, Companion, Counts, Discrete, Epoch, Ghost, Policy, Rendered, Sample};
 
+/// glam, at the version the `Interpolate` impls are built for (feature `glam`).
+#[cfg(feature = "glam")]
+pub use glam;
 /// The hecs version the adapter is built against (0.11.2), so your `World` is the same type.
 pub use hecs;
 /// The blending trait every interpolated component implements.
 pub use tickfold_core::Interpolate;
-#[cfg(feature = "glam")]
 /// A rotation blended by normalized lerp (feature `glam`).
+#[cfg(feature = "glam")]
 pub use tickfold_core::glam::Nlerp;
 
 /// Alpha as every read uses it: NaN counts as 0 (the previous tick, as `Interpolate` does),
