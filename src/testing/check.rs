@@ -70,7 +70,8 @@ pub struct ScheduleMismatch {
 
 impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     /// Checks that every schedule gives bit-identical results (under `PartialEq`) to a
-    /// reference run with one frame per tick.
+    /// reference run with one frame per tick. Takes anything that yields `&Schedule`:
+    /// `[&schedule]`, `&[a, b]`, `&vec`.
     ///
     /// Each run, the reference included, is brought to the same end time (the latest `now`
     /// of all schedules) by one more step at that time, then stepped at that time until no
@@ -84,7 +85,10 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     ///
     /// [`Failure::Input`]`(`[`KitError::NoSchedules`]`)` for an empty list;
     /// [`Failure::Schedule`] for the first schedule that differs.
-    pub fn same_across_schedules(&self, schedules: &[Schedule]) -> Result<(), Failure>
+    pub fn same_across_schedules<'a>(
+        &self,
+        schedules: impl IntoIterator<Item = &'a Schedule>,
+    ) -> Result<(), Failure>
     where
         S: PartialEq + fmt::Debug,
     {
@@ -103,9 +107,9 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     /// # Errors
     ///
     /// As for [`same_across_schedules`](Sim::same_across_schedules).
-    pub fn same_across_schedules_by(
+    pub fn same_across_schedules_by<'a>(
         &self,
-        schedules: &[Schedule],
+        schedules: impl IntoIterator<Item = &'a Schedule>,
         checksum: impl Fn(&S) -> u64,
     ) -> Result<(), Failure> {
         let diff = self.diff;
@@ -123,15 +127,16 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
         )
     }
 
-    fn check(
+    fn check<'a>(
         &self,
-        schedules: &[Schedule],
+        schedules: impl IntoIterator<Item = &'a Schedule>,
         eq: &dyn Fn(&S, &S) -> bool,
         describe: &dyn Fn(&S, &S) -> Option<String>,
     ) -> Result<(), Failure> {
+        let schedules: Vec<&Schedule> = schedules.into_iter().collect();
         let end = schedules
             .iter()
-            .map(Schedule::end)
+            .map(|s| s.end())
             .max()
             .ok_or(Failure::Input(KitError::NoSchedules))?;
         let reference_schedule = self
@@ -142,7 +147,7 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
             let run = self.fold_to(schedule, Some(end));
             let mut m = ScheduleMismatch {
                 index,
-                schedule: schedule.clone(),
+                schedule: (*schedule).clone(),
                 end,
                 kind: MismatchKind::State,
                 update: None,
@@ -180,6 +185,14 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
                 }
             } else {
                 continue;
+            }
+            if m.kind == MismatchKind::State && m.field.is_none() {
+                m.notes.push(
+                    "the states compare unequal but show no differing field: NaN never equals \
+                     itself under PartialEq; compare with same_across_schedules_by and a \
+                     checksum over to_bits()"
+                        .into(),
+                );
             }
             m.notes.extend(notes(&m, &run, schedule));
             return Err(Failure::Schedule(Box::new(m)));

@@ -39,7 +39,8 @@ const STALL_NS: i64 = 500_000_000;
 /// `Gen::size()` frames: mostly vsync frames on the exact refresh grid plus jitter, and about
 /// 4% each zero-length frames, time going backwards (1 µs to 20 ms) and missed vsyncs (2 to 8
 /// periods), 2% hitches (20 to 250 ms) and 2% long stalls (0.5 to 5 s). Shrinking removes
-/// frames (halves first, then one at a time), turns backwards frames into zero-length ones,
+/// frames (halves first, then one at a time), merges neighbours (which keeps the end time),
+/// turns backwards frames into zero-length ones,
 /// other frames into one exact refresh period, halves long ones and rounds to whole
 /// milliseconds, so a minimal failing schedule is short and reads well.
 ///
@@ -246,10 +247,15 @@ impl fmt::Display for Schedule {
             if let Some(r) = self.refresh {
                 let (num, den) = r.period_ratio();
                 // A period of num/den ns is 1e9·den/num Hz.
-                let hz_num = u128::from(den) * 1_000_000_000;
+                let (hz_num, hz_den) = (u128::from(den) * 1_000_000_000, u128::from(num));
+                let (mut x, mut y) = (hz_num, hz_den);
+                while y != 0 {
+                    (x, y) = (y, x % y);
+                }
+                let (hz_num, hz_den) = (hz_num / x, hz_den / x);
                 write!(
                     f,
-                    ".with_refresh(TickRate::from_hz_ratio({hz_num}, {num})?)"
+                    ".with_refresh(TickRate::from_hz_ratio({hz_num}, {hz_den})?)"
                 )?;
             }
             return Ok(());
@@ -368,6 +374,13 @@ impl Arbitrary for Schedule {
                     break;
                 }
             }
+        }
+        // Merging two neighbours keeps the end time: what a determinism failure depends on.
+        for i in 0..n.saturating_sub(1) {
+            let mut f = self.frames.clone();
+            let merged = f[i].saturating_add(f[i + 1]);
+            f.splice(i..i + 2, [merged]);
+            out.push(with(f));
         }
         let vsync = self.vsync_lengths();
         for (i, &x) in self.frames.iter().enumerate() {

@@ -243,7 +243,7 @@ impl fmt::Display for Deviation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "`{}` at {} Hz: {:e} vs {:e} (abs {:e}, relative {:e})",
+            "`{}` at {} Hz: {} vs {} (abs {:.3e}, relative {:.3e})",
             self.field,
             fmt_hz(self.rate),
             self.value,
