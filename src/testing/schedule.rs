@@ -35,8 +35,8 @@ const STALL_NS: i64 = 500_000_000;
 /// the printer which frames are plain vsync frames).
 ///
 /// `Arbitrary` (for quickcheck) picks a refresh rate from 30, 48, 50, 59.94, 60, 75, 90, 120,
-/// 144, 165, 240 and 360 Hz, a jitter amplitude (none, 20 µs, 100 µs, 0.5 ms or 2 ms) and up to
-/// `Gen::size()` frames: mostly vsync frames on the exact refresh grid plus jitter, and about
+/// 144, 165, 240 and 360 Hz, a jitter amplitude (none, 20 µs, 100 µs, 0.5 ms or 2 ms) and 1 to
+/// `Gen::size()` frames (uniformly): mostly vsync frames on the exact refresh grid plus jitter, and about
 /// 4% each zero-length frames, time going backwards (1 µs to 20 ms) and missed vsyncs (2 to 8
 /// periods), 2% hitches (20 to 250 ms) and 2% long stalls (0.5 to 5 s). Shrinking removes
 /// frames (halves first, then one at a time), merges neighbours (which keeps the end time),
@@ -288,10 +288,29 @@ impl fmt::Debug for Schedule {
     }
 }
 
+/// Every byte value, for drawing uniform bytes with `Gen::choose`.
+const BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// A uniform `u64`. (`u64::arbitrary` returns 0, 1 or `u64::MAX` one time in ten, which
+/// would skew the mix of frame kinds.)
+fn uniform(g: &mut Gen) -> u64 {
+    (0..8).fold(0, |acc, _| {
+        acc << 8 | u64::from(*g.choose(&BYTES).unwrap_or(&0))
+    })
+}
+
 /// A uniform integer in `lo..=hi` (for `hi - lo` far below `u64::MAX`).
 fn between(g: &mut Gen, lo: i64, hi: i64) -> i64 {
     let width = (hi - lo) as u64 + 1;
-    lo + (u64::arbitrary(g) % width) as i64
+    lo + (uniform(g) % width) as i64
 }
 
 impl Arbitrary for Schedule {
@@ -301,7 +320,7 @@ impl Arbitrary for Schedule {
         let jitter = *g
             .choose(&[0, 20_000, 100_000, 500_000, 2_000_000])
             .unwrap_or(&0);
-        let len = 1 + usize::arbitrary(g) % g.size().max(1);
+        let len = 1 + (uniform(g) % g.size().max(1) as u64) as usize;
         // Vsync frames land on the exact grid k·period plus a per-frame timing error, so
         // jitter does not accumulate.
         let grid = |k: u64| i64::try_from(rate.tick_start_nanos(k)).unwrap_or(i64::MAX);
@@ -309,13 +328,13 @@ impl Arbitrary for Schedule {
         let (mut k, mut err) = (0u64, 0i64);
         let mut frames = Vec::with_capacity(len);
         for _ in 0..len {
-            let frame = match u8::arbitrary(g) % 100 {
+            let frame = match uniform(g) % 100 {
                 0..4 => 0,
                 4..8 => -between(g, 1_000, 20_000_000),
                 8..16 => {
                     // Missed vsyncs: the frame ends on a later grid line.
-                    let m = if u8::arbitrary(g) % 2 == 0 {
-                        u64::arbitrary(g) % 7 + 2
+                    let m = if uniform(g) % 2 == 0 {
+                        uniform(g) % 7 + 2
                     } else {
                         1
                     };
@@ -402,7 +421,7 @@ fn simpler(x: i64, vsync: Option<(i64, i64)>) -> Vec<i64> {
     let is_vsync = vsync.is_some_and(|(f, c)| x == f || x == c);
     if x < 0 {
         out.push(0);
-        if x < -2_000_000 {
+        if x <= -2_000_000 {
             out.push(x / 2_000_000 * 1_000_000);
         }
         let r = (x - 500_000) / 1_000_000 * 1_000_000;
