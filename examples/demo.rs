@@ -7,8 +7,11 @@
 //! frames, drops, wake-up lateness (p50, p99, max) and the CPU time used. `--headless` skips
 //! the drawing and prints only the summary.
 //!
-//! The world is plain data (a `Vec` of `Copy` balls); the previous tick is copied once per step,
-//! before the update marked `last_in_step`.
+//! The world is a hecs world: each ball is an entity with a glam `Vec2` position and a velocity,
+//! spawned through `tickfold-hecs`'s bundle helper (the companion holding the previous tick is
+//! in place from the start). The adapter captures the positions before every update (a
+//! catch-up step runs several) and, at each render, blends them into one reused buffer that the
+//! drawing reads; the position components themselves only ever hold tick values.
 //!
 //! ```text
 //! cargo run --release --example demo                 # 4 s in the terminal
@@ -21,10 +24,46 @@ use std::time::{Duration, Instant};
 
 use tickfold::runner::{Runner, SpinSleep, SystemClock};
 use tickfold::{Event, LoopConfig, LoopState, TickRate};
+use tickfold_hecs::glam::Vec2;
+use tickfold_hecs::hecs::World;
+use tickfold_hecs::{Interpolator, Track};
 
+// Only the start positions and the box size are used here; the motion lives in `update` below.
+#[allow(dead_code)]
 #[path = "shared/balls.rs"]
 mod balls;
-use balls::{Ball, H, W, spawn, update};
+use balls::{H, W, spawn};
+
+/// A ball's velocity, in cells per second.
+struct Velocity(Vec2);
+
+/// The hecs world of `n` balls, each spawned with its position's companion in place.
+fn world(n: usize, interp: &mut Interpolator) -> World {
+    let mut world = World::new();
+    for b in spawn(n) {
+        interp.spawn(
+            &mut world,
+            (Vec2::new(b.x, b.y), Velocity(Vec2::new(b.vx, b.vy))),
+        );
+    }
+    world
+}
+
+/// One fixed step: move and bounce off the walls. `dt` is the constant tick length.
+fn update(world: &mut World, dt: f32) {
+    let size = Vec2::new(W as f32, H as f32);
+    for (p, v) in world.query_mut::<(&mut Vec2, &mut Velocity)>() {
+        *p += v.0 * dt;
+        if p.x < 0.0 || p.x >= size.x {
+            v.0.x = -v.0.x;
+            p.x = p.x.clamp(0.0, size.x - 0.001);
+        }
+        if p.y < 0.0 || p.y >= size.y {
+            v.0.y = -v.0.y;
+            p.y = p.y.clamp(0.0, size.y - 0.001);
+        }
+    }
+}
 
 struct Options {
     seconds: f64,
@@ -70,16 +109,9 @@ fn parse() -> Result<Options, String> {
     Ok(o)
 }
 
-fn draw(
-    out: &mut impl Write,
-    prev: &[Ball],
-    cur: &[Ball],
-    alpha: f32,
-    header: &str,
-) -> io::Result<()> {
+fn draw(out: &mut impl Write, positions: &[Vec2], header: &str) -> io::Result<()> {
     let mut grid = vec![b' '; W * H];
-    for (p, c) in prev.iter().zip(cur) {
-        let (x, y) = balls::blend(p, c, alpha);
+    for &Vec2 { x, y } in positions {
         let (col, row) = (
             x.clamp(0.0, W as f32 - 1.0) as usize,
             y.clamp(0.0, H as f32 - 1.0) as usize,
@@ -119,8 +151,13 @@ fn run(o: &Options) -> Result<(), String> {
     let start = Instant::now();
     let state = LoopState::new(config, start).map_err(|e| e.to_string())?;
     let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
-    let (mut world, mut prev) = (spawn(o.balls), vec![Ball::default(); o.balls]);
-    prev.copy_from_slice(&world);
+    let mut interp = Interpolator::new();
+    interp
+        .track::<Vec2>(Track::new())
+        .map_err(|e| e.to_string())?;
+    let mut world = world(o.balls, &mut interp);
+    let mut positions: Vec<Vec2> = Vec::with_capacity(o.balls);
+    let mut read_error = None;
     let mut stats = Stats {
         lateness: Vec::with_capacity((o.seconds * o.render_hz as f64 * 2.0) as usize + 16),
         ..Stats::default()
@@ -135,19 +172,20 @@ fn run(o: &Options) -> Result<(), String> {
     while Instant::now() < end {
         let deadline = runner.frame(|event, state| match event {
             Event::Update(tick) => {
-                if tick.last_in_step {
-                    // Only the state before the step's last update is needed for rendering.
-                    prev.copy_from_slice(&world);
-                }
-                update(&mut world, tick.dt.dt_secs_f32());
+                // Capture the previous tick before every update, then run it.
+                interp.update(&mut world, |w, _| update(w, tick.dt.dt_secs_f32()));
                 stats.ticks += 1;
             }
             Event::DroppedTicks { count, .. } => stats.dropped += count,
             Event::DiscardedTime { ticks, .. } => stats.dropped += ticks,
             Event::Render(r) => {
                 stats.frames += 1;
-                if !o.headless && draw_error.is_none() {
-                    let alpha = if o.interpolate { r.alpha as f32 } else { 1.0 };
+                // The blended positions, into one reused buffer (α = 1: the latest tick). Done
+                // headless too, so the summary's CPU time includes the adapter's work.
+                let alpha = if o.interpolate { r.alpha } else { 1.0 };
+                if let Err(e) = interp.extract::<Vec2>(&world, alpha, &mut positions) {
+                    read_error = Some(e);
+                } else if !o.headless && draw_error.is_none() {
                     let header = format!(
                         "tickfold demo: {} balls, {} Hz ticks, renders <= {} Hz, interpolation {} | tick {} alpha {:.2}",
                         o.balls,
@@ -157,13 +195,16 @@ fn run(o: &Options) -> Result<(), String> {
                         state.ticks_run(),
                         alpha
                     );
-                    draw_error = draw(&mut out, &prev, &world, alpha, &header).err();
+                    draw_error = draw(&mut out, &positions, &header).err();
                 }
             }
             _ => {}
         });
         if let Some(e) = draw_error.take() {
             return Err(format!("drawing failed: {e}"));
+        }
+        if let Some(e) = read_error.take() {
+            return Err(format!("reading the world failed: {e}"));
         }
         if let Some(d) = deadline {
             stats.lateness.push(runner.wait_until(d));

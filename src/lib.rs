@@ -7,3 +7,7 @@ pub use tickfold_core::*;
 pub mod runner;
 #[cfg(feature = "quickcheck")]
 pub mod testing;
+/// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
+/// before every update, read blended values at render. See the README's "hecs worlds".
+#[cfg(feature = "hecs")]
+pub use tickfold_hecs as hecs_adapter;
