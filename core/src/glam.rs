@@ -4,7 +4,7 @@
 //! `next` exactly at `alpha >= 1`, and `prev` bit for bit whenever `prev == next`, so a value
 //! that did not move never jitters. Vectors blend as `prev + (next − prev)·alpha` per lane.
 //!
-//! Rotations: [`Quat`](::glam::Quat) takes the shortest-arc slerp between the normalized inputs
+//! Rotations: [`Quat`] takes the shortest-arc slerp between the normalized inputs
 //! (`q` and `−q` are the same rotation; the path never takes the long way round, and opposite
 //! inputs never panic). [`Nlerp`] is the cheaper normalized lerp, also along the shortest arc,
 //! whose speed varies slightly over the arc. glam is built with `libm`, so the transcendental
