@@ -1,0 +1,2 @@
+//! Snapshot capture benchmarks (being written).
+fn main() {}
