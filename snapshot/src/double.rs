@@ -297,7 +297,11 @@ impl<T: Copy> DoubleBuffer<T> {
     where
         T: Interpolate,
     {
-        Some(self.back.get(index)?.interpolate(self.front.get(index)?, alpha))
+        Some(
+            self.back
+                .get(index)?
+                .interpolate(self.front.get(index)?, alpha),
+        )
     }
 
     /// Every element drawn at `alpha`, in order, without allocating.

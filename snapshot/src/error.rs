@@ -55,14 +55,23 @@ impl fmt::Display for SnapshotError {
         match self {
             SnapshotError::ChunkSizeZero => write!(f, "the dirty-chunk size must not be 0 bytes"),
             SnapshotError::ChunkSizeNotPowerOfTwo { bytes } => {
-                write!(f, "the dirty-chunk size must be a power of two bytes, got {bytes}")
+                write!(
+                    f,
+                    "the dirty-chunk size must be a power of two bytes, got {bytes}"
+                )
             }
             SnapshotError::EmptyRing => write!(f, "a snapshot ring needs at least one slot"),
             SnapshotError::BadThreshold { percent } => {
-                write!(f, "the full-copy threshold is a percentage up to 100, got {percent}")
+                write!(
+                    f,
+                    "the full-copy threshold is a percentage up to 100, got {percent}"
+                )
             }
             SnapshotError::LengthMismatch { expected, got } => {
-                write!(f, "length mismatch: the buffer holds {expected} elements, got {got}")
+                write!(
+                    f,
+                    "length mismatch: the buffer holds {expected} elements, got {got}"
+                )
             }
             SnapshotError::OutOfBounds { index, len } => {
                 write!(f, "index {index} is out of bounds for length {len}")
@@ -70,7 +79,10 @@ impl fmt::Display for SnapshotError {
             SnapshotError::BadRange { start, end } => {
                 write!(f, "range start {start} is after its end {end}")
             }
-            SnapshotError::TickNotInRing { tick, holds: Some(h) } => write!(
+            SnapshotError::TickNotInRing {
+                tick,
+                holds: Some(h),
+            } => write!(
                 f,
                 "tick {tick} has left the ring: its slot now holds tick {h}"
             ),

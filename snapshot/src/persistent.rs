@@ -133,6 +133,21 @@ impl<T: Clone> Persistent<T> {
         Ok(self.current.remove(index))
     }
 
+    /// Removes element `index` from both states and moves the last element into its place,
+    /// as `Vec::swap_remove` (O(log n)).
+    ///
+    /// # Errors
+    ///
+    /// [`SnapshotError::OutOfBounds`] past the end; nothing is removed.
+    pub fn swap_remove(&mut self, index: usize) -> Result<T, SnapshotError> {
+        let len = self.current.len();
+        if index >= len || index >= self.previous.len() {
+            return Err(SnapshotError::OutOfBounds { index, len });
+        }
+        swap_remove(&mut self.previous, index);
+        Ok(swap_remove(&mut self.current, index))
+    }
+
     /// Shortens both states to `len`.
     pub fn truncate(&mut self, len: usize) {
         self.current.truncate(len.min(self.current.len()));
@@ -148,6 +163,17 @@ impl<T: Clone> Persistent<T> {
             .iter()
             .zip(self.current.iter())
             .map(move |(p, c)| p.interpolate(c, alpha))
+    }
+}
+
+/// `Vec::swap_remove` on a persistent vector; `index` is in bounds.
+fn swap_remove<T: Clone>(v: &mut im::Vector<T>, index: usize) -> T {
+    let last = v.len() - 1;
+    if index < last {
+        let moved = v.remove(last);
+        v.set(index, moved)
+    } else {
+        v.remove(last)
     }
 }
 

@@ -84,7 +84,10 @@ impl<T: Copy + NoUninit> Ring<T> {
         if len == 0 {
             return Err(SnapshotError::EmptyRing);
         }
-        let chunks = state.capacity().div_ceil(state.chunk_len()).max(state.chunk_count());
+        let chunks = state
+            .capacity()
+            .div_ceil(state.chunk_len())
+            .max(state.chunk_count());
         let slots = (0..len)
             .map(|_| Slot {
                 tick: None,
