@@ -41,12 +41,16 @@ impl Layout {
         if !chunk_bytes.is_power_of_two() {
             return Err(SnapshotError::ChunkSizeNotPowerOfTwo { bytes: chunk_bytes });
         }
-        // Whole elements per chunk, rounded down to a power of two so the chunk of an index
-        // is a shift; at least one element per chunk.
+        Ok(Layout::of::<T>(chunk_bytes))
+    }
+
+    /// Whole elements per chunk, rounded down to a power of two so the chunk of an index is a
+    /// shift; at least one element per chunk (`chunk_bytes` may be anything here).
+    fn of<T>(chunk_bytes: usize) -> Layout {
         let per = (chunk_bytes / size_of::<T>().max(1)).max(1);
-        Ok(Layout {
+        Layout {
             shift: usize::BITS - 1 - per.leading_zeros(),
-        })
+        }
     }
 
     #[inline]
@@ -115,11 +119,7 @@ impl<T: Copy> Tracked<T> {
     /// allocating later.
     #[must_use]
     pub fn new(data: Vec<T>) -> Tracked<T> {
-        match Tracked::with_chunk_bytes(data, DEFAULT_CHUNK_BYTES) {
-            Ok(t) => t,
-            // DEFAULT_CHUNK_BYTES is a nonzero power of two.
-            Err(_) => unreachable!(),
-        }
+        Tracked::with_layout(data, Layout::of::<T>(DEFAULT_CHUNK_BYTES))
     }
 
     /// Tracks `data` with chunks of `chunk_bytes`.
@@ -128,10 +128,13 @@ impl<T: Copy> Tracked<T> {
     ///
     /// [`SnapshotError::ChunkSizeZero`] or [`SnapshotError::ChunkSizeNotPowerOfTwo`].
     pub fn with_chunk_bytes(data: Vec<T>, chunk_bytes: usize) -> Result<Tracked<T>, SnapshotError> {
-        let layout = Layout::new::<T>(chunk_bytes)?;
+        Ok(Tracked::with_layout(data, Layout::new::<T>(chunk_bytes)?))
+    }
+
+    fn with_layout(data: Vec<T>, layout: Layout) -> Tracked<T> {
         let mut stamps = Vec::with_capacity(layout.chunks(data.capacity()));
         stamps.resize(layout.chunks(data.len()), 1);
-        Ok(Tracked {
+        Tracked {
             data,
             stamps,
             floor: 1,
@@ -139,7 +142,7 @@ impl<T: Copy> Tracked<T> {
             layout,
             full_copy_percent: DEFAULT_FULL_COPY_PERCENT,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-        })
+        }
     }
 
     /// Sets the full-copy threshold: a capture copies everything in one go when more than
