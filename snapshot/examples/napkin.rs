@@ -21,12 +21,13 @@
 //! rather than one division.
 //!
 //! Run in release: `cargo run --release -p tickfold-snapshot --example napkin` (under a
-//! minute; allocates up to 2 × 2 GiB), or add `-- --quick` for fewer samples and a 512 MiB cap.
+//! minute; allocates up to 2 × 2 GiB), or add `-- --quick` for fewer samples and a 512 MiB cap,
+//! and `-- --chunk-bytes 512` (any power of two) to try another dirty-chunk size.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use tickfold_snapshot::DoubleBuffer;
+use tickfold_snapshot::{DEFAULT_CHUNK_BYTES, DoubleBuffer, Tracked};
 
 /// The seed's 0.5 KB object.
 type Obj = [u64; 64];
@@ -118,8 +119,11 @@ struct Point {
     full: f64,
 }
 
-fn measure(n: usize, mode: Mode, samples: usize, rng: &mut SplitMix) -> Point {
-    let mut buf = DoubleBuffer::new(world(n));
+fn measure(n: usize, mode: Mode, set: &Settings, rng: &mut SplitMix) -> Point {
+    let samples = set.samples;
+    let tracked = Tracked::with_chunk_bytes(world(n), set.chunk_bytes)
+        .expect("the chunk size was checked in main");
+    let mut buf = DoubleBuffer::from_tracked(tracked);
     for _ in 0..WARM_UP {
         mode.write(&mut buf, rng);
         black_box(buf.capture());
@@ -172,6 +176,7 @@ struct Settings {
     samples: usize,
     cap: usize,
     bisect: usize,
+    chunk_bytes: usize,
 }
 
 fn report(p: &Point, mode: Mode) {
@@ -187,7 +192,7 @@ fn report(p: &Point, mode: Mode) {
 }
 
 fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix) -> Fit {
-    let at_seed = measure(SEED_OBJECTS, mode, set.samples, rng);
+    let at_seed = measure(SEED_OBJECTS, mode, set, rng);
     report(&at_seed, mode);
     let (mut lo, mut hi, mut capped);
     if at_seed.median <= BUDGET {
@@ -200,7 +205,7 @@ fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix) -> Fit {
                 break;
             }
             let n = (lo * 2).min(set.cap);
-            let p = measure(n, mode, set.samples, rng);
+            let p = measure(n, mode, set, rng);
             report(&p, mode);
             if p.median <= BUDGET { lo = n } else { hi = n }
         }
@@ -210,7 +215,7 @@ fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix) -> Fit {
         lo = 0;
         while lo == 0 && hi > 1_000 {
             let n = hi / 2;
-            let p = measure(n, mode, set.samples, rng);
+            let p = measure(n, mode, set, rng);
             report(&p, mode);
             if p.median <= BUDGET { lo = n } else { hi = n }
         }
@@ -222,7 +227,7 @@ fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix) -> Fit {
             }
             let mid = (lo + hi) / 2 / 1_000 * 1_000;
             let mid = if mid <= lo { lo + 1_000 } else { mid };
-            let p = measure(mid, mode, set.samples, rng);
+            let p = measure(mid, mode, set, rng);
             report(&p, mode);
             if p.median <= BUDGET {
                 lo = mid
@@ -244,18 +249,35 @@ fn mb(bytes: f64) -> String {
 }
 
 fn main() {
-    let quick = std::env::args().skip(1).any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let chunk_bytes = match args.iter().position(|a| a == "--chunk-bytes") {
+        Some(i) => match args.get(i + 1).and_then(|v| v.parse::<usize>().ok()) {
+            Some(b) => b,
+            None => {
+                eprintln!("--chunk-bytes needs a number of bytes (a power of two)");
+                std::process::exit(2);
+            }
+        },
+        None => DEFAULT_CHUNK_BYTES,
+    };
+    if let Err(e) = Tracked::with_chunk_bytes(Vec::<Obj>::new(), chunk_bytes) {
+        eprintln!("--chunk-bytes {chunk_bytes}: {e}");
+        std::process::exit(2);
+    }
     let set = if quick {
         Settings {
             samples: 9,
             cap: 1 << 20,
             bisect: 3,
+            chunk_bytes,
         }
     } else {
         Settings {
             samples: 31,
             cap: 1 << 22,
             bisect: 6,
+            chunk_bytes,
         }
     };
     let obj = size_of::<Obj>();
@@ -269,6 +291,10 @@ fn main() {
         set.cap,
         mb((set.cap * obj) as f64),
         if quick { ", --quick" } else { "" }
+    );
+    println!(
+        "dirty chunks of {chunk_bytes} B ({} objects each; `--chunk-bytes N` to change)",
+        (chunk_bytes / size_of::<Obj>()).max(1)
     );
     for n in [SEED_OBJECTS, 8 * SEED_OBJECTS] {
         let d = memcpy(n, set.samples);
