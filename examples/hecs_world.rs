@@ -26,23 +26,9 @@ struct Velocity(Vec3);
 struct Spin(Quat);
 struct Expires(u64);
 
-/// xorshift64: deterministic, no OS randomness.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn signed(&mut self) -> f32 {
-        self.unit() * 2.0 - 1.0
-    }
-}
+#[path = "shared/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn spawn_one(world: &mut World, interp: &mut Interpolator, rng: &mut Rng, tick: u64) -> Entity {
     let position = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * HALF_BOX;

@@ -39,20 +39,9 @@ impl Interpolate for Particle {
     }
 }
 
-/// xorshift64: deterministic, no OS randomness.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn signed(&mut self) -> f32 {
-        ((self.next() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-    }
-}
+#[path = "shared/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn particle(rng: &mut Rng, cloud: usize) -> Particle {
     let angle = cloud as f32 * 0.618 * std::f32::consts::TAU;

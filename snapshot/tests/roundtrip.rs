@@ -102,24 +102,68 @@ fn apply_oracle(op: &Op, current: &mut Vec<u32>, previous: &mut Vec<u32>) {
     }
 }
 
-fn apply_buffer(op: &Op, buf: &mut DoubleBuffer<u32>) {
-    let len = buf.len();
+/// The tracked writes `DoubleBuffer` and `Tracked` share, so one `apply` drives both.
+trait Writes {
+    fn len(&self) -> usize;
+    fn set(&mut self, i: usize, v: u32) -> Result<(), SnapshotError>;
+    fn slice_mut(&mut self, r: core::ops::Range<usize>) -> Result<&mut [u32], SnapshotError>;
+    fn all_mut(&mut self) -> &mut [u32];
+    fn push(&mut self, v: u32);
+    fn swap_remove(&mut self, i: usize) -> Result<u32, SnapshotError>;
+    fn truncate(&mut self, n: usize);
+}
+
+macro_rules! writes {
+    ($t:ty, $all:ident, $slice:ident) => {
+        impl Writes for $t {
+            fn len(&self) -> usize {
+                // Through the read view: a path call `<$t>::len` would find this very method.
+                self.$slice().len()
+            }
+            fn set(&mut self, i: usize, v: u32) -> Result<(), SnapshotError> {
+                <$t>::set(self, i, v)
+            }
+            fn slice_mut(
+                &mut self,
+                r: core::ops::Range<usize>,
+            ) -> Result<&mut [u32], SnapshotError> {
+                <$t>::slice_mut(self, r)
+            }
+            fn all_mut(&mut self) -> &mut [u32] {
+                <$t>::$all(self)
+            }
+            fn push(&mut self, v: u32) {
+                <$t>::push(self, v)
+            }
+            fn swap_remove(&mut self, i: usize) -> Result<u32, SnapshotError> {
+                <$t>::swap_remove(self, i)
+            }
+            fn truncate(&mut self, n: usize) {
+                <$t>::truncate(self, n)
+            }
+        }
+    };
+}
+
+writes!(DoubleBuffer<u32>, front_mut, front);
+writes!(Tracked<u32>, as_mut_slice, as_slice);
+
+/// Applies `op` through the tracked writes.
+fn apply(op: &Op, w: &mut impl Writes) {
+    let len = w.len();
     match *op {
-        Op::Set(i, v) if len > 0 => buf.set(i % len, v).unwrap(),
+        Op::Set(i, v) if len > 0 => w.set(i % len, v).unwrap(),
         Op::Fill(i, n, v) if len > 0 => {
             let start = i % len;
             let end = (start + n).min(len);
-            buf.slice_mut(start..end).unwrap().fill(v);
+            w.slice_mut(start..end).unwrap().fill(v);
         }
-        Op::AddAll(v) => buf
-            .front_mut()
-            .iter_mut()
-            .for_each(|x| *x = x.wrapping_add(v)),
-        Op::Push(v) => buf.push(v),
+        Op::AddAll(v) => w.all_mut().iter_mut().for_each(|x| *x = x.wrapping_add(v)),
+        Op::Push(v) => w.push(v),
         Op::SwapRemove(i) if len > 0 => {
-            buf.swap_remove(i % len).unwrap();
+            w.swap_remove(i % len).unwrap();
         }
-        Op::Truncate(n) => buf.truncate(len.saturating_sub(n)),
+        Op::Truncate(n) => w.truncate(len.saturating_sub(n)),
         _ => {}
     }
 }
@@ -127,21 +171,16 @@ fn apply_buffer(op: &Op, buf: &mut DoubleBuffer<u32>) {
 /// Runs the plan on a double buffer capturing before every tick, checking both sides after
 /// each tick against the oracle.
 fn double_buffer_matches(plan: &Plan, full_copy_percent: u8) -> bool {
-    let tracked = Tracked::with_chunk_bytes(plan.initial.clone(), plan.chunk_bytes).unwrap();
+    let mut tracked = Tracked::with_chunk_bytes(plan.initial.clone(), plan.chunk_bytes).unwrap();
+    tracked.set_full_copy_percent(full_copy_percent).unwrap();
     let mut buf = DoubleBuffer::from_tracked(tracked);
-    // Reach the threshold through the tracked state's setter.
-    let mut t = Tracked::with_chunk_bytes(plan.initial.clone(), plan.chunk_bytes).unwrap();
-    t.set_full_copy_percent(full_copy_percent).unwrap();
-    if full_copy_percent != 50 {
-        buf = DoubleBuffer::from_tracked(t);
-    }
     let mut current = plan.initial.clone();
     for ops in &plan.ticks {
         let _ = buf.capture();
         let mut previous = current.clone();
         for op in ops {
             apply_oracle(op, &mut current, &mut previous);
-            apply_buffer(op, &mut buf);
+            apply(op, &mut buf);
         }
         if buf.back() != previous || buf.front() != current {
             return false;
@@ -202,7 +241,7 @@ fn publish_makes_the_old_front_the_back_and_capture_still_works_after() {
                 let _ = buf.capture();
                 for op in ops {
                     apply_oracle(op, &mut current, &mut previous);
-                    apply_buffer(op, &mut buf);
+                    apply(op, &mut buf);
                 }
             }
             if buf.back() != previous || buf.front() != current {
@@ -317,7 +356,7 @@ fn ring_saves_equal_clones_and_loads_restore_them_or_say_the_tick_is_gone() {
             let mut ignored = current.clone();
             for op in ops {
                 apply_oracle(op, &mut current, &mut ignored);
-                apply_tracked(op, &mut world);
+                apply(op, &mut world);
             }
             let _ = ring.save(tick, &mut world);
             slots[(tick % rp.ring as u64) as usize] = Some(tick);
@@ -356,26 +395,4 @@ fn ring_saves_equal_clones_and_loads_restore_them_or_say_the_tick_is_gone() {
     QuickCheck::new()
         .tests(1000)
         .quickcheck(prop as fn(RingPlan) -> bool);
-}
-
-fn apply_tracked(op: &Op, t: &mut Tracked<u32>) {
-    let len = t.len();
-    match *op {
-        Op::Set(i, v) if len > 0 => t.set(i % len, v).unwrap(),
-        Op::Fill(i, n, v) if len > 0 => {
-            let start = i % len;
-            let end = (start + n).min(len);
-            t.slice_mut(start..end).unwrap().fill(v);
-        }
-        Op::AddAll(v) => t
-            .as_mut_slice()
-            .iter_mut()
-            .for_each(|x| *x = x.wrapping_add(v)),
-        Op::Push(v) => t.push(v),
-        Op::SwapRemove(i) if len > 0 => {
-            t.swap_remove(i % len).unwrap();
-        }
-        Op::Truncate(n) => t.truncate(len.saturating_sub(n)),
-        _ => {}
-    }
 }
