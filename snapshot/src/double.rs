@@ -207,7 +207,7 @@ impl<T: Copy> DoubleBuffer<T> {
     pub fn capture(&mut self) -> Capture {
         let copied = self
             .front
-            .copy_into(&mut self.back, self.back_taken, true, |_, _| ());
+            .copy_into(&mut self.back, self.back_taken, true, None);
         self.back_taken = self.front.seal();
         self.stats.add(copied);
         copied

@@ -148,9 +148,12 @@ impl<T: Copy + NoUninit> Ring<T> {
             hashes.clear();
             hashes.resize(chunks, 0);
         }
-        let copied = state.copy_into(data, *taken, same, |c, chunk| {
-            hashes[c] = chunk_checksum(chunk);
-        });
+        let copied = state.copy_into(
+            data,
+            *taken,
+            same,
+            Some(&mut |c, chunk| hashes[c] = chunk_checksum(chunk)),
+        );
         if copied.full || copied.chunks > 0 {
             *checksum = state_checksum(hashes, data.len());
         }

@@ -15,6 +15,9 @@ pub const DEFAULT_FULL_COPY_PERCENT: u8 = 50;
 /// Every `Tracked` gets its own id, so a snapshot knows whether its stamps refer to it.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Called with each copied chunk's index and new contents (the ring hashes them).
+pub(crate) type ChunkVisitor<'a, T> = &'a mut dyn FnMut(usize, &[T]);
+
 /// What one capture, save or load copied.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Capture {
@@ -332,14 +335,14 @@ impl<T: Copy> Tracked<T> {
 
     /// Makes `dst` equal to the data. `dst` was equal at epoch `taken` if `same_source`
     /// (`taken == 0`: never). Copies only chunks written since, or everything in one go when
-    /// that is cheaper or nothing is known. `seen` is called for each copied chunk with its
+    /// that is cheaper or nothing is known. `seen`, if given, is called for each copied chunk with its
     /// index and new contents.
     pub(crate) fn copy_into(
         &self,
         dst: &mut Vec<T>,
         taken: u64,
         same_source: bool,
-        mut seen: impl FnMut(usize, &[T]),
+        mut seen: Option<ChunkVisitor<'_, T>>,
     ) -> Capture {
         let len = self.data.len();
         let chunks = self.stamps.len();
@@ -363,8 +366,10 @@ impl<T: Copy> Tracked<T> {
             }
             dst.copy_from_slice(&self.data);
         }
-        for c in 0..chunks {
-            seen(c, &self.data[self.layout.range(c, len)]);
+        if let Some(seen) = seen.as_mut() {
+            for c in 0..chunks {
+                seen(c, &self.data[self.layout.range(c, len)]);
+            }
         }
         full
     }
@@ -375,7 +380,7 @@ impl<T: Copy> Tracked<T> {
         dst: &mut [T],
         taken: u64,
         dirty: usize,
-        mut seen: impl FnMut(usize, &[T]),
+        mut seen: Option<ChunkVisitor<'_, T>>,
     ) -> Capture {
         let len = self.data.len();
         let chunks = self.stamps.len();
@@ -393,8 +398,10 @@ impl<T: Copy> Tracked<T> {
             let range = self.layout.range(first, len).start..self.layout.range(c - 1, len).end;
             dst[range.clone()].copy_from_slice(&self.data[range.clone()]);
             bytes += range.len() * size_of::<T>();
-            for k in first..c {
-                seen(k, &self.data[self.layout.range(k, len)]);
+            if let Some(seen) = seen.as_mut() {
+                for k in first..c {
+                    seen(k, &self.data[self.layout.range(k, len)]);
+                }
             }
         }
         Capture {
