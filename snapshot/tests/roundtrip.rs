@@ -189,34 +189,29 @@ fn double_buffer_matches(plan: &Plan, full_copy_percent: u8) -> bool {
     true
 }
 
+/// `double_buffer_matches` at full-copy threshold `P`, as a quickcheck property.
+fn at_threshold<const P: u8>(plan: Plan) -> bool {
+    double_buffer_matches(&plan, P)
+}
+
+/// Checks the property over `tests` random plans.
+fn check_double_buffer(prop: fn(Plan) -> bool, tests: u64) {
+    QuickCheck::new().tests(tests).quickcheck(prop);
+}
+
 #[test]
 fn dirty_capture_equals_a_clone_of_the_state_before_the_tick() {
-    fn prop(plan: Plan) -> bool {
-        double_buffer_matches(&plan, 50)
-    }
-    QuickCheck::new()
-        .tests(1500)
-        .quickcheck(prop as fn(Plan) -> bool);
+    check_double_buffer(at_threshold::<50>, 1500);
 }
 
 #[test]
 fn dirty_capture_without_full_fallback_equals_the_clone() {
-    fn prop(plan: Plan) -> bool {
-        double_buffer_matches(&plan, 100)
-    }
-    QuickCheck::new()
-        .tests(1500)
-        .quickcheck(prop as fn(Plan) -> bool);
+    check_double_buffer(at_threshold::<100>, 1500);
 }
 
 #[test]
 fn full_capture_equals_the_clone() {
-    fn prop(plan: Plan) -> bool {
-        double_buffer_matches(&plan, 0)
-    }
-    QuickCheck::new()
-        .tests(500)
-        .quickcheck(prop as fn(Plan) -> bool);
+    check_double_buffer(at_threshold::<0>, 500);
 }
 
 #[test]
