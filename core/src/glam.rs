@@ -13,20 +13,14 @@
 use ::glam::{Quat, Vec2, Vec3, Vec3A, Vec4};
 
 use crate::Interpolate;
+use crate::interpolate::by_alpha;
 
 macro_rules! vector {
     ($($t:ty),+) => {$(
         impl Interpolate for $t {
             #[inline]
             fn interpolate(&self, next: &Self, alpha: f64) -> Self {
-                if alpha >= 1.0 {
-                    *next
-                } else if alpha > 0.0 {
-                    *self + (*next - *self) * (alpha as f32)
-                } else {
-                    // alpha <= 0 or NaN.
-                    *self
-                }
+                by_alpha(self, next, alpha, || *self + (*next - *self) * (alpha as f32))
             }
         }
     )+};
@@ -38,15 +32,15 @@ impl Interpolate for Quat {
     /// Shortest-arc slerp between the normalized rotations; exact at both ends.
     #[inline]
     fn interpolate(&self, next: &Self, alpha: f64) -> Self {
-        if alpha >= 1.0 {
-            *next
-        } else if alpha > 0.0 && *self != *next {
-            // glam's slerp flips `next` when the dot product is negative (shortest arc) and
-            // falls back to a normalized lerp when the two are nearly parallel.
-            self.normalize().slerp(next.normalize(), alpha as f32)
-        } else {
-            *self
-        }
+        by_alpha(self, next, alpha, || {
+            if *self == *next {
+                *self
+            } else {
+                // glam's slerp flips `next` when the dot product is negative (shortest arc) and
+                // falls back to a normalized lerp when the two are nearly parallel.
+                self.normalize().slerp(next.normalize(), alpha as f32)
+            }
+        })
     }
 }
 
@@ -72,14 +66,14 @@ pub struct Nlerp(pub Quat);
 impl Interpolate for Nlerp {
     #[inline]
     fn interpolate(&self, next: &Self, alpha: f64) -> Self {
-        if alpha >= 1.0 {
-            *next
-        } else if alpha > 0.0 && self.0 != next.0 {
-            // glam's `lerp` negates `next` when the dot product is negative and normalizes.
-            Nlerp(self.0.normalize().lerp(next.0.normalize(), alpha as f32))
-        } else {
-            *self
-        }
+        by_alpha(self, next, alpha, || {
+            if self.0 == next.0 {
+                *self
+            } else {
+                // glam's `lerp` negates `next` when the dot product is negative and normalizes.
+                Nlerp(self.0.normalize().lerp(next.0.normalize(), alpha as f32))
+            }
+        })
     }
 }
 

@@ -27,19 +27,27 @@ pub trait Interpolate: Sized {
     fn interpolate(&self, next: &Self, alpha: f64) -> Self;
 }
 
+/// The rule every straight-line blend shares: `next` at `alpha >= 1`, `prev` at `alpha <= 0` or
+/// NaN, and `mid()` (the blend itself) only strictly in between.
+#[inline]
+pub(crate) fn by_alpha<T: Copy>(prev: &T, next: &T, alpha: f64, mid: impl FnOnce() -> T) -> T {
+    if alpha >= 1.0 {
+        *next
+    } else if alpha > 0.0 {
+        mid()
+    } else {
+        *prev
+    }
+}
+
 macro_rules! float {
     ($t:ty) => {
         impl Interpolate for $t {
             #[inline]
             fn interpolate(&self, next: &Self, alpha: f64) -> Self {
-                if alpha >= 1.0 {
-                    *next
-                } else if alpha > 0.0 {
+                by_alpha(self, next, alpha, || {
                     *self + (*next - *self) * (alpha as $t)
-                } else {
-                    // alpha <= 0 or NaN.
-                    *self
-                }
+                })
             }
         }
     };
