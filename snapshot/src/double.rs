@@ -220,8 +220,10 @@ impl<T: Copy> DoubleBuffer<T> {
     }
 
     /// The back, to fill with the next state before [`publish`](DoubleBuffer::publish). It
-    /// holds stale data (the previous state) until then.
+    /// holds stale data (the previous state) until then. A [`capture`](DoubleBuffer::capture)
+    /// instead of the publish copies the whole front, since the back may differ anywhere.
     pub fn back_mut(&mut self) -> &mut [T] {
+        self.back_taken = 0;
         &mut self.back
     }
 

@@ -30,8 +30,6 @@ struct Slot<T> {
     taken: u64,
     source: u64,
     data: Vec<T>,
-    /// Elements per chunk of the state that last saved this slot: the layout of `hashes`.
-    chunk_len: usize,
     hashes: Vec<u64>,
     checksum: u64,
 }
@@ -99,7 +97,6 @@ impl<T: Copy + NoUninit> Ring<T> {
                 taken: 0,
                 source: 0,
                 data: Vec::with_capacity(state.capacity()),
-                chunk_len: state.chunk_len(),
                 hashes: Vec::with_capacity(chunks),
                 checksum: 0,
             })
@@ -145,16 +142,15 @@ impl<T: Copy + NoUninit> Ring<T> {
             taken,
             source,
             data,
-            chunk_len,
             hashes,
             checksum,
         } = &mut self.slots[i];
         let chunks = state.chunk_count();
         // Only chunks copied are rehashed, so the others' hashes must be this state's, in its
         // layout: after a save or load by another state, or by one with another chunk size,
-        // everything is copied and hashed afresh.
-        let in_sync =
-            *source == state.id() && *chunk_len == state.chunk_len() && hashes.len() == chunks;
+        // everything is copied and hashed afresh. (Chunk sizes are powers of two, so two
+        // layouts give the same chunk count only when that is 0 or 1, and then the same hashes.)
+        let in_sync = *source == state.id() && hashes.len() == chunks;
         if !in_sync {
             hashes.clear();
             hashes.resize(chunks, 0);
@@ -168,7 +164,6 @@ impl<T: Copy + NoUninit> Ring<T> {
         if copied.full || copied.chunks > 0 {
             *checksum = state_checksum(hashes, data.len());
         }
-        *chunk_len = state.chunk_len();
         *slot_tick = Some(tick);
         *source = state.id();
         *taken = state.seal();

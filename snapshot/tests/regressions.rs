@@ -123,3 +123,13 @@ fn a_double_buffer_indexes_its_front_and_index_mut_stamps_the_chunk() {
     assert_eq!((copied.chunks, copied.bytes, copied.full), (1, 1024, false));
     assert_eq!(buf.back()[700], 7);
 }
+
+#[test]
+fn a_capture_after_writing_the_back_without_publishing_restores_the_back() {
+    // Found by the hostile model: `back_mut` then `capture`, no publish in between.
+    let mut buf =
+        DoubleBuffer::from_tracked(Tracked::with_chunk_bytes(vec![1_u32; 24], 16).unwrap());
+    buf.back_mut()[20] = 9;
+    let _ = buf.capture();
+    assert_eq!(buf.back(), buf.front());
+}
