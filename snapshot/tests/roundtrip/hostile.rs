@@ -31,6 +31,10 @@ enum Call {
     BackSet(u8, usize, u32),
     /// `write(&[v; n])`: a length mismatch unless `n` is the length.
     Write(u8, usize, u32),
+    /// `write_with`: the next state is the front rotated left by `k` bits, element by element.
+    WriteWith(u8, u32),
+    /// `write_guard`: element `i` of the back becomes `v`, the guard publishes when dropped.
+    Guard(u8, usize, u32),
     Save(u8, u8, u64),
     Load(u8, u8, u64),
 }
@@ -41,7 +45,7 @@ impl Arbitrary for Call {
         let i = usize::arbitrary(g) % 72;
         let v = u32::arbitrary(g);
         let tick = u64::arbitrary(g) % 9;
-        match u8::arbitrary(g) % 20 {
+        match u8::arbitrary(g) % 22 {
             0..=2 => Call::Set(s, i, v),
             3 => Call::GetMut(s, i, v),
             4 => Call::Index(s, i, v),
@@ -55,7 +59,9 @@ impl Arbitrary for Call {
             12 => Call::Publish(s),
             13 => Call::BackSet(s, i, v),
             14 => Call::Write(s, i, v),
-            15..=17 => Call::Save(s, r, tick),
+            15 => Call::WriteWith(s, v % 32),
+            16 => Call::Guard(s, i, v),
+            17..=19 => Call::Save(s, r, tick),
             _ => Call::Load(s, r, tick),
         }
     }
@@ -243,6 +249,24 @@ fn model_call(m: &mut Model, call: &Call) -> Outcome {
                 })
             })
         }
+        Call::WriteWith(s, k) => {
+            let s = st(s);
+            if s < 2 {
+                let next = m.front[s].iter().map(|x| x.rotate_left(k)).collect();
+                m.back[s] = core::mem::replace(&mut m.front[s], next);
+            }
+            Done
+        }
+        Call::Guard(s, i, v) => {
+            let s = st(s);
+            if s < 2 {
+                if let Some(x) = m.back[s].get_mut(i) {
+                    *x = v;
+                }
+                core::mem::swap(&mut m.front[s], &mut m.back[s]);
+            }
+            Done
+        }
         Call::Save(s, r, tick) => {
             let ring = &mut m.rings[usize::from(r % 2)];
             let k = (tick % ring.len() as u64) as usize;
@@ -330,6 +354,24 @@ fn system_call(sys: &mut System, call: &Call) -> Outcome {
             Some(b) => b.write(&vec![v; n]),
             None => Ok(()),
         }),
+        Call::WriteWith(s, k) => {
+            if let Some(b) = sys.bufs.get_mut(st(s)) {
+                b.write_with(|front, back| {
+                    for (n, x) in back.iter_mut().zip(front) {
+                        *n = x.rotate_left(k);
+                    }
+                });
+            }
+            Done
+        }
+        Call::Guard(s, i, v) => {
+            if let Some(b) = sys.bufs.get_mut(st(s)) {
+                if let Some(x) = b.write_guard().get_mut(i) {
+                    *x = v;
+                }
+            }
+            Done
+        }
         Call::Save(s, r, tick) => {
             let ring = &mut sys.rings[usize::from(r % 2)];
             let _ = match sys.bufs.get_mut(st(s)) {
@@ -456,4 +498,67 @@ fn hostile_calls_on_shared_rings_match_the_naive_model_after_every_call() {
         .tests(tests)
         .max_tests(tests)
         .quickcheck(prop as fn(Script) -> TestResult);
+}
+
+/// Zero-sized elements under the same kind of mix: only lengths are observable (both sides of
+/// the buffer always share one), and every saved tick's checksum is that of one empty chunk
+/// (none for an empty state).
+#[test]
+fn zero_sized_states_keep_their_lengths_and_never_panic() {
+    fn prop(calls: Vec<(u8, usize)>, initial: usize) -> TestResult {
+        let run = std::panic::catch_unwind(|| {
+            let mut buf = DoubleBuffer::new(vec![(); initial % 100]);
+            let mut ring = Ring::new(3, buf.tracked()).unwrap();
+            let mut len = buf.len();
+            let mut slots: [Option<(u64, usize)>; 3] = [None; 3];
+            for &(op, i) in &calls {
+                let (i, tick) = (i % 120, (i % 7) as u64);
+                let slot = (tick % 3) as usize;
+                match op % 9 {
+                    0 => {
+                        buf.push(());
+                        len += 1;
+                    }
+                    1 => {
+                        assert_eq!(buf.swap_remove(i).is_ok(), i < len);
+                        len -= usize::from(i < len);
+                    }
+                    2 => {
+                        buf.truncate(i);
+                        len = len.min(i);
+                    }
+                    3 => {
+                        buf.resize(i, ());
+                        len = i;
+                    }
+                    4 => assert_eq!(buf.set(i, ()).is_ok(), i < len),
+                    5 => {
+                        let _ = buf.capture();
+                    }
+                    6 => buf.publish(),
+                    7 => {
+                        let _ = ring.save_buffer(tick, &mut buf);
+                        slots[slot] = Some((tick, len));
+                    }
+                    _ => match (ring.load_buffer(tick, &mut buf), slots[slot]) {
+                        (Ok(_), Some((t, saved))) if t == tick => len = saved,
+                        (Err(_), held) if held.map(|h| h.0) != Some(tick) => {}
+                        (got, held) => panic!("load {tick}: {got:?}, holds {held:?}"),
+                    },
+                }
+                assert_eq!((buf.front().len(), buf.back().len()), (len, len));
+                assert_eq!(buf.tracked().chunk_count(), usize::from(len > 0));
+                for &(t, saved) in slots.iter().flatten() {
+                    let hashes = vec![chunk_checksum::<()>(&[]); usize::from(saved > 0)];
+                    assert_eq!(ring.get(t).map(<[()]>::len), Some(saved));
+                    assert_eq!(ring.chunk_checksums(t), Some(&hashes[..]));
+                    assert_eq!(ring.checksum(t), Some(state_checksum(&hashes, saved)));
+                }
+            }
+        });
+        TestResult::from_bool(run.is_ok())
+    }
+    QuickCheck::new()
+        .tests(1000)
+        .quickcheck(prop as fn(Vec<(u8, usize)>, usize) -> TestResult);
 }
