@@ -44,9 +44,8 @@ struct Slot<T> {
 /// A load copies back only the chunks written since the save. One ring may serve several
 /// states, even of different chunk sizes: a tick's checksums follow the chunk size of the state
 /// that saved it, and a save after another state's save or load copies and rehashes the whole
-/// state. Slots are allocated with the
-/// state's capacity at construction, so saving and loading allocate nothing while the length
-/// stays within it.
+/// state. Slots are allocated with the state's capacity at construction, so saving and loading
+/// allocate nothing while the length stays within it.
 ///
 /// # Examples
 ///

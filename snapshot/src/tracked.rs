@@ -337,6 +337,7 @@ impl<T: Copy> Tracked<T> {
 
     /// Swaps the data with `other` (same length) and marks everything dirty.
     pub(crate) fn swap_data(&mut self, other: &mut Vec<T>) {
+        debug_assert_eq!(self.data.len(), other.len(), "the stamps cover one length");
         core::mem::swap(&mut self.data, other);
         self.floor = self.epoch;
     }
