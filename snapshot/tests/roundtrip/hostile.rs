@@ -1,6 +1,7 @@
 //! The hostile mix: length changes interleaved with ring saves and loads, publishes, two chunk
-//! sizes and a bare `Tracked` sharing two rings, out-of-range indices and ticks, checked after
-//! every call against plain `Vec`s and checksums recomputed from scratch.
+//! sizes and a bare `Tracked` (now and then swapped for a clone) sharing two rings, out-of-range
+//! indices and ticks, checked after every call against plain `Vec`s and checksums recomputed
+//! from scratch.
 
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use tickfold_snapshot::{
@@ -37,6 +38,9 @@ enum Call {
     Guard(u8, usize, u32),
     Save(u8, u8, u64),
     Load(u8, u8, u64),
+    /// The bare state becomes a clone of itself (a new identity to the rings) with the full-copy
+    /// threshold `p` (a bad one above 100 is refused).
+    Clone(u8),
 }
 
 impl Arbitrary for Call {
@@ -45,7 +49,7 @@ impl Arbitrary for Call {
         let i = usize::arbitrary(g) % 72;
         let v = u32::arbitrary(g);
         let tick = u64::arbitrary(g) % 9;
-        match u8::arbitrary(g) % 22 {
+        match u8::arbitrary(g) % 23 {
             0..=2 => Call::Set(s, i, v),
             3 => Call::GetMut(s, i, v),
             4 => Call::Index(s, i, v),
@@ -62,6 +66,7 @@ impl Arbitrary for Call {
             15 => Call::WriteWith(s, v % 32),
             16 => Call::Guard(s, i, v),
             17..=19 => Call::Save(s, r, tick),
+            20 => Call::Clone(u8::arbitrary(g) % 110),
             _ => Call::Load(s, r, tick),
         }
     }
@@ -273,6 +278,11 @@ fn model_call(m: &mut Model, call: &Call) -> Outcome {
             ring[k] = Some((tick, m.front[st(s)].clone(), m.chunk_len[st(s)]));
             Done
         }
+        Call::Clone(p) => Unit(if p > 100 {
+            Err(SnapshotError::BadThreshold { percent: p })
+        } else {
+            Ok(())
+        }),
         Call::Load(s, r, tick) => {
             let s = st(s);
             let ring = &m.rings[usize::from(r % 2)];
@@ -379,6 +389,10 @@ fn system_call(sys: &mut System, call: &Call) -> Outcome {
                 None => ring.save(tick, &mut sys.bare),
             };
             Done
+        }
+        Call::Clone(p) => {
+            sys.bare = sys.bare.clone();
+            Unit(sys.bare.set_full_copy_percent(p))
         }
         Call::Load(s, r, tick) => {
             let ring = &mut sys.rings[usize::from(r % 2)];
