@@ -1,7 +1,7 @@
 //! Two buffers: the state the simulation writes (front) and the state before the last update
 //! (back), for rendering between them.
 
-use core::ops::{Deref, DerefMut, Range};
+use core::ops::{Deref, DerefMut, Index, IndexMut, Range};
 
 use tickfold_core::{Interpolate, Tick};
 
@@ -36,8 +36,8 @@ impl CaptureStats {
 /// Two ways to keep the back one tick behind, both without allocating after construction:
 ///
 /// - **In place.** Mutate the front through the tracked writes ([`set`](DoubleBuffer::set),
-///   [`get_mut`](DoubleBuffer::get_mut), [`slice_mut`](DoubleBuffer::slice_mut), or
-///   [`front_mut`](DoubleBuffer::front_mut) for everything) and call
+///   [`get_mut`](DoubleBuffer::get_mut), [`slice_mut`](DoubleBuffer::slice_mut), `buf[i] = x`
+///   through `IndexMut`, or [`front_mut`](DoubleBuffer::front_mut) for everything) and call
 ///   [`capture`](DoubleBuffer::capture) before the update whose previous state you want, which
 ///   copies into the back only the chunks written since the last capture (`copy_from_slice` per
 ///   run of dirty chunks, or one full copy above the threshold).
@@ -220,8 +220,10 @@ impl<T: Copy> DoubleBuffer<T> {
     }
 
     /// The back, to fill with the next state before [`publish`](DoubleBuffer::publish). It
-    /// holds stale data (the previous state) until then.
+    /// holds stale data (the previous state) until then. A [`capture`](DoubleBuffer::capture)
+    /// instead of the publish copies the whole front, since the back may differ anywhere.
     pub fn back_mut(&mut self) -> &mut [T] {
+        self.back_taken = 0;
         &mut self.back
     }
 
@@ -324,6 +326,45 @@ impl<T: Copy> DoubleBuffer<T> {
     /// The front's stamps, for saving into a [`Ring`](crate::Ring).
     pub(crate) fn tracked_mut(&mut self) -> &mut Tracked<T> {
         &mut self.front
+    }
+
+    /// Restores the front from a ring slot. The back keeps the state from before the rollback
+    /// while the length is unchanged; a back of another length cannot stand for the same
+    /// entities index by index, so it becomes a copy of the loaded front.
+    pub(crate) fn restore_front(
+        &mut self,
+        load: impl FnOnce(&mut Tracked<T>) -> Capture,
+    ) -> Capture {
+        let copied = load(&mut self.front);
+        if self.back.len() != self.front.len() {
+            let _ = self.front.copy_into(&mut self.back, 0, false, None);
+            self.back_taken = self.front.seal();
+        }
+        copied
+    }
+}
+
+impl<T> Index<usize> for DoubleBuffer<T> {
+    type Output = T;
+    /// Element `index` of the front.
+    ///
+    /// # Panics
+    ///
+    /// Past the end, like a slice; [`DoubleBuffer::front`]`().get(index)` does not panic.
+    fn index(&self, index: usize) -> &T {
+        &self.front[index]
+    }
+}
+
+impl<T: Copy> IndexMut<usize> for DoubleBuffer<T> {
+    /// Element `index` of the front, mutable; stamps its chunk, as [`DoubleBuffer::get_mut`].
+    ///
+    /// # Panics
+    ///
+    /// Past the end, like a slice; [`DoubleBuffer::set`] and [`DoubleBuffer::get_mut`] do not
+    /// panic.
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        &mut self.front[index]
     }
 }
 

@@ -41,9 +41,11 @@ struct Slot<T> {
 /// more than the threshold changed, as it will with scattered writes across a long ring), and
 /// recomputes the [`chunk_checksum`] of just those chunks; [`checksum`](Ring::checksum) is the
 /// [`state_checksum`] of the chunk checksums, for comparing runs the way ggrs's sync test does.
-/// A load copies back only the chunks written since the save. Slots are allocated with the
-/// state's capacity at construction, so saving and loading allocate nothing while the length
-/// stays within it.
+/// A load copies back only the chunks written since the save. One ring may serve several
+/// states, even of different chunk sizes: a tick's checksums follow the chunk size of the state
+/// that saved it, and a save after another state's save or load copies and rehashes the whole
+/// state. Slots are allocated with the state's capacity at construction, so saving and loading
+/// allocate nothing while the length stays within it.
 ///
 /// # Examples
 ///
@@ -142,16 +144,20 @@ impl<T: Copy + NoUninit> Ring<T> {
             hashes,
             checksum,
         } = &mut self.slots[i];
-        let same = *source == state.id();
         let chunks = state.chunk_count();
-        if hashes.len() != chunks || !same {
+        // Only chunks copied are rehashed, so the others' hashes must be this state's, in its
+        // layout: after a save or load by another state, or by one with another chunk size,
+        // everything is copied and hashed afresh. (Chunk sizes are powers of two, so two
+        // layouts give the same chunk count only when that is 0 or 1, and then the same hashes.)
+        let in_sync = *source == state.id() && hashes.len() == chunks;
+        if !in_sync {
             hashes.clear();
             hashes.resize(chunks, 0);
         }
         let copied = state.copy_into(
             data,
             *taken,
-            same,
+            in_sync,
             Some(&mut |c, chunk| hashes[c] = chunk_checksum(chunk)),
         );
         if copied.full || copied.chunks > 0 {
@@ -172,12 +178,19 @@ impl<T: Copy + NoUninit> Ring<T> {
     /// reused; `state` is untouched.
     pub fn load(&mut self, tick: u64, state: &mut Tracked<T>) -> Result<Capture, SnapshotError> {
         self.find(tick)?;
+        Ok(self.load_found(tick, state))
+    }
+
+    /// [`load`](Ring::load) once `find(tick)` succeeded. The slot's checksums keep the layout
+    /// of the state that saved it: they describe the tick as saved, and the next save into the
+    /// slot by a state of another chunk size rehashes everything (see [`save`](Ring::save)).
+    fn load_found(&mut self, tick: u64, state: &mut Tracked<T>) -> Capture {
         let i = self.slot_of(tick);
         let slot = &mut self.slots[i];
         let copied = state.restore_from(&slot.data, slot.taken, slot.source == state.id());
         slot.source = state.id();
         slot.taken = state.seal();
-        Ok(copied)
+        copied
     }
 
     /// Saves the front of a [`DoubleBuffer`] as tick `tick`.
@@ -187,6 +200,9 @@ impl<T: Copy + NoUninit> Ring<T> {
 
     /// Restores tick `tick` into the front of a [`DoubleBuffer`]. The back keeps the state
     /// from before the rollback until the next capture; capture before re-simulating as usual.
+    /// When the saved state has another length than the front had (entities spawned or removed
+    /// since), the back becomes a copy of the loaded state, so both keep one length and index
+    /// `i` names the same entity in both.
     ///
     /// # Errors
     ///
@@ -196,7 +212,8 @@ impl<T: Copy + NoUninit> Ring<T> {
         tick: u64,
         buf: &mut DoubleBuffer<T>,
     ) -> Result<Capture, SnapshotError> {
-        self.load(tick, buf.tracked_mut())
+        self.find(tick)?;
+        Ok(buf.restore_front(|front| self.load_found(tick, front)))
     }
 
     /// The state saved as `tick`, if its slot still holds it.

@@ -48,9 +48,16 @@ impl Layout {
     }
 
     /// Whole elements per chunk, rounded down to a power of two so the chunk of an index is a
-    /// shift; at least one element per chunk (`chunk_bytes` may be anything here).
+    /// shift; at least one element per chunk (`chunk_bytes` may be anything here). Zero-sized
+    /// elements have no bytes to copy or hash: the whole state is one chunk (two past 2^63
+    /// elements), so the stamps stay tiny however large the `Vec<()>` claims its capacity is.
     fn of<T>(chunk_bytes: usize) -> Layout {
-        let per = (chunk_bytes / size_of::<T>().max(1)).max(1);
+        if size_of::<T>() == 0 {
+            return Layout {
+                shift: usize::BITS - 1,
+            };
+        }
+        let per = (chunk_bytes / size_of::<T>()).max(1);
         Layout {
             shift: usize::BITS - 1 - per.leading_zeros(),
         }
@@ -72,14 +79,15 @@ impl Layout {
 
     fn range(self, chunk: usize, len: usize) -> Range<usize> {
         let start = chunk << self.shift;
-        start..(start + self.per()).min(len)
+        start..start.saturating_add(self.per()).min(len)
     }
 }
 
 /// Live plain-data state whose writes are tracked per chunk.
 ///
 /// Elements are grouped into chunks of [`DEFAULT_CHUNK_BYTES`] (configurable, a power of two;
-/// a chunk holds the largest power-of-two count of whole elements that fits, at least one).
+/// a chunk holds the largest power-of-two count of whole elements that fits, at least one; a
+/// state of zero-sized elements is a single chunk).
 /// Every write through this API stamps its chunk with the current *epoch*; every capture, save
 /// or load into or out of a snapshot closes the epoch. A snapshot taken at epoch `e` then differs
 /// from the live state only in chunks stamped after `e`, so [`DoubleBuffer`](crate::DoubleBuffer)
@@ -329,6 +337,7 @@ impl<T: Copy> Tracked<T> {
 
     /// Swaps the data with `other` (same length) and marks everything dirty.
     pub(crate) fn swap_data(&mut self, other: &mut Vec<T>) {
+        debug_assert_eq!(self.data.len(), other.len(), "the stamps cover one length");
         core::mem::swap(&mut self.data, other);
         self.floor = self.epoch;
     }

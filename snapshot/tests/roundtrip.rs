@@ -7,6 +7,10 @@ use tickfold_snapshot::{
     DoubleBuffer, Persistent, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
 };
 
+/// The hostile mix of length changes, rings shared by two chunk sizes, publishes and bad input.
+#[path = "roundtrip/hostile.rs"]
+mod hostile;
+
 /// One write to the state.
 #[derive(Clone, Debug)]
 enum Op {
@@ -111,6 +115,9 @@ trait Writes {
     fn push(&mut self, v: u32);
     fn swap_remove(&mut self, i: usize) -> Result<u32, SnapshotError>;
     fn truncate(&mut self, n: usize);
+    fn resize(&mut self, n: usize, v: u32);
+    fn get_mut(&mut self, i: usize) -> Option<&mut u32>;
+    fn index_set(&mut self, i: usize, v: u32);
 }
 
 macro_rules! writes {
@@ -140,6 +147,15 @@ macro_rules! writes {
             }
             fn truncate(&mut self, n: usize) {
                 <$t>::truncate(self, n)
+            }
+            fn resize(&mut self, n: usize, v: u32) {
+                <$t>::resize(self, n, v)
+            }
+            fn get_mut(&mut self, i: usize) -> Option<&mut u32> {
+                <$t>::get_mut(self, i)
+            }
+            fn index_set(&mut self, i: usize, v: u32) {
+                self[i] = v;
             }
         }
     };
