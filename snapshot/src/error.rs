@@ -14,6 +14,12 @@ pub enum SnapshotError {
     },
     /// A ring of 0 snapshots was asked for.
     EmptyRing,
+    /// The memory for a ring of this many slots (each sized for the state) could not be
+    /// reserved.
+    RingTooLarge {
+        /// The number of slots asked for.
+        slots: usize,
+    },
     /// A full-copy threshold above 100 percent.
     BadThreshold {
         /// The percentage asked for.
@@ -61,6 +67,10 @@ impl fmt::Display for SnapshotError {
                 )
             }
             SnapshotError::EmptyRing => write!(f, "a snapshot ring needs at least one slot"),
+            SnapshotError::RingTooLarge { slots } => write!(
+                f,
+                "a snapshot ring of {slots} slots does not fit in memory (each slot holds a copy of the state)"
+            ),
             SnapshotError::BadThreshold { percent } => {
                 write!(
                     f,

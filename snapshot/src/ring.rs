@@ -79,28 +79,42 @@ pub struct Ring<T> {
 impl<T: Copy + NoUninit> Ring<T> {
     /// A ring of `len` empty slots sized for `state` (its capacity and chunk count).
     ///
+    /// The memory is reserved up front, so saves and loads within that capacity never
+    /// allocate; a size that cannot be reserved is refused rather than aborting the process.
+    ///
     /// # Errors
     ///
-    /// [`SnapshotError::EmptyRing`] when `len` is 0.
+    /// [`SnapshotError::EmptyRing`] when `len` is 0, [`SnapshotError::RingTooLarge`] when the
+    /// slots cannot be reserved.
     pub fn new(len: usize, state: &Tracked<T>) -> Result<Ring<T>, SnapshotError> {
         if len == 0 {
             return Err(SnapshotError::EmptyRing);
         }
+        let too_large = SnapshotError::RingTooLarge { slots: len };
         let chunks = state
             .capacity()
             .div_ceil(state.chunk_len())
             .max(state.chunk_count());
-        let slots = (0..len)
-            .map(|_| Slot {
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| too_large)?;
+        for _ in 0..len {
+            let mut data = Vec::new();
+            let mut hashes = Vec::new();
+            data.try_reserve_exact(state.capacity())
+                .and_then(|()| hashes.try_reserve_exact(chunks))
+                .map_err(|_| too_large)?;
+            slots.push(Slot {
                 tick: None,
                 taken: 0,
                 source: 0,
-                data: Vec::with_capacity(state.capacity()),
-                hashes: Vec::with_capacity(chunks),
+                data,
+                hashes,
                 checksum: 0,
-            })
-            .collect();
-        Ok(Ring { slots })
+            });
+        }
+        Ok(Ring {
+            slots: slots.into_boxed_slice(),
+        })
     }
 
     /// Number of slots.

@@ -68,6 +68,16 @@ fn bad_configuration_gives_typed_errors() {
     );
     let world = Tracked::new(vec![0_u8; 8]);
     assert_eq!(Ring::new(0, &world).err(), Some(SnapshotError::EmptyRing));
+    // A hostile slot count is refused before anything is allocated, instead of aborting.
+    assert_eq!(
+        Ring::new(usize::MAX, &world).err(),
+        Some(SnapshotError::RingTooLarge { slots: usize::MAX })
+    );
+    let big = Tracked::new(vec![0_u64; 1 << 20]); // 8 MiB a slot
+    assert_eq!(
+        Ring::new(1 << 40, &big).err(),
+        Some(SnapshotError::RingTooLarge { slots: 1 << 40 })
+    );
     let mut w = world.clone();
     assert_eq!(
         w.set_full_copy_percent(101),
