@@ -9,6 +9,8 @@
 //! progress runs at once, only slots that passed entirely are lost), `Burst` is the catch-up
 //! policy (every missed tick runs, back to back, on the original grid). tickfold reports every
 //! lost slot as `Event::DroppedTicks`; `spin_sleep` skips them silently.
+//! Two small ports of `Interval::tick` (Skip and Burst, on integer nanoseconds) serve as
+//! oracles on random work durations.
 //!
 //! Not ported, because tickfold has no equivalent API yet: `MissedTickBehavior::Delay` (re-phase
 //! the grid to the late call), `Interval::reset`, `Interval::set_period` and
@@ -208,6 +210,113 @@ fn target_rate_as_float_is_exact() {
     let rate = TickRate::from_hz_f64(150.0).unwrap();
     assert!((rate.hz_f64() - 150.0).abs() < 1e-9);
     assert_eq!(rate.tick_start_nanos(150), 1_000_000_000);
+}
+
+/// `spin_sleep_util::Interval` with `MissedTickBehavior::Skip`, ported on integer nanoseconds
+/// (`Interval::tick_with_spin` and `MissedTickBehavior::next_tick`): `tick(now)` returns when
+/// the call returns (after sleeping, or at once when the tick was missed).
+struct SkipInterval {
+    next_tick: u64,
+    period: u64,
+}
+
+impl SkipInterval {
+    fn tick(&mut self, now: u64) -> u64 {
+        let tick = self.next_tick;
+        if now > tick {
+            self.next_tick = now + self.period - (now - tick) % self.period;
+            return now;
+        }
+        self.next_tick = tick + self.period;
+        tick
+    }
+}
+
+/// `Skip` against `Policy::KeepWorking` on random work durations (0 to 3 periods): a shell that
+/// sleeps on every `Sleep` event runs each update exactly when the interval's `tick()` would
+/// have returned, and the update's slot is the one in progress at that moment.
+#[test]
+fn keep_working_returns_exactly_when_skip_does() {
+    let period = 50 * MS;
+    let mut x: u64 = 0x5eed_1234_abcd_ef01;
+    let mut oracle = SkipInterval {
+        next_tick: 0,
+        period,
+    };
+    let mut state = interval(50, Policy::KeepWorking);
+    let (mut t_oracle, mut t_fold) = (0u64, 0u64);
+    for call in 0..5_000 {
+        let returned = oracle.tick(t_oracle);
+        let e = state.advance(Nanos(t_fold));
+        if let Some(until) = sleeps(&e).first() {
+            t_fold = *until;
+        }
+        let ticks: Vec<_> = e.updates().copied().collect();
+        assert_eq!(ticks.len(), 1, "call {call}");
+        assert_eq!(t_fold, returned, "call {call}");
+        let slot = ticks[0].t.0;
+        assert!(slot <= t_fold && t_fold < slot + period, "call {call}");
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let work = match x % 10 {
+            0 => 0,
+            1..=6 => x % period,
+            7 => period,
+            _ => x % (3 * period),
+        };
+        t_oracle = returned + work;
+        t_fold += work;
+    }
+    assert_eq!(
+        state.ticks_run() + state.ticks_dropped(),
+        state.next_tick(),
+        "every skipped slot was reported"
+    );
+    assert!(state.ticks_dropped() > 0);
+}
+
+/// `MissedTickBehavior::Burst` against the catch-up policy capped at one update per step (one
+/// `tick()` call is one step), on random work durations. A burst tick marks the start of a
+/// period and a catch-up tick its end, so burst tick *k* + 1 returns exactly when catch-up tick
+/// *k* runs; both keep the original grid and lose nothing.
+#[test]
+fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
+    let period = 50 * MS;
+    let mut x: u64 = 0x0bad_cafe_f00d_d00d;
+    let mut next_burst = 0u64;
+    let mut burst = |now: u64| {
+        let tick = next_burst;
+        next_burst = tick + period;
+        now.max(tick)
+    };
+    let config = LoopConfig::new(TickRate::from_period(Duration::from_millis(50)).unwrap())
+        .max_updates(Some(1))
+        .max_frame_delta(None);
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let mut t_oracle = burst(0);
+    let mut t_fold = 0u64;
+    for k in 0..5_000u64 {
+        let returned = burst(t_oracle);
+        let mut e = state.advance(Nanos(t_fold));
+        if e.updates().count() == 0 {
+            t_fold = e.deadline().unwrap().0; // sleep until the tick is due
+            e = state.advance(Nanos(t_fold));
+        }
+        assert_eq!(updates(&e), [k], "call {k}");
+        assert_eq!(t_fold, returned, "call {k}");
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let work = match x % 10 {
+            0..=6 => x % period,
+            7 => 0,
+            _ => x % (4 * period),
+        };
+        t_oracle = returned + work;
+        t_fold += work;
+    }
+    assert_eq!(state.ticks_dropped(), 0);
 }
 
 /// A clock the test moves by hand.
