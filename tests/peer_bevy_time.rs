@@ -456,3 +456,81 @@ fn speed_changes_keep_sub_nanosecond_remainders() {
     assert_eq!(state.virtual_time(), Nanos(1_000));
     assert_eq!(state.ticks_run(), 1);
 }
+
+/// `bevy_time`'s `Time<Virtual>` + `Time<Fixed>` pipeline (`virt.rs::advance_with_raw_delta`,
+/// `fixed.rs::run_fixed_main_schedule`, `accumulate_overstep`, `expend`), ported on integer
+/// nanoseconds for a timestep that is a whole number of them (Bevy's default, 15,625 µs):
+/// paused frames add nothing, a frame longer than the max delta adds the max delta.
+struct BevyFixed {
+    timestep: u64,
+    max_delta: u64,
+    paused: bool,
+    overstep: u64,
+    expended: u64,
+}
+
+impl BevyFixed {
+    /// One `app.update()` with a raw delta: returns how many times `FixedMain` ran.
+    fn update(&mut self, raw_delta: u64) -> u64 {
+        let delta = if self.paused {
+            0
+        } else {
+            raw_delta.min(self.max_delta)
+        };
+        self.overstep += delta;
+        let mut runs = 0;
+        while let Some(rest) = self.overstep.checked_sub(self.timestep) {
+            self.overstep = rest;
+            self.expended += 1;
+            runs += 1;
+        }
+        runs
+    }
+
+    fn overstep_fraction_f64(&self) -> f64 {
+        self.overstep as f64 / self.timestep as f64
+    }
+}
+
+/// Bevy's pipeline against the fold on random frames (0 to 250 ms, so the max delta never
+/// clamps, including frames of exactly 250 ms and of exactly one timestep) with random pauses:
+/// the same number of fixed updates in every frame, the overstep equal to `Render::lag_ns`,
+/// and the overstep fraction equal to `Render::alpha`.
+#[test]
+fn bevy_fixed_pipeline_agrees_frame_by_frame() {
+    let mut bevy = BevyFixed {
+        timestep: BEVY_TIMESTEP,
+        max_delta: 250 * MS,
+        paused: false,
+        overstep: 0,
+        expended: 0,
+    };
+    let mut state = new(LoopConfig::new(period(BEVY_TIMESTEP)).max_updates(None));
+    state.advance(Nanos(0));
+    let mut now = 0;
+    let mut x: u64 = 0x00c0_ffee_1234_5678;
+    for frame in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if x % 97 == 0 {
+            bevy.paused = !bevy.paused;
+            state.set_paused(bevy.paused);
+        }
+        let raw = match x % 20 {
+            0 => 250 * MS,
+            1 => BEVY_TIMESTEP,
+            2 => 1,
+            _ => x % (40 * MS),
+        };
+        now += raw;
+        let runs = bevy.update(raw);
+        let e = state.advance(Nanos(now));
+        assert_eq!(e.updates().count() as u64, runs, "frame {frame}");
+        let r = render(&e);
+        assert_eq!(r.lag_ns, bevy.overstep as i64, "frame {frame}");
+        assert!((r.alpha - bevy.overstep_fraction_f64()).abs() < 1e-12);
+        assert_eq!(r.paused, bevy.paused);
+    }
+    assert_eq!(state.ticks_run(), bevy.expended);
+}
