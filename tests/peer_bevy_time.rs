@@ -534,3 +534,49 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
     }
     assert_eq!(state.ticks_run(), bevy.expended);
 }
+
+/// bevy `real.rs::test_update_with_instant`: `Time<Real>` driven by explicit `Instant`s (no
+/// clock read inside): delta and elapsed follow the instants given. tickfold takes
+/// `std::time::Instant` as a timestamp the same way; its deadlines come back as instants.
+#[test]
+fn real_time_from_explicit_instants() {
+    let startup = std::time::Instant::now();
+    let mut state =
+        LoopState::new(LoopConfig::new(TickRate::from_hz(4).unwrap()), startup).unwrap();
+    let first = state.advance(startup);
+    assert_eq!(
+        first.deadline(),
+        Some(&(startup + Duration::from_millis(250)))
+    );
+    let second = startup + Duration::from_millis(300);
+    let e = state.advance(second);
+    assert_eq!(e.updates().count(), 1);
+    assert_eq!(state.real_time(), Nanos(300 * MS));
+    assert_eq!(e.deadline(), Some(&(startup + Duration::from_millis(500))));
+    let e = state.advance(startup + Duration::from_millis(200));
+    assert!(matches!(e.first(), Some(Event::ClockBackwards { by }) if *by == Nanos(100 * MS)));
+}
+
+/// bevy `TimeUpdateStrategy::ManualDuration` / `real.rs::test_update_with_duration`: time given
+/// as durations since an epoch. tickfold takes `Duration` as a timestamp too.
+#[test]
+fn real_time_from_durations() {
+    let mut state = LoopState::new(
+        LoopConfig::new(period(BEVY_TIMESTEP)),
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    state.advance(Duration::from_secs(1));
+    let mut fixed = 0;
+    for k in 1..=64u64 {
+        let now = Duration::from_secs(1) + Duration::from_nanos(k * BEVY_TIMESTEP);
+        let e = state.advance(now);
+        fixed += e.updates().count();
+        assert_eq!(
+            e.deadline(),
+            Some(&(now + Duration::from_nanos(BEVY_TIMESTEP)))
+        );
+    }
+    assert_eq!(fixed, 64);
+    assert_eq!(state.virtual_time(), Nanos(SEC));
+}
