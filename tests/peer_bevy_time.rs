@@ -580,3 +580,42 @@ fn real_time_from_durations() {
     assert_eq!(fixed, 64);
     assert_eq!(state.virtual_time(), Nanos(SEC));
 }
+
+/// The same pipeline with `set_relative_speed` changes between frames (speeds ½, 1 and 2 on
+/// even raw deltas, so Bevy's `Duration::mul_f64` is exact) and a 1 s max delta that no frame
+/// reaches: speed changes in the middle of an accumulation keep the overstep, frame by frame.
+#[test]
+fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
+    let mut bevy = BevyFixed {
+        timestep: BEVY_TIMESTEP,
+        max_delta: SEC,
+        paused: false,
+        overstep: 0,
+        expended: 0,
+    };
+    let config = LoopConfig::new(period(BEVY_TIMESTEP))
+        .max_updates(None)
+        .max_frame_delta(Some(Duration::from_secs(1)));
+    let mut state = new(config);
+    state.advance(Nanos(0));
+    let speeds = [(1, 2), (1, 1), (2, 1)];
+    let mut speed = (1u64, 1u64);
+    let (mut now, mut x) = (0u64, 0x00fa_ce0f_f5e7_u64);
+    for frame in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if x % 13 == 0 {
+            let (num, den) = speeds[(x / 13 % 3) as usize];
+            speed = (u64::from(num), u64::from(den));
+            state.set_time_scale(TimeScale::ratio(num, den).unwrap());
+        }
+        let raw = (x % (125 * MS)) & !1;
+        now += raw;
+        let runs = bevy.update(raw * speed.0 / speed.1);
+        let e = state.advance(Nanos(now));
+        assert_eq!(e.updates().count() as u64, runs, "frame {frame}");
+        assert_eq!(render(&e).lag_ns, bevy.overstep as i64, "frame {frame}");
+    }
+    assert_eq!(state.ticks_run(), bevy.expended);
+}
