@@ -269,14 +269,16 @@ impl Clock {
     /// constant-rate sleep, the nearest rule or hysteresis). The lag is exact: `v − k·dt`,
     /// rounded down, for catch-up (negative only when hysteresis fires before `k·dt`); for the
     /// constant-rate policies, the time since the slot started, 0 when the shell sleeps until it.
-    #[inline]
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
     pub(crate) fn fire(&mut self, v: u64, event_index: usize) -> Tick {
         let rate = self.rate();
         let lag = match self.local(v) {
             Some(l) if self.constant_rate() => {
                 Lag::from(Nanos((l as u64).saturating_sub(self.tick_start.ceil())))
             }
-            Some(l) => Lag::from_i128(self.tick_start.lag_floor(l, rate)),
+            // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
+            Some(l) => Lag::between(l, u128::from(self.tick_start.ceil())),
             None => Lag::ZERO,
         };
         let tick = Tick {
@@ -304,7 +306,8 @@ impl Clock {
 
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the
     /// backlog if the cap stopped a catch-up clock with ticks still due.
-    #[inline]
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
         self.last_count = self.count;
         let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
@@ -346,7 +349,8 @@ impl Clock {
             self.tick_start
                 .lag_fraction(self.num_f, self.den_f, u64::try_from(l).unwrap_or(u64::MAX))
                 .clamp(0.0, 1.0),
-            Lag::from_i128(self.tick_start.lag_floor(l, self.rate())),
+            // floor(l − k·dt) = l − ceil(k·dt), as l is whole.
+            Lag::between(l, self.tick_start.ceil_exact(self.rate())),
         )
     }
 }

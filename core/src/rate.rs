@@ -310,17 +310,14 @@ impl GridPoint {
         self.q == u64::MAX
     }
 
-    /// `floor(x − m·dt)` in whole ns, exact and signed: `x − ceil(m·dt)` since `x` is whole.
-    /// No division unless the point saturated.
+    /// `ceil(m·dt)` in whole ns, exact even past `u64::MAX` (a division only then).
     #[inline]
-    pub(crate) fn lag_floor(self, x: u128, rate: TickRate) -> i128 {
-        let ceil = if self.saturated() {
+    pub(crate) fn ceil_exact(self, rate: TickRate) -> u128 {
+        if self.saturated() {
             rate.ceil_wide(self.m)
         } else {
             u128::from(self.ceil())
-        };
-        // Both are below 2^66, so the difference fits an i128.
-        x as i128 - ceil as i128
+        }
     }
 
     /// `(x − m·dt) / dt` as an `f64`: one float division, computed from the exact integer

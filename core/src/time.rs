@@ -143,9 +143,9 @@ impl Timestamp for std::time::Instant {
 /// (rounded down): positive when the simulation is behind, negative ("early") when a tick ran
 /// before virtual time reached it (the *nearest* firing rule or hysteresis).
 ///
-/// Kept as a magnitude and a sign so that [`Tick`](crate::Tick) stays 8-byte aligned; the
-/// magnitude saturates at `u64::MAX` ns (584 years), which only the end of the time axis can
-/// reach.
+/// Kept as a magnitude and a sign, 12 bytes aligned to 4, so that [`Tick`](crate::Tick) and
+/// [`Render`](crate::Render) stay as small as with a plain `u64`/`i64` lag; the magnitude
+/// saturates at `u64::MAX` ns (584 years), which only the end of the time axis can reach.
 ///
 /// # Examples
 ///
@@ -161,6 +161,7 @@ impl Timestamp for std::time::Instant {
 /// assert_eq!(early.to_string(), "-3ns");
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C, packed(4))]
 pub struct Lag {
     magnitude: u64,
     /// Never set with a zero magnitude, so equal lags compare equal.
@@ -183,12 +184,17 @@ impl Lag {
         }
     }
 
-    /// An exact signed lag, saturating at `±u64::MAX` ns.
-    pub(crate) fn from_i128(ns: i128) -> Lag {
-        let magnitude = u64::try_from(ns.unsigned_abs()).unwrap_or(u64::MAX);
+    /// `x − y` ns, saturating at `±u64::MAX` ns.
+    #[inline]
+    pub(crate) fn between(x: u128, y: u128) -> Lag {
+        let (magnitude, early) = if x >= y {
+            (x - y, false)
+        } else {
+            (y - x, true)
+        };
         Lag {
-            magnitude,
-            early: ns < 0,
+            magnitude: u64::try_from(magnitude).unwrap_or(u64::MAX),
+            early,
         }
     }
 
@@ -246,7 +252,8 @@ impl fmt::Display for Lag {
         if self.early {
             f.write_str("-")?;
         }
-        write!(f, "{}ns", self.magnitude)
+        let magnitude = self.magnitude;
+        write!(f, "{magnitude}ns")
     }
 }
 
@@ -305,12 +312,12 @@ mod tests {
 
     #[test]
     fn lag_is_exact_and_ordered() {
-        assert_eq!(Lag::from_i128(-7).as_nanos(), -7);
+        assert_eq!(Lag::between(0, 7).as_nanos(), -7);
         assert_eq!(
-            Lag::from_i128(i128::from(u64::MAX) + 9).as_nanos(),
+            Lag::between(u128::from(u64::MAX) + 9, 0).as_nanos(),
             i128::from(u64::MAX)
         );
         assert_eq!(Lag::early_by(Nanos(0)), Lag::ZERO);
-        assert!(Lag::from_i128(-1) < Lag::ZERO && Lag::ZERO < Lag::from(Nanos(1)));
+        assert!(Lag::between(0, 1) < Lag::ZERO && Lag::ZERO < Lag::from(Nanos(1)));
     }
 }
