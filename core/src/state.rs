@@ -215,7 +215,7 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.last_real.is_none();
-        let elapsed = self.read_clock(now, ev);
+        let (elapsed, behind) = self.read_clock(now, ev);
         if elapsed > 0 {
             let before = self.virt;
             // At a scale of 1 the virtual advance is the real one.
@@ -227,7 +227,6 @@ impl<T: Timestamp> LoopState<T> {
             self.last_frame_v = self.virt - before;
         }
         let v = self.virt;
-        let now_real = self.last_real.unwrap_or(0);
         let clock = &mut self.clocks[0];
         let from = ev.list.len();
         while clock.count < clock.checked.cap && v >= clock.due() && !clock.ended() {
@@ -248,10 +247,10 @@ impl<T: Timestamp> LoopState<T> {
                     clock: clock.id,
                     ticks,
                 });
-                Some(now_real)
+                Some(0)
             }
             None if clock.ended() => None,
-            None => Some(now_real.saturating_add(clock.due().saturating_sub(v))),
+            None => Some(clock.due().saturating_sub(v)),
         };
         if let Some(next_tick) = clock.end_of_time() {
             ev.list.push(Event::EndOfTime {
@@ -268,14 +267,14 @@ impl<T: Timestamp> LoopState<T> {
                 paused: false,
             }));
         }
-        ev.deadline = deadline.map(|d| deadline_from(now, now_real, d));
+        ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
     }
 
     /// The step for every configuration.
     pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
         self.emit_controls(ev);
         let first = self.last_real.is_none();
-        let elapsed = self.read_clock(now, ev);
+        let (elapsed, behind) = self.read_clock(now, ev);
         if !self.paused && elapsed > 0 {
             let before = self.virt;
             self.add_real(elapsed, ev);
@@ -287,7 +286,7 @@ impl<T: Timestamp> LoopState<T> {
         let mut deadline_real = if self.paused {
             None
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
-            self.run_lone_constant_rate(ev, now, now_real)
+            self.run_lone_constant_rate(ev, now, behind, now_real)
         } else {
             self.run_merged(ev, now_real, x_est)
         };
@@ -307,23 +306,24 @@ impl<T: Timestamp> LoopState<T> {
             let r = slot.ceil();
             deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
         }
-        ev.deadline = deadline_real.map(|d| deadline_from(now, now_real, d));
+        ev.deadline = deadline_real.map(|d| deadline_from(now, behind, d.saturating_sub(now_real)));
     }
 
-    /// Applies the time rules to `now`; returns the real ns that passed.
-    fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> u64 {
+    /// Applies the time rules to `now`; returns the real ns that passed and how far `now` is
+    /// behind the latest `now` (0 unless the clock went backwards).
+    fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> (u64, u64) {
         let last = self.last_real.unwrap_or(0);
         match now.nanos_since(self.start) {
             Some(real) if real >= last => {
                 self.last_real = Some(real);
-                real - last
+                (real - last, 0)
             }
             Some(real) => {
                 ev.list.push(Event::ClockBackwards {
                     by: Nanos(last - real),
                 });
                 self.last_real = Some(last);
-                0
+                (0, last - real)
             }
             None => {
                 let by = self
@@ -333,7 +333,7 @@ impl<T: Timestamp> LoopState<T> {
                     .saturating_add(last);
                 ev.list.push(Event::ClockBackwards { by: Nanos(by) });
                 self.last_real = Some(last);
-                0
+                (0, by)
             }
         }
     }
@@ -438,7 +438,13 @@ impl<T: Timestamp> LoopState<T> {
     /// [`Event::Sleep`] until then (the *drop & rest* and *keep working* constant-rate loops).
     /// A slot that virtual time can never reach (a time scale of 0, the end of time) does not
     /// run: the deadline is then `None`. Returns the real deadline.
-    fn run_lone_constant_rate(&mut self, ev: &mut Events<T>, now: T, now_real: u64) -> Option<u64> {
+    fn run_lone_constant_rate(
+        &mut self,
+        ev: &mut Events<T>,
+        now: T,
+        behind: u64,
+        now_real: u64,
+    ) -> Option<u64> {
         let v = self.virt;
         let clock = &mut self.clocks[0];
         if clock.ended() {
@@ -450,7 +456,7 @@ impl<T: Timestamp> LoopState<T> {
         }
         if v < slot {
             let real = self.virt_rem.real_needed(self.scale, slot - v)?;
-            let until = now.add_nanos(real);
+            let until = deadline_from(now, behind, real);
             ev.list.push(Event::Sleep { until });
         }
         self.fire(ev, 0, v);
@@ -618,8 +624,10 @@ impl<T> LoopState<T> {
     }
 }
 
-/// The real deadline `d` (ns since start) as a timestamp, measured from the step's `now` (at
-/// real time `now_real`) so that it is never earlier than `now`.
-fn deadline_from<T: Timestamp>(now: T, now_real: u64, d: u64) -> T {
-    now.add_nanos(d.saturating_sub(now_real))
+/// A deadline `after` ns past the latest `now`, as a timestamp measured from the step's `now`
+/// (which is `behind` ns before the latest `now` if the clock went backwards), so that it is
+/// never earlier than `now`, even where `start + deadline` would not fit the timestamp type.
+#[inline]
+fn deadline_from<T: Timestamp>(now: T, behind: u64, after: u64) -> T {
+    now.add_nanos(after.saturating_add(behind))
 }

@@ -351,6 +351,25 @@ fn instant_deadlines_near_the_end_are_never_before_now() {
     }
 }
 
+#[test]
+fn a_backwards_step_keeps_the_deadline() {
+    // Measured from `now`, the deadline still lands where the latest `now` put it.
+    for config in [
+        LoopConfig::new(hz(60)),
+        LoopConfig::new(hz(60)).clock(ClockConfig::new("b", hz(7))),
+    ] {
+        let mut state = LoopState::new(config, Nanos(0)).unwrap();
+        state.advance(Nanos(0));
+        let ahead = *state.advance(Nanos(100 * MS)).deadline().unwrap();
+        let back = state.advance(Nanos(40 * MS));
+        assert!(
+            back.iter()
+                .any(|e| matches!(e, Event::ClockBackwards { .. }))
+        );
+        assert_eq!(back.deadline(), Some(&ahead));
+    }
+}
+
 // 9. The lag is one exact type.
 
 #[test]
