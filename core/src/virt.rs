@@ -179,6 +179,33 @@ mod tests {
     }
 
     #[test]
+    fn the_fallback_rounds_down_once_and_keeps_the_invariant() {
+        // Four primes just below 2^32: their lcm passes 2^127 on the fourth change.
+        let primes = [
+            4_294_967_291u32,
+            4_294_967_279,
+            4_294_967_231,
+            4_294_967_197,
+        ];
+        let mut sub = SubNanos::new(s(1, primes[0]));
+        let mut v = 0u64;
+        let mut exact = 0f64;
+        for p in primes {
+            let sc = s(1, p);
+            sub.rescale(sc);
+            v += sub.advance(sc, 3);
+            exact += 3.0 / f64::from(p);
+            assert!(sub.rem < sub.den && sub.den % u128::from(p) == 0);
+        }
+        assert_eq!(
+            sub.den,
+            u128::from(primes[3]),
+            "the fallback reset the unit"
+        );
+        assert_eq!(v, exact as u64);
+    }
+
+    #[test]
     fn mul_div_matches_wide_math() {
         for (a, b, d) in [
             (5u128, 7u128, 9u128),
