@@ -283,7 +283,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                     name(t.clock),
                     t.index,
                     t.t.0,
-                    t.lag.0,
+                    t.lag.as_nanos(),
                     t.last_in_step
                 ),
                 Event::Render(r) => format!(
@@ -323,6 +323,10 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                     let (n, d) = s.as_ratio();
                     format!(r#""event":"scale_changed","num":{n},"den":{d}"#)
                 }
+                Event::EndOfTime { clock, next_tick } => format!(
+                    r#""event":"end_of_time","clock":"{}","next_tick":{next_tick}"#,
+                    name(*clock)
+                ),
             };
             format!(r#"{{"at_ns":{at},{body}}}"#)
         }
@@ -341,7 +345,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
             format!(
                 "Simulating{who} with t={}, Δt={dt}, lag={}",
                 ms(t.t.0),
-                ms(t.lag.0)
+                ms(t.lag.behind().0)
             )
         }
         (Format::Text, Event::Render(_)) => "Rendering...".into(),
@@ -382,6 +386,12 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
         (Format::Text, Event::Resumed) => "Resumed".into(),
         (Format::Text, Event::ScaleChanged(s)) => {
             format!("Time scale changed to {:?}", s.as_ratio())
+        }
+        (Format::Text, Event::EndOfTime { clock, next_tick }) => {
+            format!(
+                "End of time for {}: tick {next_tick} never comes due",
+                name(*clock)
+            )
         }
     }
 }

@@ -201,7 +201,7 @@ impl Driver for FloatLoop {
                 index: self.next,
                 t: Nanos(self.rate.tick_start_nanos(self.next)),
                 dt: self.rate,
-                lag: Nanos(0),
+                lag: Nanos(0).into(),
                 last_in_step: false,
             }));
             self.next += 1;

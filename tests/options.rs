@@ -134,7 +134,7 @@ fn alpha_always_in_unit_interval_under_caps_phase_and_hysteresis() {
         .0;
     let (_, events) = state.step(Nanos(55 * MS));
     let r = events.render().unwrap();
-    assert_eq!((r.alpha, r.lag_ns), (1.0, 45 * MS as i64));
+    assert_eq!((r.alpha, (r.lag.as_nanos() as i64)), (1.0, 45 * MS as i64));
     // Hysteresis ½ at 100 Hz (snap within 5 ms): 2 updates at 52 ms make the step at 58 ms
     // run tick 5 (due at 60 ms) early too, so the lag is −2 ms and alpha clamps to 0.
     state = new(LoopConfig::new(hz(100)).hysteresis(0.5));
@@ -143,7 +143,7 @@ fn alpha_always_in_unit_interval_under_caps_phase_and_hysteresis() {
         .map(|&ms| {
             let events = state.advance(Nanos(ms * MS));
             let r = events.render().unwrap();
-            (events.updates().count(), r.alpha, r.lag_ns)
+            (events.updates().count(), r.alpha, (r.lag.as_nanos() as i64))
         })
         .collect();
     let counts: Vec<usize> = steps.iter().map(|s| s.0).collect();
@@ -369,7 +369,7 @@ fn one_hour_of_frames(rate: TickRate) -> (u64, i64, f64) {
         last = state.advance(Nanos(now as u64)).render().copied();
     }
     let r = last.unwrap();
-    (state.ticks_run(), r.lag_ns, r.alpha)
+    (state.ticks_run(), (r.lag.as_nanos() as i64), r.alpha)
 }
 
 #[test]

@@ -13,7 +13,8 @@ type Step = (Vec<(u64, u64, u64)>, Option<f64>);
 
 /// The oracle: `v` is real time in units of 1/den ns, so `dt` is exactly `num` and tick `k`
 /// is due once `v >= (k+1)·num`. The clamp drops the oldest due ticks beyond what `clamp` ns
-/// of this frame allow; the cap stops a step and keeps the backlog.
+/// of this frame allow, never the next tick due when the frame began; the cap stops a step
+/// and keeps the backlog.
 fn oracle(num: u64, den: u64, cap: Option<u32>, clamp: Option<u64>, frames: &[u64]) -> Vec<Step> {
     let (num, den) = (u128::from(num), u128::from(den));
     let (mut v, mut k, mut out) = (0u128, 0u128, Vec::new());
@@ -21,8 +22,10 @@ fn oracle(num: u64, den: u64, cap: Option<u32>, clamp: Option<u64>, frames: &[u6
         let before = v;
         v += u128::from(frame) * den;
         if let Some(c) = clamp.filter(|c| frame > *c) {
-            let limit = (before + u128::from(c) * den) / num;
-            k += (v / num).saturating_sub(limit);
+            // Kept: ticks due by `before + c`, or by the next tick's due time if later (the
+            // time the fold asked the shell to wait for is never a stall).
+            let limit = (before + u128::from(c) * den).max((k + 1) * num) / num;
+            k += (v / num).saturating_sub(limit.max(k));
         }
         let mut updates = Vec::new();
         while v >= (k + 1) * num && cap.is_none_or(|c| updates.len() < c as usize) {
@@ -52,7 +55,7 @@ fn fold(config: LoopConfig, frames: &[u64]) -> Vec<Step> {
             let events = state.advance(Nanos(now));
             let updates = events
                 .updates()
-                .map(|t| (t.index, t.t.0, t.lag.0))
+                .map(|t| (t.index, t.t.0, t.lag.behind().0))
                 .collect();
             let alpha = events.iter().find_map(|e| match e {
                 Event::Render(r) => Some(r.alpha),

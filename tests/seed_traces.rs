@@ -39,11 +39,11 @@ fn scheme_run(config: LoopConfig, frame_ms: u64, frames: u64) -> (String, Vec<(f
                     "Simulating with t={}, Δt={}, lag={}\n",
                     ms(t.t.0),
                     ms(t.dt.period_floor_nanos()),
-                    ms(t.lag.0)
+                    ms(t.lag.behind().0)
                 )),
                 Event::Render(r) => {
                     out.push_str("Rendering...\n");
-                    renders.push((r.alpha, r.lag_ns));
+                    renders.push((r.alpha, (r.lag.as_nanos() as i64)));
                 }
                 other => panic!("frame {f}: unexpected event {other:?}"),
             }

@@ -3,7 +3,7 @@
 use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event, Tick};
 use crate::rate::{GridPoint, GridStep, TickRate};
-use crate::time::Nanos;
+use crate::time::{Lag, Nanos};
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -16,6 +16,11 @@ pub(crate) struct Clock {
     /// Ticks the max frame delta has dropped from this clock, in total.
     pub(crate) clamp_dropped: u64,
     pub(crate) next_tick: u64,
+    /// How many ticks can ever come due: tick `end` and later would be due past `u64::MAX` ns
+    /// of virtual time, so they never are (the end of the time axis).
+    end: u64,
+    /// Whether [`Event::EndOfTime`] has been reported.
+    end_reported: bool,
     /// `k·dt` and `(k+1)·dt` for the next tick `k`, relative to `origin`.
     tick_start: GridPoint,
     tick_end: GridPoint,
@@ -38,6 +43,16 @@ pub(crate) struct Clock {
 
 impl Clock {
     pub(crate) fn new(id: ClockId, config: ClockConfig, checked: Checked, origin: u64) -> Clock {
+        let room = u128::from(u64::MAX - origin);
+        let end = if config.policy == Policy::CatchUp {
+            // Tick k is due at origin + (k+1)·dt − phase: it fits while (k+1)·dt ≤ room + phase.
+            config
+                .rate
+                .ticks_in_wide(room + u128::from(checked.phase_ns))
+        } else {
+            // Slot k starts at origin + k·dt: it fits while k·dt ≤ room.
+            config.rate.ticks_in_wide(room).saturating_add(1)
+        };
         Clock {
             id,
             config,
@@ -45,6 +60,8 @@ impl Clock {
             origin,
             clamp_dropped: 0,
             next_tick: 0,
+            end,
+            end_reported: false,
             tick_start: GridPoint::at(config.rate, 0),
             tick_end: GridPoint::at(config.rate, 1),
             ran: 0,
@@ -71,47 +88,80 @@ impl Clock {
         self.config.policy != Policy::CatchUp
     }
 
-    /// Virtual time `v` on this clock's own axis, shifted by its phase; `None` before its origin.
+    /// Virtual time `v` on this clock's own axis, shifted by its phase, exactly (it may pass
+    /// `u64::MAX` by the phase); `None` before its origin.
     #[inline]
-    fn local(&self, v: u64) -> Option<u64> {
+    fn local(&self, v: u64) -> Option<u128> {
         v.checked_sub(self.origin)
-            .map(|l| l.saturating_add(self.checked.phase_ns))
+            .map(|l| u128::from(l) + u128::from(self.checked.phase_ns))
+    }
+
+    /// Whether the clock has reached the end of the time axis: its next tick would be due past
+    /// `u64::MAX` ns, so it never comes due.
+    #[inline]
+    pub(crate) fn ended(&self) -> bool {
+        self.next_tick >= self.end
     }
 
     /// Virtual time at which the next tick is due: the end of its interval for catch-up (less
-    /// the phase), the start of its slot for the constant-rate policies.
+    /// the phase), the start of its slot for the constant-rate policies. Exact while the clock
+    /// has not [`ended`](Self::ended); `u64::MAX` after.
     #[inline]
     pub(crate) fn due(&self) -> u64 {
-        let local = if self.constant_rate() {
-            self.tick_start.ceil()
-        } else {
-            self.tick_end.ceil().saturating_sub(self.checked.phase_ns)
-        };
-        self.origin.saturating_add(local)
+        if self.constant_rate() {
+            return self.origin.saturating_add(self.tick_start.ceil());
+        }
+        if !self.tick_end.saturated() {
+            let local = self.tick_end.ceil().saturating_sub(self.checked.phase_ns);
+            return self.origin.saturating_add(local);
+        }
+        // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
+        let exact = self.rate().ceil_wide(self.tick_end.m) - u128::from(self.checked.phase_ns)
+            + u128::from(self.origin);
+        u64::try_from(exact).unwrap_or(u64::MAX)
     }
 
-    /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis).
+    /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
+    /// nearest rule); never more than [`end`](Self::end).
     #[inline]
     fn ticks_at(&self, v: u64) -> u64 {
         match self.local(v) {
             None => 0,
-            Some(l) if self.constant_rate() => self.rate().ticks_in(l).saturating_add(1),
-            Some(l) => self.rate().ticks_in(l),
+            Some(l) if self.constant_rate() => {
+                // No phase here, so l fits a u64.
+                self.rate().ticks_in(l as u64).saturating_add(1)
+            }
+            Some(l) => self.rate().ticks_in_wide(l),
         }
+        .min(self.end)
     }
 
-    /// The max frame delta: virtual time went from `before` to `now` but only `allowed` of it
-    /// may be worked off. Drops the oldest due ticks beyond that, moving the tick number past
-    /// them, and returns `(first, count)` of the dropped ticks.
-    pub(crate) fn clamp(&mut self, before: u64, allowed: u64, now: u64) -> (u64, u64) {
-        let limit = self.ticks_at(before.saturating_add(allowed));
-        let count = self.ticks_at(now).saturating_sub(limit);
-        let first = self.next_tick;
-        if count > 0 {
-            self.jump_to(first.saturating_add(count));
-            self.clamp_dropped = self.clamp_dropped.saturating_add(count);
+    /// The max frame delta, in virtual time: virtual time went to `now` in a step that may work
+    /// off only up to `limit` (the step's start plus the max frame delta). Ticks due at or
+    /// before `limit`, or at or before the due time this clock asked the shell to wait for
+    /// (the due time of its next tick at the start of the step), are kept; the oldest of the
+    /// rest are dropped and the tick number moves past them. Returns `(first, count, time)` of
+    /// the drop, `time` being the virtual time discarded for this clock; `None` when nothing
+    /// is dropped.
+    pub(crate) fn clamp(&mut self, limit: u64, now: u64) -> Option<(u64, u64, u64)> {
+        let limit = if self.ended() {
+            limit
+        } else {
+            limit.max(self.due())
+        };
+        if now <= limit {
+            return None;
         }
-        (first, count)
+        // Never past what is due by `now`: ticks run early stay run.
+        let kept = self.ticks_at(limit).max(self.next_tick);
+        let count = self.ticks_at(now).saturating_sub(kept);
+        if count == 0 {
+            return None;
+        }
+        let first = self.next_tick;
+        self.jump_to(first.saturating_add(count));
+        self.clamp_dropped = self.clamp_dropped.saturating_add(count);
+        Some((first, count, now - limit))
     }
 
     /// Makes tick `j` the next one (after a drop).
@@ -122,8 +172,7 @@ impl Clock {
         self.tick_end = GridPoint::at(rate, j.saturating_add(1));
     }
 
-    /// Ticks due by virtual time `v`: `ticks_run + ticks_dropped + pending` for a catch-up clock
-    /// without hysteresis or the nearest rule.
+    /// Ticks due by virtual time `v` (slots started, for the constant-rate policies).
     pub(crate) fn ticks_due(&self, v: u64) -> u64 {
         self.ticks_at(v)
     }
@@ -131,10 +180,25 @@ impl Clock {
     /// Ticks due by virtual time `v` that have neither run nor been dropped.
     #[inline]
     pub(crate) fn pending(&self, v: u64) -> u64 {
-        if self.constant_rate() {
-            return 0;
-        }
         self.ticks_at(v).saturating_sub(self.next_tick)
+    }
+
+    /// Ticks run (or dropped) before virtual time `v` made them due: the *nearest* rule,
+    /// hysteresis and a lone constant-rate clock's sleep run ticks early. Every tick below
+    /// `next_tick` ran or was dropped, so `ran + dropped + pending == due + early`, exactly.
+    #[inline]
+    pub(crate) fn early(&self, v: u64) -> u64 {
+        self.next_tick.saturating_sub(self.ticks_at(v))
+    }
+
+    /// `Some(next_tick)` the first time the clock is found at the end of the time axis.
+    #[inline]
+    pub(crate) fn end_of_time(&mut self) -> Option<u64> {
+        if self.ended() && !self.end_reported {
+            self.end_reported = true;
+            return Some(self.next_tick);
+        }
+        None
     }
 
     /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected
@@ -202,21 +266,27 @@ impl Clock {
     }
 
     /// Fires the next tick at virtual time `v` (which may precede its due time under the
-    /// constant-rate sleep or the nearest rule; the lag then reads 0).
-    #[inline]
+    /// constant-rate sleep, the nearest rule or hysteresis). The lag is exact: `v − k·dt`,
+    /// rounded down, for catch-up (negative only when hysteresis fires before `k·dt`); for the
+    /// constant-rate policies, the time since the slot started, 0 when the shell sleeps until it.
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
     pub(crate) fn fire(&mut self, v: u64, event_index: usize) -> Tick {
         let rate = self.rate();
         let lag = match self.local(v) {
-            Some(l) if self.constant_rate() => l.saturating_sub(self.tick_start.ceil()),
-            Some(l) => u64::try_from(self.tick_start.lag_floor(l)).unwrap_or(0),
-            None => 0,
+            Some(l) if self.constant_rate() => {
+                Lag::from(Nanos((l as u64).saturating_sub(self.tick_start.ceil())))
+            }
+            // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
+            Some(l) => Lag::between(l, u128::from(self.tick_start.ceil())),
+            None => Lag::ZERO,
         };
         let tick = Tick {
             clock: self.id,
             index: self.next_tick,
             t: Nanos(self.tick_start.floor()),
             dt: rate,
-            lag: Nanos(lag),
+            lag,
             last_in_step: true,
         };
         self.next_tick = self.next_tick.saturating_add(1);
@@ -236,10 +306,11 @@ impl Clock {
 
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the
     /// backlog if the cap stopped a catch-up clock with ticks still due.
-    #[inline]
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
         self.last_count = self.count;
-        let capped = !self.constant_rate() && self.count >= self.checked.cap;
+        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
         self.count = 0;
         (capped && v >= self.due()).then(|| self.pending(v).max(1))
     }
@@ -265,20 +336,21 @@ impl Clock {
     }
 
     /// Where a renderer stands between this clock's previous and current tick, in `[0, 1]`,
-    /// and the exact lag in ns (rounded down; negative when a tick ran early).
+    /// and the exact lag (rounded down; negative when a tick ran early).
     #[inline]
-    pub(crate) fn alpha(&self, v: u64) -> (f64, i64) {
+    pub(crate) fn alpha(&self, v: u64) -> (f64, Lag) {
         if self.constant_rate() {
-            return (1.0, 0);
+            return (1.0, Lag::ZERO);
         }
         let Some(l) = self.local(v) else {
-            return (0.0, 0);
+            return (0.0, Lag::ZERO);
         };
         (
             self.tick_start
-                .lag_fraction(self.num_f, self.den_f, l)
+                .lag_fraction(self.num_f, self.den_f, u64::try_from(l).unwrap_or(u64::MAX))
                 .clamp(0.0, 1.0),
-            self.tick_start.lag_floor(l),
+            // floor(l − k·dt) = l − ceil(k·dt), as l is whole.
+            Lag::between(l, self.tick_start.ceil_exact(self.rate())),
         )
     }
 }

@@ -32,7 +32,7 @@ pub enum Policy {
     KeepWorking,
 }
 
-/// When a clock's tick may fire relative to its due time (seed 002's fixed-frequency loops).
+/// When a clock's tick may fire relative to its due time (the fixed-frequency sub-loops of "looping in time").
 ///
 /// Both rules pay time forward: the schedule stays on the exact grid `origin + k·dt`, so firing
 /// late or early never shifts later ticks and nothing drifts.
@@ -44,7 +44,9 @@ pub enum Firing {
     Late,
     /// Fire at the step nearest the due time: now, if `now` is closer to the due time than the
     /// next step is expected to be (the estimate is the length of the frame that just ended). The error is at
-    /// most half an outer-loop period when frames are regular. An early tick reports a lag of 0.
+    /// most half an outer-loop period when frames are regular. An early tick's
+    /// [`Tick::lag`](crate::Tick::lag) is still `now − k·dt` (positive, less than one tick): it
+    /// runs before `(k+1)·dt`, its due time, but after `k·dt`.
     Nearest,
 }
 
@@ -295,11 +297,18 @@ impl LoopConfig {
         self
     }
 
-    /// The most real time one step may work off (default 250 ms, Bevy's). Beyond it, each clock
-    /// drops its oldest due ticks, reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime)
-    /// with their numbers; the tick number jumps over them, so the simulation stays in sync with
-    /// the clock instead of falling behind for good. `None` keeps every tick (the cap still
-    /// bounds each step). A zero duration is rejected at construction.
+    /// The most virtual time one step may owe (default 250 ms, Bevy's), whatever the time
+    /// scale: at a scale of 2,000 a 16 ms frame still owes at most 250 ms of ticks, at 0.01 a
+    /// 2 s frame owes 20 ms and loses nothing (Bevy clamps virtual time the same way).
+    ///
+    /// The rule, per clock: a step keeps the ticks due by the later of (the step's starting
+    /// virtual time + this delta) and (the due time of the clock's next tick when the step
+    /// began), so a shell that sleeps until the deadline the fold gave it never loses the tick
+    /// it woke for, however slow the clock. Ticks due after that are dropped, oldest first,
+    /// reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime) with their numbers;
+    /// the tick number jumps over them, so the simulation stays in sync with the clock instead
+    /// of falling behind for good. `None` keeps every tick (the cap still bounds each step). A
+    /// zero duration is rejected at construction.
     #[must_use]
     pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {
         self.max_frame_delta = max;
@@ -364,8 +373,11 @@ pub enum ConfigError {
     ZeroRate,
     /// A tick rate was NaN, infinite or negative.
     InvalidRate,
-    /// A tick would be shorter than one nanosecond.
+    /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
     RateTooHigh,
+    /// A positive rate given as a float was below 1 µHz, the resolution of
+    /// [`TickRate::from_hz_f64`](crate::TickRate::from_hz_f64).
+    RateTooLow,
     /// A tick length does not fit in 64-bit nanoseconds.
     RateOutOfRange,
     /// The per-step update cap was 0.
@@ -398,6 +410,9 @@ impl fmt::Display for ConfigError {
             ConfigError::RateTooHigh => {
                 f.write_str("tick rate is too high: a tick must last at least 1 ns")
             }
+            ConfigError::RateTooLow => f.write_str(
+                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_period for slower clocks)",
+            ),
             ConfigError::RateOutOfRange => {
                 f.write_str("tick length does not fit in 64-bit nanoseconds (584 years)")
             }

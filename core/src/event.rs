@@ -5,7 +5,7 @@ use core::ops::Deref;
 use smallvec::SmallVec;
 
 use crate::rate::{TickRate, TimeScale};
-use crate::time::Nanos;
+use crate::time::{Lag, Nanos};
 
 /// Which clock an event belongs to. Clock 0 is the loop's main clock; further clocks are
 /// numbered in declaration order.
@@ -24,9 +24,15 @@ pub struct Tick {
     pub t: Nanos,
     /// The fixed tick length.
     pub dt: TickRate,
-    /// How far simulation time was behind (virtual) real time just before this tick ran, rounded
-    /// down: the Scheme trace's `lag`.
-    pub lag: Nanos,
+    /// How far simulation time was behind virtual time just before this tick ran, rounded
+    /// down: the `lag` of the purely functional Scheme loop's trace. For [`Policy::CatchUp`]
+    /// it is `now − index·dt`, exact at any distance; a tick the *nearest* rule fires early
+    /// still has a positive lag (less than one tick), and one hysteresis fires before
+    /// `index·dt` has a negative one. For the constant-rate policies it is the time since the
+    /// slot started, 0 when the shell sleeps until the slot.
+    ///
+    /// [`Policy::CatchUp`]: crate::Policy::CatchUp
+    pub lag: Lag,
     /// `true` for the last update of its step: the state before it is the one a renderer
     /// interpolates from, so it is the only update that needs a snapshot.
     pub last_in_step: bool,
@@ -48,10 +54,13 @@ pub struct Render {
     /// when a cap or hysteresis leaves the lag outside one tick; `1` for the constant-rate
     /// policies, which draw the state the update just produced.
     pub alpha: f64,
-    /// The exact lag behind (virtual) real time after this step's updates, in nanoseconds,
-    /// rounded down. Negative only when hysteresis ran a tick early.
-    pub lag_ns: i64,
-    /// Ticks run so far on the main clock: the current state is the result of tick `ticks − 1`.
+    /// The alpha clock's exact lag behind virtual time after this step's updates, rounded down.
+    /// Early (negative) only when a tick ran before its due time (hysteresis or the nearest
+    /// rule); 0 for the constant-rate policies.
+    pub lag: Lag,
+    /// Ticks run so far on the alpha clock (see
+    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)): the current state is the
+    /// result of tick `ticks − 1` when no tick was dropped.
     pub ticks: u64,
     /// The loop is paused: no updates ran and alpha is frozen.
     pub paused: bool,
@@ -73,15 +82,18 @@ pub enum Event<T> {
         /// How far before the latest `now` the step's `now` was.
         by: Nanos,
     },
-    /// The step covered `time` more real time than the max frame delta allows. Virtual time
-    /// still advances in full, but `clock` works off at most the max frame delta of it: its
-    /// oldest due ticks beyond that, `first .. first + ticks`, are dropped and will never run
-    /// (the tick number jumps over them, as seed 000's drops do). Reported once per clock;
-    /// `ticks` may be 0.
+    /// The step moved virtual time further than the max frame delta allows, and `clock` lost
+    /// ticks to it. Virtual time still advances in full, but `clock` works off only the ticks
+    /// due by the later of the step's start plus the max frame delta and the due time of its
+    /// next tick at the start of the step (the time the fold asked the shell to wait for is
+    /// never a stall). Its ticks due after that, `first .. first + ticks`, are dropped and will
+    /// never run (the tick number jumps over them, like the dropped iterations of a
+    /// constant-rate loop). Reported for each clock that drops at least one tick.
     DiscardedTime {
         /// The clock.
         clock: ClockId,
-        /// Real time beyond the max frame delta.
+        /// The virtual time discarded for this clock: from the limit described above to the
+        /// step's virtual time.
         time: Nanos,
         /// The first dropped tick number.
         first: u64,
@@ -116,6 +128,16 @@ pub enum Event<T> {
     },
     /// Draw a frame.
     Render(Render),
+    /// `clock` has reached the end of the time axis: its tick `next_tick` would be due past
+    /// `u64::MAX` ns of virtual time (584 years after the clock's start), so it and every later
+    /// tick never come due. The clock's grid stops there; it runs and drops nothing more.
+    /// Reported once per clock, at the first step that finds it there.
+    EndOfTime {
+        /// The clock that ran out of time.
+        clock: ClockId,
+        /// The first tick that never comes due.
+        next_tick: u64,
+    },
     /// The loop was paused since the previous step.
     Paused,
     /// The loop was resumed since the previous step.
@@ -149,9 +171,9 @@ impl<T> Events<T> {
     }
 
     /// When the shell should call `step` again: the next tick due, the next render slot, or
-    /// `now` itself when a backlog or a constant-rate loop wants to go on at once. `None` when
-    /// nothing will happen by the passage of time alone (paused with no render cap, or a time
-    /// scale of 0).
+    /// `now` itself when a backlog or a constant-rate loop wants to go on at once. Never earlier
+    /// than the step's `now`. `None` when nothing will happen by the passage of time alone
+    /// (paused with no render cap, a time scale of 0, or every clock at the end of time).
     #[must_use]
     pub fn deadline(&self) -> Option<&T> {
         self.deadline.as_ref()
@@ -174,7 +196,7 @@ impl<T> Events<T> {
         })
     }
 
-    /// Ticks this step reports as dropped or discarded, in total.
+    /// Ticks this step reports as dropped or discarded, in total, saturating at `u64::MAX`.
     #[must_use]
     pub fn dropped_ticks(&self) -> u64 {
         self.list
@@ -184,7 +206,7 @@ impl<T> Events<T> {
                 Event::DiscardedTime { ticks, .. } => *ticks,
                 _ => 0,
             })
-            .sum()
+            .fold(0, u64::saturating_add)
     }
 
     /// Whether the events spilled to the heap (more than [`INLINE_EVENTS`]).

@@ -7,11 +7,11 @@
 //! ```
 //! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
 //!
-//! // 2 ticks per second, frames of 1 s: the Scheme seed's first trace.
+//! // 2 ticks per second, frames of 1 s: the first printed trace of the purely functional Scheme loop article.
 //! let config = LoopConfig::new(TickRate::from_hz(2)?).max_frame_delta(None);
 //! let state = LoopState::new(config, Nanos(0))?;
 //! let (state, events) = state.step(Nanos::from_secs(1));
-//! let lags: Vec<u64> = events.updates().map(|t| t.lag.0 / 1_000_000).collect();
+//! let lags: Vec<u64> = events.updates().map(|t| t.lag.behind().0 / 1_000_000).collect();
 //! assert_eq!(lags, [1000, 500]);
 //! assert_eq!(events.render().map(|r| r.alpha), Some(0.0));
 //! assert_eq!(state.ticks_run(), 2);
@@ -36,11 +36,14 @@ pub mod glam;
 mod interpolate;
 mod rate;
 mod state;
+mod stats;
 mod time;
+mod virt;
 
 pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
 pub use interpolate::Interpolate;
 pub use rate::{TickRate, TimeScale};
-pub use state::{ClockStats, LoopState};
-pub use time::{Nanos, Timestamp};
+pub use state::LoopState;
+pub use stats::ClockStats;
+pub use time::{Lag, Nanos, Timestamp};

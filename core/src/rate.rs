@@ -101,16 +101,24 @@ impl TickRate {
     /// # Errors
     ///
     /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
-    /// [`ConfigError::ZeroRate`] for anything that rounds to 0 µHz.
+    /// [`ConfigError::ZeroRate`] for 0, [`ConfigError::RateTooLow`] for a positive rate that
+    /// rounds to 0 µHz, [`ConfigError::RateTooHigh`] above 1 GHz.
     pub fn from_hz_f64(hz: f64) -> Result<TickRate, ConfigError> {
         if !hz.is_finite() || hz < 0.0 {
             return Err(ConfigError::InvalidRate);
+        }
+        if hz == 0.0 {
+            return Err(ConfigError::ZeroRate);
         }
         let micro = hz * 1e6;
         if micro >= u64::MAX as f64 {
             return Err(ConfigError::RateTooHigh);
         }
-        TickRate::from_hz_ratio(round_nonneg(micro), 1_000_000)
+        let micro = round_nonneg(micro);
+        if micro == 0 {
+            return Err(ConfigError::RateTooLow);
+        }
+        TickRate::from_hz_ratio(micro, 1_000_000)
     }
 
     /// One tick every `period`.
@@ -136,16 +144,23 @@ impl TickRate {
     /// # Errors
     ///
     /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
-    /// [`ConfigError::ZeroRate`] below half a nanosecond.
+    /// [`ConfigError::ZeroRate`] for 0, [`ConfigError::RateTooHigh`] for a positive period that
+    /// rounds to 0 ns (a tick shorter than 1 ns), [`ConfigError::RateOutOfRange`] above 584 years.
     pub fn from_period_ms_f64(ms: f64) -> Result<TickRate, ConfigError> {
         if !ms.is_finite() || ms < 0.0 {
             return Err(ConfigError::InvalidRate);
+        }
+        if ms == 0.0 {
+            return Err(ConfigError::ZeroRate);
         }
         let ns = ms * 1e6;
         if ns >= u64::MAX as f64 {
             return Err(ConfigError::RateOutOfRange);
         }
-        TickRate::from_ns_ratio(u128::from(round_nonneg(ns)), 1)
+        match round_nonneg(ns) {
+            0 => Err(ConfigError::RateTooHigh),
+            ns => TickRate::from_ns_ratio(u128::from(ns), 1),
+        }
     }
 
     /// The tick length as a reduced fraction `(num, den)` of nanoseconds.
@@ -192,6 +207,21 @@ impl TickRate {
     pub fn ticks_in(self, x: u64) -> u64 {
         let v = u128::from(x) * u128::from(self.den) / u128::from(self.num);
         u64::try_from(v).unwrap_or(u64::MAX)
+    }
+
+    /// [`ticks_in`](Self::ticks_in) for an `x` wider than 64 bits (a time past `u64::MAX` ns
+    /// on a clock's own axis), saturating. Split so that nothing overflows.
+    pub(crate) fn ticks_in_wide(self, x: u128) -> u64 {
+        let (num, den) = (u128::from(self.num), u128::from(self.den));
+        // x = q·num + r: x·den/num = q·den + r·den/num, with r·den < num·den < 2^128.
+        let (q, r) = (x / num, x % num);
+        let v = q.saturating_mul(den).saturating_add(r * den / num);
+        u64::try_from(v).unwrap_or(u64::MAX)
+    }
+
+    /// `ceil(k·dt)` in ns, exactly, as a `u128`.
+    pub(crate) fn ceil_wide(self, k: u64) -> u128 {
+        (u128::from(k) * u128::from(self.num)).div_ceil(u128::from(self.den))
     }
 }
 
@@ -274,11 +304,20 @@ impl GridPoint {
         self.q.saturating_add(u64::from(self.r != 0))
     }
 
-    /// `floor(x − m·dt)` in whole ns, signed: `x − ceil(m·dt)` since `x` is whole. No division.
+    /// Whether `floor(m·dt)` saturated: the point lies at or past `u64::MAX` ns.
     #[inline]
-    pub(crate) fn lag_floor(self, x: u64) -> i64 {
-        let diff = i128::from(x) - i128::from(self.ceil());
-        i64::try_from(diff).unwrap_or(if diff < 0 { i64::MIN } else { i64::MAX })
+    pub(crate) fn saturated(self) -> bool {
+        self.q == u64::MAX
+    }
+
+    /// `ceil(m·dt)` in whole ns, exact even past `u64::MAX` (a division only then).
+    #[inline]
+    pub(crate) fn ceil_exact(self, rate: TickRate) -> u128 {
+        if self.saturated() {
+            rate.ceil_wide(self.m)
+        } else {
+            u128::from(self.ceil())
+        }
     }
 
     /// `(x − m·dt) / dt` as an `f64`: one float division, computed from the exact integer
@@ -296,6 +335,9 @@ impl GridPoint {
         (whole as f64 * den_f - r) / num_f
     }
 }
+
+/// The largest time scale accepted.
+const MAX_SCALE: u64 = 4_000;
 
 /// How fast virtual (simulation) time runs against real time: an exact fraction `num / den`.
 ///
@@ -324,16 +366,17 @@ impl TimeScale {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidScale`] when `den` is 0.
+    /// [`ConfigError::InvalidScale`] when `den` is 0 or the scale is above 4,000.
     pub fn ratio(num: u32, den: u32) -> Result<TimeScale, ConfigError> {
         if den == 0 {
             return Err(ConfigError::InvalidScale);
         }
         let g = gcd(u128::from(num), u128::from(den)).max(1) as u32;
-        Ok(TimeScale {
-            num: num / g,
-            den: den / g,
-        })
+        let (num, den) = (num / g, den / g);
+        if u64::from(num) > MAX_SCALE * u64::from(den) {
+            return Err(ConfigError::InvalidScale);
+        }
+        Ok(TimeScale { num, den })
     }
 
     /// `scale` rounded once to a whole number of millionths, then kept exactly.
@@ -342,7 +385,7 @@ impl TimeScale {
     ///
     /// [`ConfigError::InvalidScale`] for NaN, infinite, negative or values above 4,000.
     pub fn from_f64(scale: f64) -> Result<TimeScale, ConfigError> {
-        if !scale.is_finite() || !(0.0..=4_000.0).contains(&scale) {
+        if !scale.is_finite() || !(0.0..=MAX_SCALE as f64).contains(&scale) {
             return Err(ConfigError::InvalidScale);
         }
         TimeScale::ratio(round_nonneg(scale * 1e6) as u32, 1_000_000)
@@ -352,37 +395,6 @@ impl TimeScale {
     #[must_use]
     pub const fn as_ratio(self) -> (u32, u32) {
         (self.num, self.den)
-    }
-
-    /// Scales `real` nanoseconds, carrying the remainder `rem` (in units of `1/den` ns).
-    #[inline]
-    pub(crate) fn apply(self, real: u64, rem: u64) -> (u64, u64) {
-        let (num, den) = (u64::from(self.num), u64::from(self.den));
-        // Fast path (every step at scale 1): 64-bit arithmetic, no 128-bit division call.
-        if let Some(t) = real.checked_mul(num).and_then(|t| t.checked_add(rem)) {
-            return if den == 1 { (t, 0) } else { (t / den, t % den) };
-        }
-        let t = u128::from(real) * u128::from(num) + u128::from(rem);
-        let den = u128::from(den);
-        (u64::try_from(t / den).unwrap_or(u64::MAX), (t % den) as u64)
-    }
-
-    /// Real nanoseconds needed for virtual time to advance by `virt` ns given the carried
-    /// remainder `rem`; `None` when the scale is 0.
-    #[inline]
-    pub(crate) fn real_needed(self, virt: u64, rem: u64) -> Option<u64> {
-        if self.num == 0 {
-            return None;
-        }
-        let (num, den) = (u64::from(self.num), u64::from(self.den));
-        if num == 1 && den == 1 {
-            return Some(virt);
-        }
-        if let Some(need) = virt.checked_mul(den) {
-            return Some(need.saturating_sub(rem).div_ceil(num));
-        }
-        let need = (u128::from(virt) * u128::from(den)).saturating_sub(u128::from(rem));
-        Some(u64::try_from(need.div_ceil(u128::from(num))).unwrap_or(u64::MAX))
     }
 }
 
@@ -451,18 +463,25 @@ mod tests {
     }
 
     #[test]
-    fn scale_carries_remainder() {
-        let s = TimeScale::ratio(1, 3).unwrap();
-        let (mut v, mut rem) = (0u64, 0u64);
-        for _ in 0..3_000 {
-            let (dv, r) = s.apply(1, rem);
-            v += dv;
-            rem = r;
+    fn scales_above_4000_are_refused() {
+        assert_eq!(
+            TimeScale::ratio(u32::MAX, 1),
+            Err(ConfigError::InvalidScale)
+        );
+        assert_eq!(TimeScale::ratio(4_001, 1), Err(ConfigError::InvalidScale));
+        assert!(TimeScale::ratio(4_000, 1).is_ok());
+        // Reduced first: 8,000/2 is 4,000.
+        assert_eq!(TimeScale::ratio(8_000, 2), TimeScale::ratio(4_000, 1));
+        assert_eq!(TimeScale::ratio(u32::MAX, u32::MAX), Ok(TimeScale::ONE));
+    }
+
+    #[test]
+    fn wide_tick_counts_match() {
+        let r = TickRate::from_hz(60).unwrap();
+        for x in [0u64, 1, 16_666_666, 16_666_667, 1_000_000_000, u64::MAX] {
+            assert_eq!(r.ticks_in_wide(u128::from(x)), r.ticks_in(x));
         }
-        assert_eq!(v, 1_000);
-        assert_eq!(rem, 0);
-        assert_eq!(s.real_needed(1, 0), Some(3));
-        assert_eq!(s.real_needed(1, 2), Some(1));
-        assert_eq!(TimeScale::ratio(0, 1).unwrap().real_needed(1, 0), None);
+        let one = TickRate::from_hz(1_000_000_000).unwrap();
+        assert_eq!(one.ticks_in_wide(u128::from(u64::MAX) + 5), u64::MAX);
     }
 }

@@ -6,7 +6,8 @@ use crate::clock::Clock;
 use crate::config::{ClockConfig, ConfigError, LoopConfig, Policy};
 use crate::event::{ClockId, Event, Events, Render, Tick};
 use crate::rate::{GridPoint, TickRate, TimeScale};
-use crate::time::{Nanos, Timestamp};
+use crate::time::{Lag, Nanos, Timestamp};
+use crate::virt::SubNanos;
 
 /// How many clocks a `LoopState` holds inline before its clock list moves to the heap.
 const INLINE_CLOCKS: usize = 1;
@@ -38,24 +39,30 @@ const PENDING_SCALE: u8 = 4;
 ///   always renders), makes no new tick due (only a backlog
 ///   the cap left behind keeps running), and the next step measures from the latest `now`, so
 ///   no span is counted twice.
-/// * A gap longer than the max frame delta is cut to it; the rest is reported as
-///   [`Event::DiscardedTime`] with the ticks it cost. With the clamp off, gaps of centuries are
-///   still fine: time saturates at 584 years and each step runs at most the update cap (or
+/// * A step that moves virtual time further than the max frame delta works off only the ticks
+///   due within it (or due by the deadline the fold gave, if that is later); the rest is
+///   reported as [`Event::DiscardedTime`] with the ticks it cost (see
+///   [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)). With the clamp off,
+///   gaps of centuries are still fine: each step runs at most the update cap (or
 ///   [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP)), reporting the rest as
 ///   [`Event::Deferred`].
+/// * Time ends at `u64::MAX` ns of virtual time (584 years): a tick whose exact due time does
+///   not fit never comes due, the clock's grid stops there, and [`Event::EndOfTime`] says so
+///   once. Tick indices never repeat and the deadline becomes `None` when no clock can tick.
 ///
 /// A loop holds one or more named clocks, each with its own exact rate, cap, policy and firing
-/// rule (seed 002's fixed-frequency loops). Within a step, updates come out ordered by due
+/// rule (the fixed-frequency sub-loops of "looping in time"). Within a step, updates come out ordered by due
 /// time, ties broken by declaration order, so replays are bit-identical. The single-clock
 /// accessors ([`ticks_run`](LoopState::ticks_run) and friends) describe the alpha clock; the
 /// others are reached through [`clock_stats`](LoopState::clock_stats).
 ///
-/// Cloning copies a few hundred bytes (clocks beyond two live on the heap and are copied
-/// too), so tests and replays can keep every state.
+/// Cloning copies a few hundred bytes (the first clock is stored inline; from the second on,
+/// the clock list lives on the heap and is copied too), so tests and replays can keep every
+/// state.
 ///
 /// # Examples
 ///
-/// The second printed trace of the Scheme seed: 50 Hz ticks, frames of 16 ms.
+/// The second printed trace of the purely functional Scheme loop article: 50 Hz ticks, frames of 16 ms.
 ///
 /// ```
 /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
@@ -66,7 +73,7 @@ const PENDING_SCALE: u8 = 4;
 /// for frame in 1..=6 {
 ///     let (next, events) = state.step(Nanos::from_millis(16 * frame));
 ///     state = next;
-///     lags.extend(events.updates().map(|t| t.lag.0 / 1_000_000));
+///     lags.extend(events.updates().map(|t| t.lag.behind().0 / 1_000_000));
 ///     assert!(events.render().is_some());
 /// }
 /// assert_eq!(lags, [32, 28, 24, 20]);
@@ -74,24 +81,24 @@ const PENDING_SCALE: u8 = 4;
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopState<T = Nanos> {
-    start: T,
-    clocks: SmallVec<[Clock; INLINE_CLOCKS]>,
+    pub(crate) start: T,
+    pub(crate) clocks: SmallVec<[Clock; INLINE_CLOCKS]>,
     /// The clock whose alpha the Render event carries.
-    alpha_clock: ClockId,
+    pub(crate) alpha_clock: ClockId,
     next_id: u16,
     max_delta: Option<u64>,
     render_rate: Option<TickRate>,
     /// Latest real time seen, in ns since `start`; `None` before the first step.
-    last_real: Option<u64>,
-    /// Virtual time since start, and the scaled remainder (units of 1/scale.den ns).
-    virt: u64,
-    virt_rem: u64,
+    pub(crate) last_real: Option<u64>,
+    /// Virtual time since start in whole ns, and the exact fraction of a ns it carries.
+    pub(crate) virt: u64,
+    virt_rem: SubNanos,
     /// Virtual length of the last frame that advanced time: the *nearest* rule's estimate.
     last_frame_v: u64,
     /// Next render slot, if renders are capped.
     render_next: Option<GridPoint>,
-    paused: bool,
-    scale: TimeScale,
+    pub(crate) paused: bool,
+    pub(crate) scale: TimeScale,
     /// The scale the latest step used (a change back to it before the next step cancels out).
     reported_scale: TimeScale,
     pending_controls: u8,
@@ -120,7 +127,7 @@ impl<T: Timestamp> LoopState<T> {
             render_rate: config.render_rate,
             last_real: None,
             virt: 0,
-            virt_rem: 0,
+            virt_rem: SubNanos::new(config.scale),
             last_frame_v: 0,
             render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
             paused: config.paused,
@@ -199,7 +206,7 @@ impl<T: Timestamp> LoopState<T> {
             && self.pending_controls == 0
             && !self.paused
             && self.scale == TimeScale::ONE
-            && self.virt_rem == 0
+            && self.virt_rem.is_zero()
             && self.render_rate.is_none()
     }
 
@@ -208,9 +215,10 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.last_real.is_none();
-        let elapsed = self.read_clock(now, ev);
+        let (elapsed, behind) = self.read_clock(now, ev);
         if elapsed > 0 {
             let before = self.virt;
+            // At a scale of 1 the virtual advance is the real one.
             if self.max_delta.is_some_and(|max| elapsed > max) {
                 self.add_real(elapsed, ev);
             } else {
@@ -219,10 +227,9 @@ impl<T: Timestamp> LoopState<T> {
             self.last_frame_v = self.virt - before;
         }
         let v = self.virt;
-        let now_real = self.last_real.unwrap_or(0);
         let clock = &mut self.clocks[0];
         let from = ev.list.len();
-        while clock.count < clock.checked.cap && v >= clock.due() {
+        while clock.count < clock.checked.cap && v >= clock.due() && !clock.ended() {
             let tick = clock.fire(v, ev.list.len());
             ev.list.push(Event::Update(Tick {
                 last_in_step: false,
@@ -240,27 +247,34 @@ impl<T: Timestamp> LoopState<T> {
                     clock: clock.id,
                     ticks,
                 });
-                now_real
+                Some(0)
             }
-            None => now_real.saturating_add(clock.due().saturating_sub(v)),
+            None if clock.ended() => None,
+            None => Some(clock.due().saturating_sub(v)),
         };
+        if let Some(next_tick) = clock.end_of_time() {
+            ev.list.push(Event::EndOfTime {
+                clock: clock.id,
+                next_tick,
+            });
+        }
         if first || elapsed > 0 {
-            let (alpha, lag_ns) = clock.alpha(v);
+            let (alpha, lag) = clock.alpha(v);
             ev.list.push(Event::Render(Render {
                 alpha,
-                lag_ns,
+                lag,
                 ticks: clock.ran,
                 paused: false,
             }));
         }
-        ev.deadline = Some(self.start.add_nanos(deadline));
+        ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
     }
 
     /// The step for every configuration.
     pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
         self.emit_controls(ev);
         let first = self.last_real.is_none();
-        let elapsed = self.read_clock(now, ev);
+        let (elapsed, behind) = self.read_clock(now, ev);
         if !self.paused && elapsed > 0 {
             let before = self.virt;
             self.add_real(elapsed, ev);
@@ -272,11 +286,18 @@ impl<T: Timestamp> LoopState<T> {
         let mut deadline_real = if self.paused {
             None
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
-            self.run_lone_constant_rate(ev, now_real);
-            Some(now_real)
+            self.run_lone_constant_rate(ev, now, behind, now_real)
         } else {
             self.run_merged(ev, now_real, x_est)
         };
+        for clock in &mut self.clocks {
+            if let Some(next_tick) = clock.end_of_time() {
+                ev.list.push(Event::EndOfTime {
+                    clock: clock.id,
+                    next_tick,
+                });
+            }
+        }
         if (first || elapsed > 0) && self.render_slot_open(now_real) {
             let render = self.render_event();
             ev.list.push(Event::Render(render));
@@ -285,23 +306,24 @@ impl<T: Timestamp> LoopState<T> {
             let r = slot.ceil();
             deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
         }
-        ev.deadline = deadline_real.map(|d| self.start.add_nanos(d));
+        ev.deadline = deadline_real.map(|d| deadline_from(now, behind, d.saturating_sub(now_real)));
     }
 
-    /// Applies the time rules to `now`; returns the real ns that passed.
-    fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> u64 {
+    /// Applies the time rules to `now`; returns the real ns that passed and how far `now` is
+    /// behind the latest `now` (0 unless the clock went backwards).
+    fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> (u64, u64) {
         let last = self.last_real.unwrap_or(0);
         match now.nanos_since(self.start) {
             Some(real) if real >= last => {
                 self.last_real = Some(real);
-                real - last
+                (real - last, 0)
             }
             Some(real) => {
                 ev.list.push(Event::ClockBackwards {
                     by: Nanos(last - real),
                 });
                 self.last_real = Some(last);
-                0
+                (0, last - real)
             }
             None => {
                 let by = self
@@ -311,30 +333,31 @@ impl<T: Timestamp> LoopState<T> {
                     .saturating_add(last);
                 ev.list.push(Event::ClockBackwards { by: Nanos(by) });
                 self.last_real = Some(last);
-                0
+                (0, by)
             }
         }
     }
 
-    /// Moves virtual time by `elapsed` real ns (scaled), applying the max frame delta: beyond
-    /// it, each clock drops its oldest due ticks (see [`Event::DiscardedTime`]).
+    /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
+    /// to the virtual advance: beyond it, each clock drops its oldest due ticks (see
+    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)).
     fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
         let before = self.virt;
-        let (dv, rem) = self.scale.apply(elapsed, self.virt_rem);
-        self.virt = self.virt.saturating_add(dv);
-        if let Some(max) = self.max_delta.filter(|max| elapsed > *max) {
-            let (allowed, _) = self.scale.apply(max, self.virt_rem);
+        let dv = self.virt_rem.advance(self.scale, elapsed);
+        self.virt = before.saturating_add(dv);
+        if let Some(max) = self.max_delta.filter(|max| self.virt - before > *max) {
+            let limit = before.saturating_add(max);
             for clock in &mut self.clocks {
-                let (first, ticks) = clock.clamp(before, allowed, self.virt);
-                ev.list.push(Event::DiscardedTime {
-                    clock: clock.id,
-                    time: Nanos(elapsed - max),
-                    first,
-                    ticks,
-                });
+                if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
+                    ev.list.push(Event::DiscardedTime {
+                        clock: clock.id,
+                        time: Nanos(time),
+                        first,
+                        ticks,
+                    });
+                }
             }
         }
-        self.virt_rem = rem;
     }
 
     fn emit_controls(&mut self, ev: &mut Events<T>) {
@@ -359,14 +382,14 @@ impl<T: Timestamp> LoopState<T> {
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
         let v = self.virt;
         for clock in &mut self.clocks {
-            if clock.config.policy != Policy::CatchUp && v > clock.due() {
+            if clock.config.policy != Policy::CatchUp && !clock.ended() && v > clock.due() {
                 clock.skip_missed(v, false, &mut ev.list);
             }
         }
         loop {
             let mut best: Option<(u64, usize)> = None;
             for (i, clock) in self.clocks.iter().enumerate() {
-                if clock.ready(v, x_est, false) {
+                if !clock.ended() && clock.ready(v, x_est, false) {
                     let due = clock.due();
                     if best.is_none_or(|(d, _)| due < d) {
                         best = Some((due, i));
@@ -386,13 +409,18 @@ impl<T: Timestamp> LoopState<T> {
                     ticks,
                 });
             }
-            wake = wake.min(clock.wake(self.last_frame_v));
+            if !clock.ended() {
+                wake = wake.min(clock.wake(self.last_frame_v));
+            }
         }
         if backlog {
             return Some(now_real);
         }
-        self.scale
-            .real_needed(wake.saturating_sub(v), self.virt_rem)
+        if self.clocks.iter().all(Clock::ended) {
+            return None;
+        }
+        self.virt_rem
+            .real_needed(self.scale, wake.saturating_sub(v))
             .map(|r| now_real.saturating_add(r))
     }
 
@@ -407,19 +435,39 @@ impl<T: Timestamp> LoopState<T> {
     }
 
     /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
-    /// [`Event::Sleep`] until then (seed 000's loops).
-    fn run_lone_constant_rate(&mut self, ev: &mut Events<T>, now_real: u64) {
+    /// [`Event::Sleep`] until then (the *drop & rest* and *keep working* constant-rate loops).
+    /// A slot that virtual time can never reach (a time scale of 0, the end of time) does not
+    /// run: the deadline is then `None`. Returns the real deadline.
+    fn run_lone_constant_rate(
+        &mut self,
+        ev: &mut Events<T>,
+        now: T,
+        behind: u64,
+        now_real: u64,
+    ) -> Option<u64> {
         let v = self.virt;
         let clock = &mut self.clocks[0];
+        if clock.ended() {
+            return None;
+        }
         let slot = clock.skip_missed(v, true, &mut ev.list);
+        if clock.ended() {
+            return None;
+        }
         if v < slot {
-            if let Some(real) = self.scale.real_needed(slot - v, self.virt_rem) {
-                let until = self.start.add_nanos(now_real.saturating_add(real));
-                ev.list.push(Event::Sleep { until });
-            }
+            let real = self.virt_rem.real_needed(self.scale, slot - v)?;
+            let until = deadline_from(now, behind, real);
+            ev.list.push(Event::Sleep { until });
         }
         self.fire(ev, 0, v);
-        self.clocks[0].end_step(v);
+        let clock = &mut self.clocks[0];
+        clock.end_step(v);
+        // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
+        if clock.ended() || self.scale.as_ratio().0 == 0 {
+            None
+        } else {
+            Some(now_real)
+        }
     }
 
     /// Whether the render cap allows a frame at `now_real`; moves the slot past `now_real` if so.
@@ -439,12 +487,12 @@ impl<T: Timestamp> LoopState<T> {
     }
 
     fn render_event(&self) -> Render {
-        let (alpha, lag_ns) = self
+        let (alpha, lag) = self
             .alpha_clock_ref()
-            .map_or((0.0, 0), |c| c.alpha(self.virt));
+            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt));
         Render {
             alpha,
-            lag_ns,
+            lag,
             ticks: self.alpha_clock_ref().map_or(0, |c| c.ran),
             paused: self.paused,
         }
@@ -509,11 +557,11 @@ impl<T> LoopState<T> {
         Ok(id)
     }
 
-    fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
+    pub(crate) fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
         self.clocks.iter().find(|c| c.id == id)
     }
 
-    fn alpha_clock_ref(&self) -> Option<&Clock> {
+    pub(crate) fn alpha_clock_ref(&self) -> Option<&Clock> {
         self.clock_ref(self.alpha_clock)
     }
 
@@ -535,37 +583,6 @@ impl<T> LoopState<T> {
     /// The clocks' names, in declaration order.
     pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.clocks.iter().map(|c| c.config.name)
-    }
-
-    /// Everything the loop knows about clock `id`, or `None` if it does not exist.
-    #[must_use]
-    pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
-        let v = self.virt;
-        self.clock_ref(id).map(|c| {
-            let (alpha, lag_ns) = c.alpha(v);
-            ClockStats {
-                id: c.id,
-                name: c.config.name,
-                rate: c.rate(),
-                next_tick: c.next_tick,
-                ticks_run: c.ran,
-                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
-                pending: c.pending(v),
-                ticks_due: c.ticks_due(v),
-                alpha,
-                lag_ns,
-            }
-        })
-    }
-
-    /// The clock that drives the render alpha.
-    #[must_use]
-    pub fn alpha_clock(&self) -> ClockId {
-        self.alpha_clock
-    }
-
-    fn alpha_stats(&self) -> ClockStats {
-        self.clock_stats(self.alpha_clock).unwrap_or_default()
     }
 
     /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,
@@ -595,10 +612,8 @@ impl<T> LoopState<T> {
     /// the previous step used).
     pub fn set_time_scale(&mut self, scale: TimeScale) {
         if scale != self.scale {
-            let (_, old_den) = self.scale.as_ratio();
-            let (_, new_den) = scale.as_ratio();
-            // Keep the carried sub-nanosecond remainder in the new unit (loses < 1/den ns).
-            self.virt_rem = self.virt_rem * u64::from(new_den) / u64::from(old_den);
+            // The carried fraction of a ns is kept exactly (see `SubNanos`).
+            self.virt_rem.rescale(scale);
             self.scale = scale;
             if scale == self.reported_scale {
                 self.pending_controls &= !PENDING_SCALE;
@@ -607,118 +622,12 @@ impl<T> LoopState<T> {
             }
         }
     }
-
-    /// Whether virtual time is paused.
-    #[must_use]
-    pub fn is_paused(&self) -> bool {
-        self.paused
-    }
-
-    /// The current time scale.
-    #[must_use]
-    pub fn time_scale(&self) -> TimeScale {
-        self.scale
-    }
-
-    /// The alpha clock's tick rate.
-    #[must_use]
-    pub fn rate(&self) -> TickRate {
-        self.alpha_stats().rate
-    }
-
-    /// The loop's start, as given to [`LoopState::new`].
-    #[must_use]
-    pub fn start(&self) -> &T {
-        &self.start
-    }
-
-    /// Virtual time since the start, in ns: real time less pauses, scaled.
-    #[must_use]
-    pub fn virtual_time(&self) -> Nanos {
-        Nanos(self.virt)
-    }
-
-    /// Latest real time seen, in ns since the start (0 before the first step).
-    #[must_use]
-    pub fn real_time(&self) -> Nanos {
-        Nanos(self.last_real.unwrap_or(0))
-    }
-
-    /// The number the alpha clock's next update will carry.
-    #[must_use]
-    pub fn next_tick(&self) -> u64 {
-        self.alpha_stats().next_tick
-    }
-
-    /// The alpha clock's updates run so far.
-    #[must_use]
-    pub fn ticks_run(&self) -> u64 {
-        self.alpha_stats().ticks_run
-    }
-
-    /// The alpha clock's ticks reported dropped so far: missed constant-rate slots plus ticks
-    /// lost to the max frame delta.
-    #[must_use]
-    pub fn ticks_dropped(&self) -> u64 {
-        self.alpha_stats().ticks_dropped
-    }
-
-    /// The alpha clock's ticks due that have neither run nor been dropped: the backlog a capped
-    /// step left. Zero for the constant-rate policies and whenever the loop has caught up.
-    #[must_use]
-    pub fn pending(&self) -> u64 {
-        self.alpha_stats().pending
-    }
-
-    /// The alpha clock's ticks due by the virtual clock: for [`Policy::CatchUp`]
-    /// without hysteresis or the nearest rule, `ticks_run() + ticks_dropped() + pending() ==
-    /// ticks_due()` after every step, exactly. With a scale of 1 and no pauses the virtual clock
-    /// is real time.
-    #[must_use]
-    pub fn ticks_due(&self) -> u64 {
-        self.alpha_stats().ticks_due
-    }
 }
 
-/// One clock's accounting, from [`LoopState::clock_stats`].
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct ClockStats {
-    /// The clock's id.
-    pub id: ClockId,
-    /// The clock's name.
-    pub name: &'static str,
-    /// Its tick rate.
-    pub rate: TickRate,
-    /// The number its next update will carry.
-    pub next_tick: u64,
-    /// Updates run so far.
-    pub ticks_run: u64,
-    /// Ticks reported dropped so far (missed slots and ticks lost to the max frame delta).
-    pub ticks_dropped: u64,
-    /// Ticks due that have neither run nor been dropped (the capped backlog).
-    pub pending: u64,
-    /// Ticks due by the virtual clock: `ticks_run + ticks_dropped + pending` for a
-    /// catch-up clock without hysteresis or the nearest rule.
-    pub ticks_due: u64,
-    /// Where a renderer stands between its previous and current tick, in `[0, 1]`.
-    pub alpha: f64,
-    /// The exact lag behind virtual time after the latest step, in ns (rounded down).
-    pub lag_ns: i64,
-}
-
-impl Default for ClockStats {
-    fn default() -> Self {
-        ClockStats {
-            id: ClockId(0),
-            name: "",
-            rate: TickRate::ONE_SECOND,
-            next_tick: 0,
-            ticks_run: 0,
-            ticks_dropped: 0,
-            pending: 0,
-            ticks_due: 0,
-            alpha: 0.0,
-            lag_ns: 0,
-        }
-    }
+/// A deadline `after` ns past the latest `now`, as a timestamp measured from the step's `now`
+/// (which is `behind` ns before the latest `now` if the clock went backwards), so that it is
+/// never earlier than `now`, even where `start + deadline` would not fit the timestamp type.
+#[inline]
+fn deadline_from<T: Timestamp>(now: T, behind: u64, after: u64) -> T {
+    now.add_nanos(after.saturating_add(behind))
 }

@@ -130,7 +130,9 @@ pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
             let (num, den) = t.dt.period_ratio();
             h.write_u64(num);
             h.write_u64(den);
-            h.write_u64(t.lag.0);
+            // Two's complement of the exact lag: the same bytes as before `Lag` for every lag
+            // that fits an i64.
+            h.write_u64(t.lag.as_nanos() as u64);
             h.write_u8(u8::from(t.last_in_step));
         }
         Event::Deferred { clock, ticks } => {
@@ -141,7 +143,7 @@ pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
         Event::Render(r) => {
             h.write_u8(6);
             h.write_u64(r.alpha.to_bits());
-            h.write_u64(r.lag_ns as u64);
+            h.write_u64(r.lag.as_nanos() as u64);
             h.write_u64(r.ticks);
             h.write_u8(u8::from(r.paused));
         }
@@ -152,6 +154,11 @@ pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
             let (num, den) = s.as_ratio();
             h.write_u32(num);
             h.write_u32(den);
+        }
+        Event::EndOfTime { clock, next_tick } => {
+            h.write_u8(10);
+            h.write_u16(clock.0);
+            h.write_u64(*next_tick);
         }
     }
 }

@@ -138,7 +138,7 @@ impl Driver for TickfoldInPlace {
     fn frame(&mut self, now: u64) -> Frame {
         self.state.advance_into(Nanos(now), &mut self.events);
         if let Some(r) = self.events.render() {
-            self.lag_ns = r.lag_ns;
+            self.lag_ns = r.lag.as_nanos() as i64;
         }
         let (updates, reported_dropped, _) = consume(&self.events);
         Frame {

@@ -1,0 +1,178 @@
+//! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
+
+use crate::event::ClockId;
+use crate::rate::{TickRate, TimeScale};
+use crate::state::LoopState;
+use crate::time::{Lag, Nanos};
+
+/// The accessors: what the loop knows after the latest step.
+impl<T> LoopState<T> {
+    /// Everything the loop knows about clock `id`, or `None` if it does not exist.
+    #[must_use]
+    pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
+        let v = self.virt;
+        self.clock_ref(id).map(|c| {
+            let (alpha, lag) = c.alpha(v);
+            ClockStats {
+                id: c.id,
+                name: c.config.name,
+                rate: c.rate(),
+                next_tick: c.next_tick,
+                ticks_run: c.ran,
+                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
+                pending: c.pending(v),
+                ticks_due: c.ticks_due(v),
+                ticks_early: c.early(v),
+                alpha,
+                lag,
+            }
+        })
+    }
+
+    /// The clock that drives the render alpha.
+    #[must_use]
+    pub fn alpha_clock(&self) -> ClockId {
+        self.alpha_clock
+    }
+
+    fn alpha_stats(&self) -> ClockStats {
+        self.clock_stats(self.alpha_clock).unwrap_or_default()
+    }
+
+    /// Whether virtual time is paused.
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The current time scale.
+    #[must_use]
+    pub fn time_scale(&self) -> TimeScale {
+        self.scale
+    }
+
+    /// The alpha clock's tick rate.
+    #[must_use]
+    pub fn rate(&self) -> TickRate {
+        self.alpha_stats().rate
+    }
+
+    /// The loop's start, as given to [`LoopState::new`].
+    #[must_use]
+    pub fn start(&self) -> &T {
+        &self.start
+    }
+
+    /// Virtual time since the start, in ns: real time less pauses, scaled.
+    #[must_use]
+    pub fn virtual_time(&self) -> Nanos {
+        Nanos(self.virt)
+    }
+
+    /// Latest real time seen, in ns since the start (0 before the first step).
+    #[must_use]
+    pub fn real_time(&self) -> Nanos {
+        Nanos(self.last_real.unwrap_or(0))
+    }
+
+    /// The number the alpha clock's next update will carry.
+    #[must_use]
+    pub fn next_tick(&self) -> u64 {
+        self.alpha_stats().next_tick
+    }
+
+    /// The alpha clock's updates run so far.
+    #[must_use]
+    pub fn ticks_run(&self) -> u64 {
+        self.alpha_stats().ticks_run
+    }
+
+    /// The alpha clock's ticks reported dropped so far: missed constant-rate slots plus ticks
+    /// lost to the max frame delta.
+    #[must_use]
+    pub fn ticks_dropped(&self) -> u64 {
+        self.alpha_stats().ticks_dropped
+    }
+
+    /// The alpha clock's ticks due that have neither run nor been dropped: the backlog a capped
+    /// step left. Zero whenever the loop has caught up, and after every step that runs a
+    /// constant-rate clock.
+    #[must_use]
+    pub fn pending(&self) -> u64 {
+        self.alpha_stats().pending
+    }
+
+    /// The alpha clock's ticks due by the virtual clock. For every clock and configuration,
+    /// `ticks_run() + ticks_dropped() + pending() == ticks_due() + ticks_early()`, exactly, at
+    /// any time (see [`ClockStats`]). With a scale of 1 and no pauses the virtual clock is real
+    /// time.
+    #[must_use]
+    pub fn ticks_due(&self) -> u64 {
+        self.alpha_stats().ticks_due
+    }
+
+    /// The alpha clock's ticks that ran before virtual time made them due (the *nearest* rule,
+    /// hysteresis, a lone constant-rate clock's sleep); see [`ClockStats::ticks_early`].
+    #[must_use]
+    pub fn ticks_early(&self) -> u64 {
+        self.alpha_stats().ticks_early
+    }
+}
+
+/// One clock's accounting, from [`LoopState::clock_stats`](crate::LoopState::clock_stats).
+///
+/// Every tick below `next_tick` either ran or was dropped, which gives one exact identity for
+/// every clock, policy, firing rule and hysteresis, after every step and between steps:
+///
+/// `ticks_run + ticks_dropped + pending == ticks_due + ticks_early`
+///
+/// At most one of `pending` (due, not yet run) and `ticks_early` (run, not yet due) is non-zero.
+/// Under saturation at `u64::MAX` (584 years of 1 ns ticks) the counters stop rather than wrap.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClockStats {
+    /// The clock's id.
+    pub id: ClockId,
+    /// The clock's name.
+    pub name: &'static str,
+    /// Its tick rate.
+    pub rate: TickRate,
+    /// The number its next update will carry.
+    pub next_tick: u64,
+    /// Updates run so far.
+    pub ticks_run: u64,
+    /// Ticks reported dropped so far (missed slots and ticks lost to the max frame delta).
+    pub ticks_dropped: u64,
+    /// Ticks due that have neither run nor been dropped (the capped backlog).
+    pub pending: u64,
+    /// Ticks due by the virtual clock: for [`Policy::CatchUp`](crate::Policy::CatchUp), ticks
+    /// whose interval `[k·dt, (k+1)·dt)` (shifted by the phase) has ended; for the
+    /// constant-rate policies, slots that have started.
+    pub ticks_due: u64,
+    /// Ticks run (or dropped) before virtual time made them due: the *nearest* rule and
+    /// hysteresis fire ticks early, and a lone constant-rate clock runs its next slot after the
+    /// [`Event::Sleep`](crate::Event::Sleep) it asks for. 0 with late firing and no hysteresis.
+    pub ticks_early: u64,
+    /// Where a renderer stands between its previous and current tick, in `[0, 1]`.
+    pub alpha: f64,
+    /// The exact lag behind virtual time after the latest step (rounded down; early when a
+    /// tick ran before its due time).
+    pub lag: Lag,
+}
+
+impl Default for ClockStats {
+    fn default() -> Self {
+        ClockStats {
+            id: ClockId(0),
+            name: "",
+            rate: TickRate::ONE_SECOND,
+            next_tick: 0,
+            ticks_run: 0,
+            ticks_dropped: 0,
+            pending: 0,
+            ticks_due: 0,
+            ticks_early: 0,
+            alpha: 0.0,
+            lag: Lag::ZERO,
+        }
+    }
+}
