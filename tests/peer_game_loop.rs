@@ -47,7 +47,7 @@ fn run_tiny_frames(frame: u64, until: u64) -> (LoopState, Vec<(u64, u64, u64)>, 
     let mut now = 0;
     loop {
         let e = state.advance(Nanos(now));
-        seen.extend(e.updates().map(|t| (t.index, now, t.lag.0)));
+        seen.extend(e.updates().map(|t| (t.index, now, t.lag.behind().0)));
         renders += u64::from(e.render().is_some());
         if now == until {
             return (state, seen, renders);
@@ -200,7 +200,7 @@ fn first_render_blends_a_tiny_fraction_in() {
     let e = state.advance(Nanos(500));
     let alpha = render(&e).alpha;
     assert!(alpha > 0.0 && alpha < 0.0001, "alpha {alpha}");
-    assert_eq!(render(&e).lag_ns, 500);
+    assert_eq!(render(&e).lag.as_nanos(), 500);
     assert_eq!(e.updates().count(), 0);
 }
 
@@ -257,7 +257,7 @@ fn an_hour_of_frames_runs_exactly_ups_times_seconds() {
     }
     assert!(indices_ok);
     assert_eq!(small.ticks_run(), 216_000);
-    assert_eq!(small.clock_stats(small.alpha_clock()).unwrap().lag_ns, 0);
+    assert_eq!(small.clock_stats(small.alpha_clock()).unwrap().lag.as_nanos(), 0);
 
     let mut big = new(config.max_frame_delta(None));
     for s in 1..=3_600u64 {
@@ -321,7 +321,7 @@ fn game_loop_accumulator_agrees_frame_by_frame() {
         let e = state.advance(Nanos(now));
         assert_eq!(e.updates().count() as u64, updates, "frame {frame}");
         let r = render(&e);
-        if r.lag_ns > 1_000 && r.lag_ns < 10 * MS as i64 - 1_000 {
+        if r.lag.as_nanos() > 1_000 && r.lag.as_nanos() < 10 * MS as i128 - 1_000 {
             assert!((r.alpha - blend).abs() < 1e-6, "frame {frame}");
         }
     }

@@ -346,7 +346,7 @@ fn jitter_fix_at_matched_rates() {
 /// `physics_jitter_fix` with a 59.94 Hz display and 60 Hz physics for 10 minutes: a second step
 /// is unavoidable once every 16.7 s (36 times); the fix should keep the rest at one step.
 #[test]
-#[ignore = "issue 13 item 5: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
+#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
 fn jitter_fix_at_59_94_hz() {
     let times = display(1_001 * SEC, 60_000, 50_000, 35_964, 0x2545_f491_4f6c_dd1d);
     let godot = godot_steps(&times, 60, 0.5);
@@ -362,7 +362,7 @@ fn jitter_fix_at_59_94_hz() {
 /// in every 12 frames. With ±300 µs of jitter, count the 12-frame windows that do not hold
 /// exactly 5 steps; tickfold's hysteresis must not do worse than Godot's fix.
 #[test]
-#[ignore = "issue 13 item 5: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
+#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
 fn jitter_fix_at_144_hz() {
     let times = display(SEC, 144, 300_000, 8_640, 0x1234_5678_9abc_def1);
     let godot = godot_steps(&times, 60, 0.5);
@@ -439,7 +439,6 @@ fn time_scale_zero_stops_the_catch_up_clock() {
 /// The same time scale of 0 on the constant-rate policies: stopped virtual time must stop them
 /// too (no update, no sleep, no dropped slot).
 #[test]
-#[ignore = "issue 13 item 3: time scale 0 with a constant-rate policy keeps ticking; un-ignore after the fix"]
 fn time_scale_zero_stops_the_constant_rate_policies() {
     for policy in [Policy::DropAndRest, Policy::KeepWorking] {
         let config = LoopConfig::new(hz(60))
@@ -519,7 +518,7 @@ fn without_jitter_fix_godot_and_tickfold_agree_frame_by_frame() {
 /// step pattern less regular than no fix at all. Irregular = frames not at 1 step (60 Hz
 /// displays) or 12-frame windows not at 5 steps (144 Hz).
 #[test]
-#[ignore = "issue 13 item 5: hysteresis worse than Godot's physics_jitter_fix (at 144 Hz it is worse than none); un-ignore after the fix"]
+#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix (at 144 Hz it is worse than none); un-ignore after the fix"]
 fn jitter_fix_is_never_worse_than_no_fix() {
     for (name, times) in schedules() {
         let measure = |s: &[i64]| {

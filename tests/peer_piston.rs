@@ -234,13 +234,13 @@ fn first_event_is_a_render_before_any_update() {
     let e = state.advance(Nanos(0));
     assert_eq!(e.len(), 1);
     assert_eq!(
-        (render(&e).alpha, render(&e).lag_ns, render(&e).ticks),
+        (render(&e).alpha, render(&e).lag.as_nanos(), render(&e).ticks),
         (0.0, 0, 0)
     );
 }
 
 /// `RenderArgs::ext_dt`: the time since the last update, for extrapolation. tickfold reports
-/// the same span as `Render::lag_ns` (exact, from the end of the last tick run) and interpolates
+/// the same span as `Render::lag` (exact, from the end of the last tick run) and interpolates
 /// with `alpha = lag / dt` instead of extrapolating: at 20 ms, 120 Hz has run 2 ticks and is
 /// 3.33 ms (0.4 of a tick) into the third.
 #[test]
@@ -250,7 +250,7 @@ fn render_reports_the_time_since_the_last_update() {
     let e = state.advance(Nanos(20 * MS));
     assert_eq!(e.updates().count(), 2);
     let r = render(&e);
-    assert_eq!(r.lag_ns, 3_333_333);
+    assert_eq!(r.lag.as_nanos(), 3_333_333);
     assert!((r.alpha - 0.4).abs() < 1e-9, "alpha {}", r.alpha);
     assert_eq!(r.ticks, 2);
 }

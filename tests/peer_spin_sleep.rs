@@ -396,7 +396,7 @@ fn late_wakeups_never_shift_the_grid() {
 /// wakes 1 ms before the deadline must not make the runner run an update before its slot
 /// starts; it should sleep again (or step again) until the slot has begun.
 #[test]
-#[ignore = "issue 13 item 6: the runner runs an update early when a sleeper wakes early; un-ignore after the fix"]
+#[ignore = "issue 13 item 17: the runner runs an update early when a sleeper wakes early; un-ignore after the fix"]
 fn early_wakeups_never_run_an_update_before_its_slot() {
     let (seen, _) = run_interval(MS, 0, 20);
     assert!(seen.len() >= 10, "{seen:?}");
