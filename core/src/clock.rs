@@ -2,6 +2,7 @@
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event, Tick};
+use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, TickRate};
 use crate::time::Nanos;
 
@@ -21,8 +22,8 @@ pub(crate) struct Clock {
     tick_end: GridPoint,
     pub(crate) ran: u64,
     pub(crate) dropped_slots: u64,
-    /// Updates run by the previous step (hysteresis prefers it).
-    last_count: u32,
+    /// Hysteresis: the recent update pattern and frame jitter (unused when it is off).
+    snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
     /// Index in the event list of this clock's latest update in the current step.
@@ -49,7 +50,7 @@ impl Clock {
             tick_end: GridPoint::at(config.rate, 1),
             ran: 0,
             dropped_slots: 0,
-            last_count: 0,
+            snap: Snap::new(),
             count: 0,
             last_event: 0,
             num_f: config.rate.period_ratio().0 as f64,
@@ -157,7 +158,21 @@ impl Clock {
         if h == 0 {
             return v >= due || self.near(due, v, x_est);
         }
-        v >= due.saturating_add(h) || (self.count < self.last_count && v.saturating_add(h) >= due)
+        u64::from(self.count) < self.snap_target(v, h)
+    }
+
+    /// Hysteresis: the number of updates this step runs in all, from the recent pattern (see
+    /// [`Snap::target`]). Constant within a step.
+    fn snap_target(&self, v: u64, band: u64) -> u64 {
+        let first = self.next_tick.saturating_sub(u64::from(self.count));
+        self.snap.target(band, self.rate().period_ratio(), |shift| {
+            let w = if shift < 0 {
+                v.saturating_sub(shift.unsigned_abs())
+            } else {
+                v.saturating_add(shift.unsigned_abs())
+            };
+            self.ticks_at(w).saturating_sub(first)
+        })
     }
 
     /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be.
@@ -238,7 +253,10 @@ impl Clock {
     /// backlog if the cap stopped a catch-up clock with ticks still due.
     #[inline]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
-        self.last_count = self.count;
+        let h = self.checked.hysteresis_ns;
+        if h > 0 {
+            self.snap.record(v, self.count, h);
+        }
         let capped = !self.constant_rate() && self.count >= self.checked.cap;
         self.count = 0;
         (capped && v >= self.due()).then(|| self.pending(v).max(1))
@@ -252,10 +270,13 @@ impl Clock {
         let h = self.checked.hysteresis_ns;
         let due = if h == 0 || self.constant_rate() {
             due
-        } else if self.last_count > 0 {
-            due.saturating_sub(h)
         } else {
-            due.saturating_add(h)
+            let shift = self.snap.wake_shift(h, self.rate().period_ratio());
+            if shift < 0 {
+                due.saturating_sub(shift.unsigned_abs())
+            } else {
+                due.saturating_add(shift.unsigned_abs())
+            }
         };
         if self.config.firing == Firing::Nearest {
             due.saturating_sub(x_est / 2)
@@ -289,8 +310,9 @@ mod tests {
 
     #[test]
     fn a_clock_stays_small() {
-        // Cloning a LoopState copies every clock: keep one within four cache lines.
+        // Cloning a LoopState copies every clock: keep one within five cache lines (the
+        // hysteresis history takes most of the fifth).
         let size = core::mem::size_of::<Clock>();
-        assert!(size <= 256, "Clock grew to {size} bytes");
+        assert!(size <= 320, "Clock grew to {size} bytes");
     }
 }

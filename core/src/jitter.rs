@@ -1,0 +1,242 @@
+//! Hysteresis against frame-time jitter: which frame a tick runs in, decided from the frames'
+//! typical update pattern instead of from one noisy timestamp.
+//!
+//! A plain accumulator runs a tick in the first frame that reaches its due time. When a frame
+//! lands within its jitter of a tick boundary, the tick falls into the frame before or after at
+//! random: 0 and 2 updates at matched rates, two updates bunched into adjacent frames at 60 Hz
+//! ticks on 144 Hz frames. The idea comes from Godot's `main/main_timer_sync.cpp`
+//! (`physics_jitter_fix`): remember how many updates the last frames ran, work out which
+//! counts keep every window of the last [`WINDOW`] frames typical, and nudge a tick that the
+//! jitter pushed out of that pattern back into it.
+//!
+//! Two rules keep the nudge from making rendering worse than no hysteresis:
+//!
+//! * a tick only moves when the count the clock gives is outside the typical range, and then
+//!   only to the nearest typical count;
+//! * it moves by at most the **budget**: the smaller of the configured band (`fraction`·dt)
+//!   and the frame jitter measured so far. The render's alpha is clamped to `[0, 1]`, so a
+//!   tick run `e` early or late shows the state `e` away from the clock; keeping `e` within
+//!   the measured jitter keeps that error as small as the jitter itself, and perfectly
+//!   regular frames are never nudged at all.
+//!
+//! Everything is integer nanoseconds and update counts, so the decision is a pure function
+//! of the frames seen.
+
+/// Frames of history (Godot's `CONTROL_STEPS`).
+pub(crate) const WINDOW: usize = 12;
+
+/// How fast the jitter estimate forgets a large deviation: it loses `1/DECAY` of itself per
+/// frame (a hitch stops widening the budget after about a hundred frames).
+const DECAY: u64 = 256;
+
+/// The budget is ¾ of the largest recent gap between a frame's length and the average: with
+/// timestamps jittered by up to ±J a length is off by up to 2·J, so the budget settles a
+/// little above J, enough to cover one frame's jitter and no more than 1.5·J.
+const SPREAD: (u64, u64) = (3, 4);
+
+/// Fixed-point scale of the average frame length.
+const FIXED: u64 = 256;
+
+/// The average frame length follows each new frame by `1/FOLLOW` of the difference.
+const FOLLOW: u64 = 128;
+
+/// A window's average count within `1/TOLERANCE` of a whole number counts as that number.
+const TOLERANCE: u128 = 16;
+
+fn sat(x: u128) -> u64 {
+    u64::try_from(x).unwrap_or(u64::MAX)
+}
+
+/// The longest window, in frames, whose count the coming frame must keep typical.
+const SHORT: usize = WINDOW / 2;
+
+/// The hysteresis state of one clock: its recent update counts and the frame jitter. Counts
+/// are `u16` and saturate: with thousands of updates per frame the pattern means nothing, and
+/// the budget still bounds every move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Snap {
+    /// `recent[i]`: updates run in the last `i + 1` frames.
+    recent: [u16; WINDOW],
+    /// Virtual time of the latest frame (`u64::MAX` before the first).
+    last_v: u64,
+    /// Estimated frame-time jitter (virtual ns).
+    spread: u64,
+    /// Average frame length in 1/[`FIXED`] ns, 0 before the first frame length.
+    period: u64,
+    /// Frame lengths averaged so far (saturates at [`FOLLOW`]).
+    lengths: u64,
+}
+
+impl Snap {
+    /// No history yet: the budget is 0, so nothing moves until frames show jitter.
+    pub(crate) fn new() -> Snap {
+        Snap {
+            recent: core::array::from_fn(|i| i as u16),
+            last_v: u64::MAX,
+            spread: 0,
+            period: 0,
+            lengths: 0,
+        }
+    }
+
+    /// How far (ns) a tick may move in time: the band, but no more than the measured jitter.
+    #[inline]
+    pub(crate) fn budget(&self, band: u64) -> u64 {
+        self.spread.min(band)
+    }
+
+    /// The counts the coming frame may run and stay typical. Frames of the average length `P`
+    /// at ticks of `dt` run `r = P/dt` updates each on average, and a steady pattern runs
+    /// `⌊L·r⌋` or `⌈L·r⌉` in any `L` consecutive frames (just `L·r` when that is within
+    /// [`TOLERANCE`] of a whole number, as at matched rates). The bounds keep every window of
+    /// up to [`SHORT`] frames that ends with the coming frame in that range; when the windows
+    /// disagree (the pattern is changing) the shortest ones win. `(num, den)` is `dt` in ns.
+    pub(crate) fn bounds(&self, (num, den): (u64, u64)) -> (u64, u64) {
+        let (mut lo, mut hi) = (0, u64::MAX);
+        if self.period == 0 {
+            return (lo, hi);
+        }
+        // L·r = L·period·den / (FIXED·num).
+        let d = u128::from(FIXED) * u128::from(num);
+        let per = u128::from(self.period) * u128::from(den);
+        for len in 1..=SHORT {
+            let x = per * len as u128;
+            let near = (x + d / 2) / d;
+            let (wlo, whi) = if x.abs_diff(near * d) * TOLERANCE <= d {
+                (near, near)
+            } else {
+                (x / d, x.div_ceil(d))
+            };
+            let (wlo, whi) = (sat(wlo), sat(whi));
+            let had = if len == 1 {
+                0
+            } else {
+                u64::from(self.recent[len - 2])
+            };
+            if whi < had {
+                break;
+            }
+            let (need_lo, need_hi) = (wlo.saturating_sub(had), whi - had);
+            if need_lo > hi || need_hi < lo {
+                break;
+            }
+            lo = lo.max(need_lo);
+            hi = hi.min(need_hi);
+        }
+        (lo, hi)
+    }
+
+    /// The number of updates this frame runs. `due(shift)` is how many ticks the clock makes
+    /// due by the frame's time moved by `shift` ns (negative: earlier), counted from the
+    /// frame's first tick.
+    pub(crate) fn target(&self, band: u64, dt: (u64, u64), due: impl Fn(i64) -> u64) -> u64 {
+        let raw = due(0);
+        let (lo, hi) = self.bounds(dt);
+        let budget = i64::try_from(self.budget(band)).unwrap_or(i64::MAX);
+        if raw < lo {
+            // Too few: run the next ticks early if they are due within the budget.
+            lo.min(due(budget))
+        } else if raw > hi {
+            // Too many: hold ticks back while they are late by no more than the budget.
+            hi.max(due(-budget))
+        } else {
+            raw
+        }
+    }
+
+    /// When the coming frame runs the next tick, relative to its due time: early if the
+    /// pattern expects an update, late if it expects none.
+    pub(crate) fn wake_shift(&self, band: u64, dt: (u64, u64)) -> i64 {
+        let (lo, hi) = self.bounds(dt);
+        let budget = i64::try_from(self.budget(band)).unwrap_or(i64::MAX);
+        if lo >= 1 {
+            -budget
+        } else if hi == 0 {
+            budget
+        } else {
+            0
+        }
+    }
+
+    /// Records a finished step at virtual time `v` that ran `count` updates. A step in which no
+    /// time passed (a backlog step) joins the previous frame.
+    pub(crate) fn record(&mut self, v: u64, count: u32, band: u64) {
+        let count = u16::try_from(count).unwrap_or(u16::MAX);
+        if self.last_v != u64::MAX && v <= self.last_v {
+            for r in &mut self.recent {
+                *r = r.saturating_add(count);
+            }
+            return;
+        }
+        if self.last_v != u64::MAX {
+            let len = v - self.last_v;
+            if self.lengths >= WINDOW as u64 {
+                let off =
+                    len.saturating_mul(FIXED).abs_diff(self.period) / FIXED * SPREAD.0 / SPREAD.1;
+                let decayed = self.spread - self.spread / DECAY;
+                self.spread = decayed.max(off.min(band));
+            }
+            let fixed = len.saturating_mul(FIXED);
+            self.lengths = (self.lengths + 1).min(FOLLOW);
+            self.period = if self.period == 0 {
+                fixed
+            } else {
+                // A running mean at first, then an exponential one. A frame drop or hitch
+                // counts as at most twice the average.
+                let fixed = fixed.clamp(self.period / 2, self.period.saturating_mul(2));
+                let step = fixed.abs_diff(self.period) / self.lengths;
+                if fixed >= self.period {
+                    self.period + step
+                } else {
+                    self.period - step
+                }
+            };
+        }
+        self.last_v = v;
+        for i in (0..WINDOW - 1).rev() {
+            self.recent[i + 1] = self.recent[i].saturating_add(count);
+        }
+        self.recent[0] = count;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_steady_pattern_is_consistent_and_bounds_the_next_count() {
+        // One update per frame for a while: the next frame should run exactly one.
+        let mut s = Snap::new();
+        for k in 0..20u64 {
+            s.record(k * 1_000, 1, 500);
+        }
+        assert_eq!(s.bounds((1_000, 1)), (1, 1));
+    }
+
+    #[test]
+    fn regular_frames_give_no_budget() {
+        let mut s = Snap::new();
+        for k in 0..50u64 {
+            s.record(k * 1_000, 1, 500);
+        }
+        assert_eq!(s.budget(500), 0);
+    }
+
+    #[test]
+    fn the_budget_follows_the_jitter_and_never_exceeds_the_band() {
+        let mut s = Snap::new();
+        let lens = [1_000u64, 1_060, 940, 1_000, 1_050];
+        let mut v = 0;
+        for len in lens.iter().cycle().take(40) {
+            v += len;
+            s.record(v, 1, 10_000);
+        }
+        assert!(
+            (40..=70).contains(&s.budget(10_000)),
+            "{}",
+            s.budget(10_000)
+        );
+        assert_eq!(s.budget(7), 7);
+    }
+}
