@@ -124,15 +124,15 @@ impl ClockConfig {
     /// Without it, a frame that lands within its jitter of a tick boundary runs that tick or
     /// leaves it to the next frame at random: 0 and 2 updates at matched rates, a stray 0 or 2
     /// around the one frame in a thousand that needs two updates at 59.94 Hz. With it, the
-    /// clock remembers the update counts of the last 12 frames and the average frame length
-    /// (the idea of Godot's `physics_jitter_fix`, `main/main_timer_sync.cpp`): when a frame's
-    /// count would break the steady pattern of the last 1 to 6 frames, a tick runs early or
-    /// waits for the next frame instead.
+    /// clock knows the steady pattern of update counts from the average frame length and the
+    /// exact tick length (the idea of Godot's `physics_jitter_fix`, `main/main_timer_sync.cpp`):
+    /// when a frame's count would break that pattern over the last 1 to 6 frames, a tick runs
+    /// early or waits for the next frame instead.
     ///
     /// A tick moves by at most `fraction`·dt and by no more than the frame jitter the clock
     /// has measured (about 1.5 times its amplitude at most), so the render, whose alpha is
     /// clamped to `[0, 1]` while the exact lag stays in `Render::lag_ns`, draws the state at
-    /// most that far from the clock. Perfectly regular frames are never moved, the first 12
+    /// most that far from the clock. Perfectly regular frames are never moved, the first 13
     /// frames run as without hysteresis, every tick still runs and is reported, and the tick
     /// count stays what virtual time gives (a held tick runs once it is later than that). The decision
     /// is integer arithmetic on the frames seen, so runs replay exactly. Must be in

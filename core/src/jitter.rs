@@ -5,9 +5,11 @@
 //! lands within its jitter of a tick boundary, the tick falls into the frame before or after at
 //! random: 0 and 2 updates at matched rates, two updates bunched into adjacent frames at 60 Hz
 //! ticks on 144 Hz frames. The idea comes from Godot's `main/main_timer_sync.cpp`
-//! (`physics_jitter_fix`): remember how many updates the last frames ran, work out which
-//! counts keep every window of the last [`WINDOW`] frames typical, and nudge a tick that the
-//! jitter pushed out of that pattern back into it.
+//! (`physics_jitter_fix`, which estimates the typical number of physics steps per frame over
+//! its last 12 frames): know the steady pattern of update counts, and nudge a tick that the
+//! jitter pushed out of it back in. Here the pattern follows from the average frame length
+//! `P` and the exact tick length `dt` (any `L` consecutive frames run `⌊L·P/dt⌋` or
+//! `⌈L·P/dt⌉` updates), checked against the counts of the last few frames.
 //!
 //! Two rules keep the nudge from making rendering worse than no hysteresis:
 //!
@@ -22,8 +24,9 @@
 //! Everything is integer nanoseconds and update counts, so the decision is a pure function
 //! of the frames seen.
 
-/// Frames of history (Godot's `CONTROL_STEPS`).
-pub(crate) const WINDOW: usize = 12;
+/// Frame lengths measured before the jitter estimate, and so the budget, starts (Godot's
+/// `CONTROL_STEPS`); until then ticks run as without hysteresis.
+const WINDOW: usize = 12;
 
 /// How fast the jitter estimate forgets a large deviation: it loses `1/DECAY` of itself per
 /// frame (a hitch stops widening the budget after about a hundred frames).
@@ -38,7 +41,7 @@ const SPREAD: (u64, u64) = (3, 4);
 const FIXED: u64 = 256;
 
 /// The average frame length follows each new frame by `1/FOLLOW` of the difference.
-const FOLLOW: u64 = 128;
+const FOLLOW: u8 = 128;
 
 /// A window's average count within `1/TOLERANCE` of a whole number counts as that number.
 const TOLERANCE: u128 = 16;
@@ -56,7 +59,7 @@ const SHORT: usize = WINDOW / 2;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Snap {
     /// `recent[i]`: updates run in the last `i + 1` frames.
-    recent: [u16; WINDOW],
+    recent: [u16; SHORT - 1],
     /// Virtual time of the latest frame (`u64::MAX` before the first).
     last_v: u64,
     /// Estimated frame-time jitter (virtual ns).
@@ -64,18 +67,23 @@ pub(crate) struct Snap {
     /// Average frame length in 1/[`FIXED`] ns, 0 before the first frame length.
     period: u64,
     /// Frame lengths averaged so far (saturates at [`FOLLOW`]).
-    lengths: u64,
+    lengths: u8,
+    /// The coming frame's typical update counts (see [`Snap::bounds`]).
+    lo: u32,
+    hi: u32,
 }
 
 impl Snap {
     /// No history yet: the budget is 0, so nothing moves until frames show jitter.
     pub(crate) fn new() -> Snap {
         Snap {
-            recent: core::array::from_fn(|i| i as u16),
+            recent: [0; SHORT - 1],
             last_v: u64::MAX,
             spread: 0,
             period: 0,
             lengths: 0,
+            lo: 0,
+            hi: u32::MAX,
         }
     }
 
@@ -91,7 +99,7 @@ impl Snap {
     /// [`TOLERANCE`] of a whole number, as at matched rates). The bounds keep every window of
     /// up to [`SHORT`] frames that ends with the coming frame in that range; when the windows
     /// disagree (the pattern is changing) the shortest ones win. `(num, den)` is `dt` in ns.
-    pub(crate) fn bounds(&self, (num, den): (u64, u64)) -> (u64, u64) {
+    fn bounds(&self, (num, den): (u64, u64)) -> (u64, u64) {
         let (mut lo, mut hi) = (0, u64::MAX);
         if self.period == 0 {
             return (lo, hi);
@@ -126,65 +134,70 @@ impl Snap {
         (lo, hi)
     }
 
-    /// The number of updates this frame runs. `due(shift)` is how many ticks the clock makes
-    /// due by the frame's time moved by `shift` ns (negative: earlier), counted from the
-    /// frame's first tick.
-    pub(crate) fn target(&self, band: u64, dt: (u64, u64), due: impl Fn(i64) -> u64) -> u64 {
-        let raw = due(0);
-        let (lo, hi) = self.bounds(dt);
-        let budget = i64::try_from(self.budget(band)).unwrap_or(i64::MAX);
-        if raw < lo {
-            // Too few: run the next ticks early if they are due within the budget.
-            lo.min(due(budget))
-        } else if raw > hi {
-            // Too many: hold ticks back while they are late by no more than the budget.
-            hi.max(due(-budget))
+    /// Whether the frame at virtual time `v`, having run `count` updates, runs the next tick,
+    /// due at `due`. Inside the typical bounds a tick runs when it is due, as without
+    /// hysteresis; below them it may run up to the budget early, above them it waits until it
+    /// is later than the budget.
+    #[inline]
+    pub(crate) fn fires(&self, count: u32, v: u64, due: u64, band: u64) -> bool {
+        let (count, budget) = (u64::from(count), self.budget(band));
+        if v >= due {
+            count < u64::from(self.hi) || v >= due.saturating_add(budget)
         } else {
-            raw
+            count < u64::from(self.lo) && v.saturating_add(budget) >= due
         }
     }
 
-    /// When the coming frame runs the next tick, relative to its due time: early if the
-    /// pattern expects an update, late if it expects none.
-    pub(crate) fn wake_shift(&self, band: u64, dt: (u64, u64)) -> i64 {
-        let (lo, hi) = self.bounds(dt);
-        let budget = i64::try_from(self.budget(band)).unwrap_or(i64::MAX);
-        if lo >= 1 {
-            -budget
-        } else if hi == 0 {
-            budget
+    /// When the coming frame runs the next tick, due at `due`: up to the budget early if the
+    /// pattern expects an update, up to the budget late if it expects none.
+    #[inline]
+    pub(crate) fn wake(&self, due: u64, band: u64) -> u64 {
+        let budget = self.budget(band);
+        if self.lo >= 1 {
+            due.saturating_sub(budget)
+        } else if self.hi == 0 {
+            due.saturating_add(budget)
         } else {
-            0
+            due
         }
     }
 
-    /// Records a finished step at virtual time `v` that ran `count` updates. A step in which no
-    /// time passed (a backlog step) joins the previous frame.
-    pub(crate) fn record(&mut self, v: u64, count: u32, band: u64) {
+    /// Records a finished step at virtual time `v` that ran `count` updates, on a clock whose
+    /// tick lasts `dt = num/den` ns. A step in which no time passed (a backlog step) joins the
+    /// previous frame.
+    pub(crate) fn record(&mut self, v: u64, count: u32, band: u64, dt: (u64, u64)) {
         let count = u16::try_from(count).unwrap_or(u16::MAX);
         if self.last_v != u64::MAX && v <= self.last_v {
             for r in &mut self.recent {
                 *r = r.saturating_add(count);
             }
-            return;
+        } else {
+            self.record_frame(v, count, band);
         }
+        let (lo, hi) = self.bounds(dt);
+        self.lo = u32::try_from(lo).unwrap_or(u32::MAX);
+        self.hi = u32::try_from(hi).unwrap_or(u32::MAX);
+    }
+
+    /// A new frame: the jitter, the average length and the recent counts.
+    fn record_frame(&mut self, v: u64, count: u16, band: u64) {
         if self.last_v != u64::MAX {
             let len = v - self.last_v;
-            if self.lengths >= WINDOW as u64 {
+            if usize::from(self.lengths) >= WINDOW {
                 let off =
                     len.saturating_mul(FIXED).abs_diff(self.period) / FIXED * SPREAD.0 / SPREAD.1;
                 let decayed = self.spread - self.spread / DECAY;
                 self.spread = decayed.max(off.min(band));
             }
             let fixed = len.saturating_mul(FIXED);
-            self.lengths = (self.lengths + 1).min(FOLLOW);
+            self.lengths = self.lengths.saturating_add(1).min(FOLLOW);
             self.period = if self.period == 0 {
                 fixed
             } else {
                 // A running mean at first, then an exponential one. A frame drop or hitch
                 // counts as at most twice the average.
                 let fixed = fixed.clamp(self.period / 2, self.period.saturating_mul(2));
-                let step = fixed.abs_diff(self.period) / self.lengths;
+                let step = fixed.abs_diff(self.period) / u64::from(self.lengths);
                 if fixed >= self.period {
                     self.period + step
                 } else {
@@ -193,7 +206,7 @@ impl Snap {
             };
         }
         self.last_v = v;
-        for i in (0..WINDOW - 1).rev() {
+        for i in (0..SHORT - 2).rev() {
             self.recent[i + 1] = self.recent[i].saturating_add(count);
         }
         self.recent[0] = count;
@@ -209,16 +222,28 @@ mod tests {
         // One update per frame for a while: the next frame should run exactly one.
         let mut s = Snap::new();
         for k in 0..20u64 {
-            s.record(k * 1_000, 1, 500);
+            s.record(k * 1_000, 1, 500, (1_000, 1));
         }
-        assert_eq!(s.bounds((1_000, 1)), (1, 1));
+        assert_eq!((s.lo, s.hi), (1, 1));
+        // Five ticks every twelve frames (60 Hz ticks, 144 Hz frames): the bounds always admit
+        // the steady count, and never a second update right after one.
+        let mut s = Snap::new();
+        let steady = |k: u64| (k + 1) * 5 / 12 - k * 5 / 12;
+        for k in 0..60u64 {
+            if k > 1 {
+                let (lo, hi) = (u64::from(s.lo), u64::from(s.hi));
+                assert!(lo <= steady(k) && steady(k) <= hi, "frame {k}: {lo}..={hi}");
+                assert!(steady(k - 1) == 0 || hi == 0, "frame {k}: {lo}..={hi}");
+            }
+            s.record(k * 1_200, steady(k) as u32, 500, (2_880, 1));
+        }
     }
 
     #[test]
     fn regular_frames_give_no_budget() {
         let mut s = Snap::new();
         for k in 0..50u64 {
-            s.record(k * 1_000, 1, 500);
+            s.record(k * 1_000, 1, 500, (1_000, 1));
         }
         assert_eq!(s.budget(500), 0);
     }
@@ -230,7 +255,7 @@ mod tests {
         let mut v = 0;
         for len in lens.iter().cycle().take(40) {
             v += len;
-            s.record(v, 1, 10_000);
+            s.record(v, 1, 10_000, (1_000, 1));
         }
         assert!(
             (40..=70).contains(&s.budget(10_000)),
