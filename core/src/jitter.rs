@@ -68,6 +68,8 @@ pub(crate) struct Snap {
     period: u64,
     /// Frame lengths averaged so far (saturates at [`FOLLOW`]).
     lengths: u8,
+    /// Frames in a row far off the average length.
+    outliers: u8,
     /// The coming frame's typical update counts (see [`Snap::bounds`]).
     lo: u32,
     hi: u32,
@@ -82,6 +84,7 @@ impl Snap {
             spread: 0,
             period: 0,
             lengths: 0,
+            outliers: 0,
             lo: 0,
             hi: u32::MAX,
         }
@@ -182,28 +185,37 @@ impl Snap {
     /// A new frame: the jitter, the average length and the recent counts.
     fn record_frame(&mut self, v: u64, count: u16, band: u64) {
         if self.last_v != u64::MAX {
-            let len = v - self.last_v;
-            if usize::from(self.lengths) >= WINDOW {
-                let off =
-                    len.saturating_mul(FIXED).abs_diff(self.period) / FIXED * SPREAD.0 / SPREAD.1;
-                let decayed = self.spread - self.spread / DECAY;
-                self.spread = decayed.max(off.min(band));
-            }
-            let fixed = len.saturating_mul(FIXED);
-            self.lengths = self.lengths.saturating_add(1).min(FOLLOW);
-            self.period = if self.period == 0 {
-                fixed
+            let fixed = (v - self.last_v).saturating_mul(FIXED);
+            let off = fixed.abs_diff(self.period);
+            self.spread -= self.spread / DECAY;
+            if off.saturating_mul(2) >= self.period {
+                // Off by half the average or more: a hitch or a dropped frame, which changes
+                // neither the budget nor the average, unless it lasts (the refresh rate
+                // changed): then the average starts over.
+                self.outliers = self.outliers.saturating_add(1);
+                if self.period == 0 || usize::from(self.outliers) >= WINDOW {
+                    *self = Snap {
+                        period: fixed,
+                        lengths: 1,
+                        recent: self.recent,
+                        ..Snap::new()
+                    };
+                }
             } else {
-                // A running mean at first, then an exponential one. A frame drop or hitch
-                // counts as at most twice the average.
-                let fixed = fixed.clamp(self.period / 2, self.period.saturating_mul(2));
-                let step = fixed.abs_diff(self.period) / u64::from(self.lengths);
-                if fixed >= self.period {
+                self.outliers = 0;
+                if usize::from(self.lengths) >= WINDOW {
+                    let jitter = off / FIXED * SPREAD.0 / SPREAD.1;
+                    self.spread = self.spread.max(jitter.min(band));
+                }
+                // A running mean at first, then an exponential one.
+                self.lengths = self.lengths.saturating_add(1).min(FOLLOW);
+                let step = off / u64::from(self.lengths);
+                self.period = if fixed >= self.period {
                     self.period + step
                 } else {
                     self.period - step
-                }
-            };
+                };
+            }
         }
         self.last_v = v;
         for i in (0..SHORT - 2).rev() {

@@ -6,7 +6,7 @@
 #[path = "support/jitter_sim.rs"]
 mod jitter_sim;
 
-use jitter_sim::{Hz, REFRESH, TICKS, frame_times, row, tickfold};
+use jitter_sim::{Hz, REFRESH, TICKS, frame_times, row, run, score, tickfold};
 
 const FRAMES: u64 = 14_400;
 const NTSC: Hz = Hz(60_000, 1_001);
@@ -103,4 +103,56 @@ fn hysteresis_is_never_worse_than_plain_on_the_whole_grid() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_hitch_does_not_widen_the_budget() {
+    // Dropped frames (one frame 7 frames long) are not jitter: afterwards ticks still move
+    // by no more than the jitter, so the drawn time stays within it.
+    for (refresh, ticks) in [(Hz(60, 1), 60), (Hz(144, 1), 60), (NTSC, 60)] {
+        let mut times = frame_times(refresh, 50_000, FRAMES, 7);
+        times.drain(5_000..5_006);
+        let h = tickfold(ticks, 0.5, refresh, &times);
+        assert!(
+            h.worst_ns <= 100_000.0,
+            "{}: {} ns",
+            refresh.label(),
+            h.worst_ns
+        );
+        let p = tickfold(ticks, 0.0, refresh, &times);
+        assert!(h.irregular <= p.irregular);
+    }
+}
+
+#[test]
+fn a_new_refresh_rate_is_learned_again() {
+    // 60 Hz frames, then 144 Hz frames: the frame-length average starts over after a dozen
+    // frames far off it, and hysteresis keeps the new pattern (60 Hz ticks).
+    let first = frame_times(Hz(60, 1), 50_000, 3_000, 3);
+    let start = first[first.len() - 1];
+    let mut times = first;
+    times.extend(
+        frame_times(Hz(144, 1), 50_000, 7_200, 4)
+            .iter()
+            .map(|t| start + t),
+    );
+    // Scored over the 144 Hz frames only.
+    let tail = |fraction| {
+        let (counts, errors, ticks) = run(60, fraction, &times);
+        score(&counts[3_000..], &errors[3_000..], 60, Hz(144, 1), ticks)
+    };
+    let (p, h) = (tail(0.0), tail(0.5));
+    assert!(h.worst_ns <= 100_000.0, "{} ns", h.worst_ns);
+    assert!(
+        h.bunched <= p.bunched,
+        "{} bunched pairs vs {}",
+        h.bunched,
+        p.bunched
+    );
+    assert!(
+        h.irregular <= p.irregular,
+        "{} irregular vs {}",
+        h.irregular,
+        p.irregular
+    );
 }

@@ -117,7 +117,13 @@ pub(crate) fn irregular(counts: &[u64], ticks_hz: u64, refresh: Hz) -> u64 {
     bad
 }
 
-fn score(counts: &[u64], errors: &[f64], ticks_hz: u64, refresh: Hz, ticks: u64) -> Outcome {
+pub(crate) fn score(
+    counts: &[u64],
+    errors: &[f64],
+    ticks_hz: u64,
+    refresh: Hz,
+    ticks: u64,
+) -> Outcome {
     Outcome {
         irregular: irregular(counts, ticks_hz, refresh),
         over_1ms: errors.iter().filter(|&&e| e > 1e6).count() as u64,
@@ -130,6 +136,12 @@ fn score(counts: &[u64], errors: &[f64], ticks_hz: u64, refresh: Hz, ticks: u64)
 
 /// tickfold at `ticks_hz` with `.hysteresis(fraction)` on the frames `times`.
 pub(crate) fn tickfold(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
+    let (counts, errors, ticks) = run(ticks_hz, fraction, times);
+    score(&counts, &errors, ticks_hz, refresh, ticks)
+}
+
+/// Each frame's update count and drawn-time error (ns), and the ticks run.
+pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, u64) {
     let rate = TickRate::from_hz(ticks_hz).unwrap();
     let config = LoopConfig::new(rate).hysteresis(fraction);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
@@ -153,7 +165,7 @@ pub(crate) fn tickfold(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64])
         );
         errors.push((r.alpha * dt - r.lag_ns as f64).abs());
     }
-    score(&counts, &errors, ticks_hz, refresh, state.ticks_run())
+    (counts, errors, state.ticks_run())
 }
 
 /// Godot 4's physics step count (`MainTimerSync::advance_checked`) with `physics_jitter_fix =
