@@ -79,7 +79,9 @@ fn fixed_update_count_follows_accumulated_frames() {
         let events = state.advance(Nanos(k * frame));
         assert_eq!(state.ticks_run(), k * frame / BEVY_TIMESTEP, "frame {k}");
         for tick in events.updates() {
-            assert!(tick.lag.behind().0 >= BEVY_TIMESTEP && tick.lag.behind().0 < BEVY_TIMESTEP + frame);
+            assert!(
+                tick.lag.behind().0 >= BEVY_TIMESTEP && tick.lag.behind().0 < BEVY_TIMESTEP + frame
+            );
         }
     }
 }
@@ -112,10 +114,16 @@ fn expend_half_then_full_then_half() {
 
     let e = state.advance(Nanos(SEC));
     assert_eq!(e.updates().count(), 0);
-    assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.5, SEC as i128));
+    assert_eq!(
+        (render(&e).alpha, render(&e).lag.as_nanos()),
+        (0.5, SEC as i128)
+    );
 
     let e = state.advance(Nanos(2 * SEC));
-    let ticks: Vec<_> = e.updates().map(|t| (t.index, t.t.0, t.lag.behind().0)).collect();
+    let ticks: Vec<_> = e
+        .updates()
+        .map(|t| (t.index, t.t.0, t.lag.behind().0))
+        .collect();
     assert_eq!(ticks, [(0, 0, 2 * SEC)]);
     assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.0, 0));
     assert_eq!(state.ticks_run(), 1);
@@ -129,7 +137,10 @@ fn expend_half_then_full_then_half() {
 
     let e = state.advance(Nanos(3 * SEC));
     assert_eq!(e.updates().count(), 0);
-    assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.5, SEC as i128));
+    assert_eq!(
+        (render(&e).alpha, render(&e).lag.as_nanos()),
+        (0.5, SEC as i128)
+    );
 }
 
 /// bevy `fixed.rs::test_expend_multiple`: 7 s accumulated at once with a 2 s timestep expends
@@ -138,7 +149,10 @@ fn expend_half_then_full_then_half() {
 fn expend_multiple_in_one_frame() {
     let mut state = new(LoopConfig::new(period(2 * SEC)).max_frame_delta(None));
     let e = state.advance(Nanos(7 * SEC));
-    let ticks: Vec<_> = e.updates().map(|t| (t.index, t.t.0, t.lag.behind().0)).collect();
+    let ticks: Vec<_> = e
+        .updates()
+        .map(|t| (t.index, t.t.0, t.lag.behind().0))
+        .collect();
     // `lag` is the overstep *before* each expend: 7, 5, 3 s.
     assert_eq!(
         ticks,
@@ -150,7 +164,10 @@ fn expend_multiple_in_one_frame() {
     );
     let last: Vec<bool> = e.updates().map(|t| t.last_in_step).collect();
     assert_eq!(last, [false, false, true]);
-    assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.5, SEC as i128));
+    assert_eq!(
+        (render(&e).alpha, render(&e).lag.as_nanos()),
+        (0.5, SEC as i128)
+    );
     assert_eq!(state.ticks_run(), 3);
 }
 
@@ -194,7 +211,10 @@ fn virtual_defaults() {
     assert!(discarded(&e).is_empty());
     assert_eq!(e.updates().count(), 250);
     let e = state.advance(Nanos(500 * MS + 1));
-    assert!(discarded(&e).is_empty(), "1 ns past the max delta costs no tick");
+    assert!(
+        discarded(&e).is_empty(),
+        "1 ns past the max delta costs no tick"
+    );
     assert_eq!(e.updates().count(), 250);
     let e = state.advance(Nanos(751 * MS + 1));
     assert_eq!(
@@ -265,7 +285,10 @@ fn pause_freezes_virtual_time_and_the_accumulator() {
     assert_eq!(state.virtual_time(), Nanos(250 * MS));
     let paused = render(&e);
     assert!(paused.paused);
-    assert_eq!((paused.alpha, paused.lag.as_nanos()), (before.alpha, before.lag.as_nanos()));
+    assert_eq!(
+        (paused.alpha, paused.lag.as_nanos()),
+        (before.alpha, before.lag.as_nanos())
+    );
     assert_eq!(e.deadline(), None, "nothing is due while paused");
 
     state.set_paused(false);
@@ -621,7 +644,11 @@ fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
         let runs = bevy.update(raw * speed.0 / speed.1);
         let e = state.advance(Nanos(now));
         assert_eq!(e.updates().count() as u64, runs, "frame {frame}");
-        assert_eq!(render(&e).lag.as_nanos(), bevy.overstep as i128, "frame {frame}");
+        assert_eq!(
+            render(&e).lag.as_nanos(),
+            bevy.overstep as i128,
+            "frame {frame}"
+        );
     }
     assert_eq!(state.ticks_run(), bevy.expended);
 }

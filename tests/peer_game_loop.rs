@@ -257,7 +257,14 @@ fn an_hour_of_frames_runs_exactly_ups_times_seconds() {
     }
     assert!(indices_ok);
     assert_eq!(small.ticks_run(), 216_000);
-    assert_eq!(small.clock_stats(small.alpha_clock()).unwrap().lag.as_nanos(), 0);
+    assert_eq!(
+        small
+            .clock_stats(small.alpha_clock())
+            .unwrap()
+            .lag
+            .as_nanos(),
+        0
+    );
 
     let mut big = new(config.max_frame_delta(None));
     for s in 1..=3_600u64 {

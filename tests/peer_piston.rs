@@ -234,7 +234,11 @@ fn first_event_is_a_render_before_any_update() {
     let e = state.advance(Nanos(0));
     assert_eq!(e.len(), 1);
     assert_eq!(
-        (render(&e).alpha, render(&e).lag.as_nanos(), render(&e).ticks),
+        (
+            render(&e).alpha,
+            render(&e).lag.as_nanos(),
+            render(&e).ticks
+        ),
         (0.0, 0, 0)
     );
 }
@@ -257,13 +261,12 @@ fn render_reports_the_time_since_the_last_update() {
 
 /// `bench_mode` again, with the *nearest* firing rule on the clock: jumping from deadline to
 /// deadline, every wake-up should have something to do (Piston's next event is always an
-/// update or a frame). New bug found by this port: the nearest rule's deadline is
+/// update or a frame). A bug this port found: the nearest rule's deadline was
 /// `due − last_frame / 2`, and a wake-up that finds nothing makes the next frame shorter, so the
 /// deadlines close in on the due time like Zeno's arrow (16.67 ms, then 25.0, 29.2, 31.3,
 /// 32.3, 32.8, … ms towards tick 1 at 33.33 ms): 121 wake-ups for the first 9 ticks at 60 Hz,
 /// and each tick still fires at or after its due time, not nearest.
 #[test]
-#[ignore = "new bug (peers report): Firing::Nearest deadlines close in on the due time, ~13 wake-ups per tick when driven by deadlines"]
 fn bench_mode_with_nearest_firing_wakes_only_for_work() {
     let config = LoopConfig::new(hz(60)).firing(tickfold::Firing::Nearest);
     let mut state = new(config);

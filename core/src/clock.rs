@@ -2,6 +2,7 @@
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event, Tick};
+use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, TickRate};
 use crate::time::{Lag, Nanos};
 
@@ -26,8 +27,8 @@ pub(crate) struct Clock {
     tick_end: GridPoint,
     pub(crate) ran: u64,
     pub(crate) dropped_slots: u64,
-    /// Updates run by the previous step (hysteresis prefers it).
-    last_count: u32,
+    /// Hysteresis: the recent update pattern and frame jitter (unused when it is off).
+    snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
     /// Index in the event list of this clock's latest update in the current step.
@@ -66,7 +67,7 @@ impl Clock {
             tick_end: GridPoint::at(config.rate, 1),
             ran: 0,
             dropped_slots: 0,
-            last_count: 0,
+            snap: Snap::new(),
             count: 0,
             last_event: 0,
             num_f: config.rate.period_ratio().0 as f64,
@@ -221,7 +222,7 @@ impl Clock {
         if h == 0 {
             return v >= due || self.near(due, v, x_est);
         }
-        v >= due.saturating_add(h) || (self.count < self.last_count && v.saturating_add(h) >= due)
+        self.snap.fires(self.count, v, due, h)
     }
 
     /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be.
@@ -309,29 +310,31 @@ impl Clock {
     // Always inlined: the fast path calls it once per step or tick.
     #[inline(always)]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
-        self.last_count = self.count;
+        let h = self.checked.hysteresis_ns;
+        if h > 0 {
+            self.snap
+                .record(v, self.count, h, self.rate().period_ratio());
+        }
         let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
         self.count = 0;
         (capped && v >= self.due()).then(|| self.pending(v).max(1))
     }
 
-    /// The virtual time at which this clock next wants a step (before hysteresis and nearest
-    /// adjustments are applied by the caller).
+    /// The virtual time at which this clock next wants a step.
+    ///
+    /// For the nearest rule this is the due time itself, not half a frame before it: a shell
+    /// that sleeps until the deadline then wakes exactly on time, which no early firing can
+    /// beat. (Waking half an estimated frame early found nothing to do, shortened the estimate
+    /// and closed in on the due time a dozen wake-ups per tick.) The rule still fires a tick
+    /// early when a step comes, for its own reasons (vsync, input), within half a frame of it.
     #[inline]
-    pub(crate) fn wake(&self, x_est: u64) -> u64 {
+    pub(crate) fn wake(&self) -> u64 {
         let due = self.due();
         let h = self.checked.hysteresis_ns;
-        let due = if h == 0 || self.constant_rate() {
+        if h == 0 || self.constant_rate() {
             due
-        } else if self.last_count > 0 {
-            due.saturating_sub(h)
         } else {
-            due.saturating_add(h)
-        };
-        if self.config.firing == Firing::Nearest {
-            due.saturating_sub(x_est / 2)
-        } else {
-            due
+            self.snap.wake(due, h)
         }
     }
 
@@ -361,8 +364,9 @@ mod tests {
 
     #[test]
     fn a_clock_stays_small() {
-        // Cloning a LoopState copies every clock: keep one within four cache lines.
+        // Cloning a LoopState copies every clock: keep one within five cache lines (280 bytes
+        // now, 48 of them the hysteresis state).
         let size = core::mem::size_of::<Clock>();
-        assert!(size <= 256, "Clock grew to {size} bytes");
+        assert!(size <= 320, "Clock grew to {size} bytes");
     }
 }

@@ -46,7 +46,9 @@ pub enum Firing {
     /// next step is expected to be (the estimate is the length of the frame that just ended). The error is at
     /// most half an outer-loop period when frames are regular. An early tick's
     /// [`Tick::lag`](crate::Tick::lag) is still `now − k·dt` (positive, less than one tick): it
-    /// runs before `(k+1)·dt`, its due time, but after `k·dt`.
+    /// runs before `(k+1)·dt`, its due time, but after `k·dt`. The step's deadline is still the
+    /// due time: a shell that sleeps until the deadline wakes exactly on time (error 0), and
+    /// the early firing only applies to steps that come for other reasons (vsync, input).
     Nearest,
 }
 
@@ -121,11 +123,23 @@ impl ClockConfig {
         self
     }
 
-    /// Snap to the previous step's update count when the accumulator is within this fraction of
-    /// a tick of a boundary (Godot's `physics_jitter_fix`; default 0 = off).
+    /// Keep frames on their steady update pattern despite frame-time jitter (default 0 = off).
     ///
-    /// A tick may then run up to `fraction`·dt early or late, so the lag can leave `[0, dt)`;
-    /// the render alpha is clamped to `[0, 1]` and the exact lag stays available. Must be in
+    /// Without it, a frame that lands within its jitter of a tick boundary runs that tick or
+    /// leaves it to the next frame at random: 0 and 2 updates at matched rates, a stray 0 or 2
+    /// around the one frame in a thousand that needs two updates at 59.94 Hz. With it, the
+    /// clock knows the steady pattern of update counts from the average frame length and the
+    /// exact tick length (the idea of Godot's `physics_jitter_fix`, `main/main_timer_sync.cpp`):
+    /// when a frame's count would break that pattern over the last 1 to 6 frames, a tick runs
+    /// early or waits for the next frame instead.
+    ///
+    /// A tick moves by at most `fraction`·dt and by no more than the frame jitter the clock
+    /// has measured (about 1.5 times its amplitude at most), so the render, whose alpha is
+    /// clamped to `[0, 1]` while the exact lag stays in `Render::lag`, draws the state at
+    /// most that far from the clock. Perfectly regular frames are never moved, the first 13
+    /// frames run as without hysteresis, every tick still runs and is reported, and the tick
+    /// count stays what virtual time gives (a held tick runs once it is later than that). The decision
+    /// is integer arithmetic on the frames seen, so runs replay exactly. Must be in
     /// `[0, 0.5]`; only for [`Policy::CatchUp`].
     #[must_use]
     pub fn hysteresis(mut self, fraction: f64) -> ClockConfig {

@@ -34,6 +34,7 @@ mod fast_path_tests;
 #[cfg(feature = "glam")]
 pub mod glam;
 mod interpolate;
+mod jitter;
 mod rate;
 mod state;
 mod stats;

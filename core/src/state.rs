@@ -410,7 +410,7 @@ impl<T: Timestamp> LoopState<T> {
                 });
             }
             if !clock.ended() {
-                wake = wake.min(clock.wake(self.last_frame_v));
+                wake = wake.min(clock.wake());
             }
         }
         if backlog {

@@ -1,0 +1,279 @@
+//! Hysteresis against frame-time jitter: which frame a tick runs in, decided from the frames'
+//! typical update pattern instead of from one noisy timestamp.
+//!
+//! A plain accumulator runs a tick in the first frame that reaches its due time. When a frame
+//! lands within its jitter of a tick boundary, the tick falls into the frame before or after at
+//! random: 0 and 2 updates at matched rates, two updates bunched into adjacent frames at 60 Hz
+//! ticks on 144 Hz frames. The idea comes from Godot's `main/main_timer_sync.cpp`
+//! (`physics_jitter_fix`, which estimates the typical number of physics steps per frame over
+//! its last 12 frames): know the steady pattern of update counts, and nudge a tick that the
+//! jitter pushed out of it back in. Here the pattern follows from the average frame length
+//! `P` and the exact tick length `dt` (any `L` consecutive frames run `⌊L·P/dt⌋` or
+//! `⌈L·P/dt⌉` updates), checked against the counts of the last few frames.
+//!
+//! Two rules keep the nudge from making rendering worse than no hysteresis:
+//!
+//! * a tick only moves when the count the clock gives is outside the typical range, and then
+//!   only to the nearest typical count;
+//! * it moves by at most the **budget**: the smaller of the configured band (`fraction`·dt)
+//!   and the frame jitter measured so far. The render's alpha is clamped to `[0, 1]`, so a
+//!   tick run `e` early or late shows the state `e` away from the clock; keeping `e` within
+//!   the measured jitter keeps that error as small as the jitter itself, and perfectly
+//!   regular frames are never nudged at all.
+//!
+//! Everything is integer nanoseconds and update counts, so the decision is a pure function
+//! of the frames seen.
+
+/// Frame lengths measured before the jitter estimate, and so the budget, starts (Godot's
+/// `CONTROL_STEPS`); until then ticks run as without hysteresis.
+const WINDOW: usize = 12;
+
+/// How fast the jitter estimate forgets a large deviation: it loses `1/DECAY` of itself per
+/// frame (a hitch stops widening the budget after about a hundred frames).
+const DECAY: u64 = 256;
+
+/// The budget is ¾ of the largest recent gap between a frame's length and the average: with
+/// timestamps jittered by up to ±J a length is off by up to 2·J, so the budget settles a
+/// little above J, enough to cover one frame's jitter and no more than 1.5·J.
+const SPREAD: (u64, u64) = (3, 4);
+
+/// Fixed-point scale of the average frame length.
+const FIXED: u64 = 256;
+
+/// The average frame length follows each new frame by `1/FOLLOW` of the difference.
+const FOLLOW: u8 = 128;
+
+/// A window's average count within `1/TOLERANCE` of a whole number counts as that number.
+const TOLERANCE: u128 = 16;
+
+fn sat(x: u128) -> u64 {
+    u64::try_from(x).unwrap_or(u64::MAX)
+}
+
+/// The longest window, in frames, whose count the coming frame must keep typical.
+const SHORT: usize = WINDOW / 2;
+
+/// The hysteresis state of one clock: its recent update counts and the frame jitter. Counts
+/// are `u16` and saturate: with thousands of updates per frame the pattern means nothing, and
+/// the budget still bounds every move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Snap {
+    /// `recent[i]`: updates run in the last `i + 1` frames.
+    recent: [u16; SHORT - 1],
+    /// Virtual time of the latest frame (`u64::MAX` before the first).
+    last_v: u64,
+    /// Estimated frame-time jitter (virtual ns).
+    spread: u64,
+    /// Average frame length in 1/[`FIXED`] ns, 0 before the first frame length.
+    period: u64,
+    /// Frame lengths averaged so far (saturates at [`FOLLOW`]).
+    lengths: u8,
+    /// Frames in a row far off the average length.
+    outliers: u8,
+    /// The coming frame's typical update counts (see [`Snap::bounds`]).
+    lo: u32,
+    hi: u32,
+}
+
+impl Snap {
+    /// No history yet: the budget is 0, so nothing moves until frames show jitter.
+    pub(crate) fn new() -> Snap {
+        Snap {
+            recent: [0; SHORT - 1],
+            last_v: u64::MAX,
+            spread: 0,
+            period: 0,
+            lengths: 0,
+            outliers: 0,
+            lo: 0,
+            hi: u32::MAX,
+        }
+    }
+
+    /// How far (ns) a tick may move in time: the band, but no more than the measured jitter.
+    #[inline]
+    pub(crate) fn budget(&self, band: u64) -> u64 {
+        self.spread.min(band)
+    }
+
+    /// The counts the coming frame may run and stay typical. Frames of the average length `P`
+    /// at ticks of `dt` run `r = P/dt` updates each on average, and a steady pattern runs
+    /// `⌊L·r⌋` or `⌈L·r⌉` in any `L` consecutive frames (just `L·r` when that is within
+    /// [`TOLERANCE`] of a whole number, as at matched rates). The bounds keep every window of
+    /// up to [`SHORT`] frames that ends with the coming frame in that range; when the windows
+    /// disagree (the pattern is changing) the shortest ones win. `(num, den)` is `dt` in ns.
+    fn bounds(&self, (num, den): (u64, u64)) -> (u64, u64) {
+        let (mut lo, mut hi) = (0, u64::MAX);
+        if self.period == 0 {
+            return (lo, hi);
+        }
+        // L·r = L·period·den / (FIXED·num).
+        let d = u128::from(FIXED) * u128::from(num);
+        let per = u128::from(self.period) * u128::from(den);
+        for len in 1..=SHORT {
+            let x = per * len as u128;
+            let near = (x + d / 2) / d;
+            let (wlo, whi) = if x.abs_diff(near * d) * TOLERANCE <= d {
+                (near, near)
+            } else {
+                (x / d, x.div_ceil(d))
+            };
+            let (wlo, whi) = (sat(wlo), sat(whi));
+            let had = if len == 1 {
+                0
+            } else {
+                u64::from(self.recent[len - 2])
+            };
+            if whi < had {
+                break;
+            }
+            let (need_lo, need_hi) = (wlo.saturating_sub(had), whi - had);
+            if need_lo > hi || need_hi < lo {
+                break;
+            }
+            lo = lo.max(need_lo);
+            hi = hi.min(need_hi);
+        }
+        (lo, hi)
+    }
+
+    /// Whether the frame at virtual time `v`, having run `count` updates, runs the next tick,
+    /// due at `due`. Inside the typical bounds a tick runs when it is due, as without
+    /// hysteresis; below them it may run up to the budget early, above them it waits until it
+    /// is later than the budget.
+    #[inline]
+    pub(crate) fn fires(&self, count: u32, v: u64, due: u64, band: u64) -> bool {
+        let (count, budget) = (u64::from(count), self.budget(band));
+        if v >= due {
+            count < u64::from(self.hi) || v >= due.saturating_add(budget)
+        } else {
+            count < u64::from(self.lo) && v.saturating_add(budget) >= due
+        }
+    }
+
+    /// When the coming frame runs the next tick, due at `due`: up to the budget early if the
+    /// pattern expects an update, up to the budget late if it expects none.
+    #[inline]
+    pub(crate) fn wake(&self, due: u64, band: u64) -> u64 {
+        let budget = self.budget(band);
+        if self.lo >= 1 {
+            due.saturating_sub(budget)
+        } else if self.hi == 0 {
+            due.saturating_add(budget)
+        } else {
+            due
+        }
+    }
+
+    /// Records a finished step at virtual time `v` that ran `count` updates, on a clock whose
+    /// tick lasts `dt = num/den` ns. A step in which no time passed (a backlog step) joins the
+    /// previous frame.
+    pub(crate) fn record(&mut self, v: u64, count: u32, band: u64, dt: (u64, u64)) {
+        let count = u16::try_from(count).unwrap_or(u16::MAX);
+        if self.last_v != u64::MAX && v <= self.last_v {
+            for r in &mut self.recent {
+                *r = r.saturating_add(count);
+            }
+        } else {
+            self.record_frame(v, count, band);
+        }
+        let (lo, hi) = self.bounds(dt);
+        self.lo = u32::try_from(lo).unwrap_or(u32::MAX);
+        self.hi = u32::try_from(hi).unwrap_or(u32::MAX);
+    }
+
+    /// A new frame: the jitter, the average length and the recent counts.
+    fn record_frame(&mut self, v: u64, count: u16, band: u64) {
+        if self.last_v != u64::MAX {
+            let fixed = (v - self.last_v).saturating_mul(FIXED);
+            let off = fixed.abs_diff(self.period);
+            self.spread -= self.spread / DECAY;
+            if off.saturating_mul(2) >= self.period {
+                // Off by half the average or more: a hitch or a dropped frame, which changes
+                // neither the budget nor the average, unless it lasts (the refresh rate
+                // changed): then the average starts over.
+                self.outliers = self.outliers.saturating_add(1);
+                if self.period == 0 || usize::from(self.outliers) >= WINDOW {
+                    *self = Snap {
+                        period: fixed,
+                        lengths: 1,
+                        recent: self.recent,
+                        ..Snap::new()
+                    };
+                }
+            } else {
+                self.outliers = 0;
+                if usize::from(self.lengths) >= WINDOW {
+                    let jitter = off / FIXED * SPREAD.0 / SPREAD.1;
+                    self.spread = self.spread.max(jitter.min(band));
+                }
+                // A running mean at first, then an exponential one.
+                self.lengths = self.lengths.saturating_add(1).min(FOLLOW);
+                let step = off / u64::from(self.lengths);
+                self.period = if fixed >= self.period {
+                    self.period + step
+                } else {
+                    self.period - step
+                };
+            }
+        }
+        self.last_v = v;
+        for i in (0..SHORT - 2).rev() {
+            self.recent[i + 1] = self.recent[i].saturating_add(count);
+        }
+        self.recent[0] = count;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_steady_pattern_is_consistent_and_bounds_the_next_count() {
+        // One update per frame for a while: the next frame should run exactly one.
+        let mut s = Snap::new();
+        for k in 0..20u64 {
+            s.record(k * 1_000, 1, 500, (1_000, 1));
+        }
+        assert_eq!((s.lo, s.hi), (1, 1));
+        // Five ticks every twelve frames (60 Hz ticks, 144 Hz frames): the bounds always admit
+        // the steady count, and never a second update right after one.
+        let mut s = Snap::new();
+        let steady = |k: u64| (k + 1) * 5 / 12 - k * 5 / 12;
+        for k in 0..60u64 {
+            if k > 1 {
+                let (lo, hi) = (u64::from(s.lo), u64::from(s.hi));
+                assert!(lo <= steady(k) && steady(k) <= hi, "frame {k}: {lo}..={hi}");
+                assert!(steady(k - 1) == 0 || hi == 0, "frame {k}: {lo}..={hi}");
+            }
+            s.record(k * 1_200, steady(k) as u32, 500, (2_880, 1));
+        }
+    }
+
+    #[test]
+    fn regular_frames_give_no_budget() {
+        let mut s = Snap::new();
+        for k in 0..50u64 {
+            s.record(k * 1_000, 1, 500, (1_000, 1));
+        }
+        assert_eq!(s.budget(500), 0);
+    }
+
+    #[test]
+    fn the_budget_follows_the_jitter_and_never_exceeds_the_band() {
+        let mut s = Snap::new();
+        let lens = [1_000u64, 1_060, 940, 1_000, 1_050];
+        let mut v = 0;
+        for len in lens.iter().cycle().take(40) {
+            v += len;
+            s.record(v, 1, 10_000, (1_000, 1));
+        }
+        assert!(
+            (40..=70).contains(&s.budget(10_000)),
+            "{}",
+            s.budget(10_000)
+        );
+        assert_eq!(s.budget(7), 7);
+    }
+}
