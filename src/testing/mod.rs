@@ -168,7 +168,10 @@ impl IntoTickRate for (u64, u64) {
 /// A rate in hertz for messages: whole numbers bare, others with two decimals (59.94).
 pub(crate) fn fmt_hz(rate: TickRate) -> String {
     let hz = rate.hz_f64();
-    if (hz - hz.round()).abs() < 1e-9 {
+    if hz < 0.01 {
+        // Periods of minutes to centuries: "0" would hide the rate.
+        format!("{hz:.3e}")
+    } else if (hz - hz.round()).abs() < 1e-9 {
         format!("{}", hz.round())
     } else {
         format!("{hz:.2}")
