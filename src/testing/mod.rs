@@ -39,8 +39,8 @@
 //!   (bit-identical under `PartialEq`) or [`Sim::same_across_schedules_by`] (under a checksum).
 //!   Any loop can be checked through the [`Driver`] trait, not only tickfold's.
 //! * [`Timestep`]: run the same span at several tick rates and compare within `approx`
-//!   tolerances, reporting the largest deviation (seed 003's `Update(1/30)` against
-//!   `Update(1/60)` twice).
+//!   tolerances, reporting the largest deviation (the "Main Loops, Refresh Rates, and
+//!   Determinism" article's `Update(1/30)` against `Update(1/60)` twice).
 //! * [`smoothing_rate`] and [`smooth`]: frame-rate independent exponential smoothing,
 //!   `1 - 2^(-k·dt)`, next to the naive rule ([`smooth_naive`]) that is not independent.
 //! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
