@@ -5,7 +5,8 @@
 //! latest tick and the balls visibly jump. The runner reads the clock, sleeps with
 //! `spin_sleep` until the fold's deadline, and at the end the demo prints what happened: ticks,
 //! frames, drops, wake-up lateness (p50, p99, max) and the CPU time used. `--headless` skips
-//! the drawing and prints only the summary.
+//! the drawing and prints only the summary; so does a run whose output is not a terminal (a
+//! pipe, a file, CI), which would otherwise receive about a megabyte of ANSI frames.
 //!
 //! The world is a hecs world: each ball is an entity with a glam `Vec2` position and a velocity,
 //! spawned through `tickfold-hecs`'s bundle helper (the companion holding the previous tick is
@@ -18,7 +19,7 @@
 //! cargo run --release --example demo -- --headless   # summary only
 //! ```
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -238,7 +239,15 @@ fn run(o: &Options) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match parse().and_then(|o| run(&o)) {
+    let options = parse().map(|mut o| {
+        // Frames only make sense on a terminal; anywhere else print the summary alone.
+        if !o.headless && !io::stdout().is_terminal() {
+            o.headless = true;
+            eprintln!("demo: output is not a terminal, printing the summary only (as --headless)");
+        }
+        o
+    });
+    match options.and_then(|o| run(&o)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("demo: {e}");

@@ -1,7 +1,8 @@
 //! The pacing benchmark: three loops that want to run every 1/60 s for 10 s each, side by side
 //! on this machine, doing the same 1 ms of work per iteration:
 //!
-//! * (a) seed 000's naive loop, `work(); sleep(1/60)`, which never looks at the clock;
+//! * (a) the naive loop the constant-rate loop article starts from, `work(); sleep(1/60)`,
+//!   which never looks at the clock;
 //! * (b) `spin_sleep_util::Interval` (a spin-sleeping interval timer, `Skip` on missed ticks);
 //! * (c) tickfold's runner: the fold says when the next tick is due, `spin_sleep` waits for it.
 //!
@@ -12,7 +13,7 @@
 //! asked for (p50, p99, max, pooled over the rounds), the drift of each round's last iteration
 //! from its exact due time `start + i/60 s` (the worst round), and the CPU time used; then it
 //! writes an SVG with the drift of every iteration of the first round for the three loops, like
-//! the seed's clock-drift figure.
+//! the constant-rate loop article's clock-drift figure.
 //!
 //! ```text
 //! cargo run --release --example pacing                       # 3 × 10 s in 5 rounds, writes pacing.svg

@@ -1,7 +1,9 @@
 //! The loop on a fake clock, as a tool: folds `LoopState` over a scripted schedule of frame,
-//! update and render costs and prints every event, one JSON object per line (or the Scheme
-//! article's lines with `--format text`). It reproduces the seeds' traces and figures and shows
-//! exactly what the fold decides for any schedule, with no real clock and no sleeping.
+//! update and render costs and prints every step and event, one JSON object per line, in the
+//! order the fold decides them (or the lines of the purely functional Scheme loop article with
+//! `--format text`). It reproduces that article's two printed traces and the constant-rate loop
+//! article's drop & rest and keep-working figures, and shows exactly what the fold decides for
+//! any schedule, with no real clock and no sleeping.
 //!
 //! ```text
 //! cargo run --example trace -- --tick-ms 500 --frame-ms 1000 --max-frame-ms none --max-updates none --steps 11 --format text
@@ -46,11 +48,17 @@ Flags:
   --render-ms LIST                 render costs, likewise (default 0)
   --steps N                        how many steps (default 10)
   --format jsonl|text|svg          output format (default jsonl); svg draws a timeline like
-                                   seed 000's figures: a row per step, updates in their slots,
+                                   the constant-rate loop article's figures: a row per step,
+                                   updates in their slots,
                                    renders with α, dropped slots in red, sleeps as dashed gaps
   --help                           this text
 
-JSON lines: every line has `at_ns` (the fake clock when the event is handled) and `event`:
+JSON lines, in the order of the decisions: each step opens with a `step` line at the `now` it
+was called with, then the events it decided, in order. Every line has `at_ns` (the fake clock
+when the step is called or the event is handled) and `event`:
+  step            step, deadline_ns: when to call the next step, decided with this step's events
+                  (null: nothing is due by time alone; equal to at_ns: at once, when these
+                  events are handled, as a constant-rate loop or a capped backlog asks)
   update          clock, tick, t_ns, lag_ns (the lag before this tick, floored), last_in_step
   render          alpha, ticks, paused
   dropped         clock, ticks, first, reason \"slot_missed\"
@@ -60,11 +68,13 @@ JSON lines: every line has `at_ns` (the fake clock when the event is handled) an
   deferred        clock, ticks (backlog kept by the cap)
   clock_backwards by_ns
   paused | resumed | scale_changed (num, den)
-  step_end        step, deadline_ns (null: nothing is due by time alone)
 
-Seed scenarios:
+Reference scenarios:
+  the purely functional Scheme loop article's two printed traces:
   --tick-ms 500 --frame-ms 1000 --max-frame-ms none --max-updates none --steps 11 --format text
   --tick-ms 20 --frame-ms 16 --max-frame-ms none --max-updates none --steps 16 --format text
+  the constant-rate loop article's figures: drop & rest (slot 2 lost, slot 3 on time), keep
+  working (slot 2 run late), keep working with slot 2 lost:
   --policy drop-and-rest --tick-ms 10 --update-ms 3,15,3,3 --steps 4
   --policy keep-working --tick-ms 10 --update-ms 3,15,3,3 --steps 4
   --policy keep-working --tick-ms 10 --update-ms 3,25,3,3 --steps 4
@@ -411,6 +421,17 @@ fn run(a: &Args) -> Result<(), String> {
     for step in 0..a.steps {
         now = now.saturating_add(*frame.next().unwrap_or(&0));
         let events = state.advance(Nanos(now));
+        if a.format == Format::Jsonl {
+            // The fold decides everything at once, at `now`: its events and its deadline.
+            let deadline = events
+                .deadline()
+                .map_or("null".to_owned(), |d| d.0.to_string());
+            writeln!(
+                out,
+                r#"{{"at_ns":{now},"event":"step","step":{step},"deadline_ns":{deadline}}}"#
+            )
+            .map_err(closed)?;
+        }
         let mut row = Vec::new();
         for event in &events {
             if a.format != Format::Svg {
@@ -456,16 +477,6 @@ fn run(a: &Args) -> Result<(), String> {
             }
         }
         rows.push(row);
-        if a.format == Format::Jsonl {
-            let deadline = events
-                .deadline()
-                .map_or("null".to_owned(), |d| d.0.to_string());
-            writeln!(
-                out,
-                r#"{{"at_ns":{now},"event":"step_end","step":{step},"deadline_ns":{deadline}}}"#
-            )
-            .map_err(closed)?;
-        }
     }
     if a.format == Format::Svg {
         out.write_all(timeline::svg(&rows).as_bytes())

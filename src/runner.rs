@@ -47,11 +47,24 @@ impl Clock<Instant> for SystemClock {
     }
 }
 
+/// How many times [`Runner::frame`] asks the sleeper to sleep until a [`Event::Sleep`]'s time
+/// before it gives up for this frame (see [`Runner::frame`]).
+pub const SLEEP_TRIES: u32 = 8;
+
 /// How the runner waits for a deadline.
+///
+/// A sleeper may wake early (a spurious wake-up, a coarse OS timer): the runner reads its
+/// clock after every sleep and asks again, so an update never runs before its slot.
 pub trait Sleeper<T> {
     /// Returns no earlier than `deadline` (as well as the sleeper can), or at once if it has
     /// passed.
     fn sleep_until(&mut self, deadline: T);
+
+    /// Whether [`sleep_until`](Sleeper::sleep_until) waits at all. `false` for [`NoSleep`]:
+    /// the runner then never asks and leaves the waiting to its caller.
+    fn can_sleep(&self) -> bool {
+        true
+    }
 }
 
 /// `spin_sleep`'s hybrid sleep: the OS sleep for the bulk, then a spin for the last stretch.
@@ -84,6 +97,25 @@ pub struct NoSleep;
 
 impl<T> Sleeper<T> for NoSleep {
     fn sleep_until(&mut self, _deadline: T) {}
+
+    fn can_sleep(&self) -> bool {
+        false
+    }
+}
+
+/// Sleeps with `sleeper` until `clock` reads `until` or later, at most [`SLEEP_TRIES`] times;
+/// whether the clock got there.
+fn reach<T: Timestamp>(clock: &mut impl Clock<T>, sleeper: &mut impl Sleeper<T>, until: T) -> bool {
+    for _ in 0..SLEEP_TRIES {
+        if clock.now().nanos_since(until).is_some() {
+            return true;
+        }
+        if !sleeper.can_sleep() {
+            return false;
+        }
+        sleeper.sleep_until(until);
+    }
+    clock.now().nanos_since(until).is_some()
 }
 
 /// Drives a [`LoopState`] with a clock and a sleeper.
@@ -98,6 +130,8 @@ pub struct Runner<T, C, S> {
     clock: C,
     sleeper: S,
     events: Events<T>,
+    /// The index of the next event to hand on; below `events.len()` while a `Sleep` waits.
+    next: usize,
     idle: Duration,
 }
 
@@ -110,6 +144,7 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
             clock,
             sleeper,
             events: Events::new(),
+            next: 0,
             idle: Duration::from_nanos(16_666_667),
         }
     }
@@ -124,14 +159,27 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// One frame: reads the clock, steps the fold, and hands each event to `on_event` in order,
     /// sleeping on [`Event::Sleep`] before going on. Returns the deadline for the next frame,
     /// or `None` when nothing is due by time alone.
+    ///
+    /// On an [`Event::Sleep`] the runner reads the clock after every sleep and sleeps again
+    /// while it is early, so the update after it never runs before its slot. If the clock has
+    /// still not reached the slot after [`SLEEP_TRIES`] sleeps, or the sleeper cannot sleep
+    /// ([`NoSleep`]), `frame` stops before that `Sleep` and returns its time. The next call
+    /// does not step the fold: it reads the clock again and hands on the rest of the events
+    /// once their time has come (a vsync-paced shell simply calls `frame` on its next vsync).
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
-        let now = self.clock.now();
-        self.state.advance_into(now, &mut self.events);
-        for event in self.events.iter() {
+        if self.next >= self.events.len() {
+            let now = self.clock.now();
+            self.state.advance_into(now, &mut self.events);
+            self.next = 0;
+        }
+        while let Some(event) = self.events.get(self.next) {
             if let Event::Sleep { until } = event {
-                self.sleeper.sleep_until(*until);
+                if !reach(&mut self.clock, &mut self.sleeper, *until) {
+                    return Some(*until);
+                }
             }
             on_event(event, &self.state);
+            self.next += 1;
         }
         self.events.deadline().copied()
     }
@@ -172,7 +220,8 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
         &mut self.state
     }
 
-    /// The events of the latest frame.
+    /// The events of the latest step of the fold (some may still wait for their time, see
+    /// [`frame`](Runner::frame)).
     pub fn events(&self) -> &Events<T> {
         &self.events
     }

@@ -1,38 +1,29 @@
-//! A counting global allocator proves that stepping the loop allocates nothing while a step's
-//! events fit in `INLINE_EVENTS` (always, under the default cap), and that it does see the
-//! spill when a step emits more. The counter is `stats_alloc`'s instrumented system allocator,
-//! so this file needs no `unsafe`.
+//! A counting allocator proves that stepping the loop allocates nothing while a step's events
+//! fit in `INLINE_EVENTS` (always, under the default cap), and that it does see the spill when
+//! a step emits more. The counter is the `allocation-counter` crate's: it counts only the
+//! allocations of the thread that measures, so the test harness or another test running on
+//! another thread can never be counted, and this file needs no `unsafe`.
 
-use std::alloc::System;
-use std::sync::Mutex;
-
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use tickfold::{Event, INLINE_EVENTS, LoopConfig, LoopState, Nanos, TickRate};
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// The counter is process-wide: measurements run one at a time, from a single test, so the
-/// harness reporting another test's result cannot be counted.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-#[test]
-fn the_fold_allocates_only_when_events_spill() {
-    exceeding_inline_events_does_allocate();
-    stepping_under_the_cap_never_allocates();
+/// Runs `f` and returns how many allocations (reallocations included) this thread made
+/// meanwhile.
+fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(f()));
+    (info.count_total, result.expect("measure runs its closure"))
 }
 
-/// Runs `f` and returns how many allocations and reallocations happened meanwhile.
-fn allocations_during<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let region = Region::new(GLOBAL);
-    let result = f();
-    let change = region.change();
-    (change.allocations + change.reallocations, result)
+#[test]
+fn the_counter_sees_a_real_allocation() {
+    // The control: a zero below must come from the fold, not from a counter that counts nothing.
+    let (allocations, b) = allocations_during(|| std::hint::black_box(Box::new(7_u64)));
+    assert_eq!((allocations, *b), (1, 7));
 }
 
 const MS: u64 = 1_000_000;
 
+#[test]
 fn stepping_under_the_cap_never_allocates() {
     // Everything that may allocate is built before measuring.
     let rate = TickRate::from_hz(60).unwrap();
@@ -82,6 +73,7 @@ fn stepping_under_the_cap_never_allocates() {
     assert!(updates > 90_000);
 }
 
+#[test]
 fn exceeding_inline_events_does_allocate() {
     // The counter works: a 1 s gap at 1 kHz with no cap emits 1,000 updates in one step.
     let rate = TickRate::from_hz(1_000).unwrap();

@@ -1,7 +1,9 @@
 //! The runner on a fake clock with a sleeper that records its calls (no real sleeps): it
 //! waits for exactly the fold's deadlines, carries out `Sleep` events before the events after
 //! them, never drifts however late it wakes, and passes dropped slots to user code so a
-//! frame-indexed animation stays in sync (seed 000's "synchronization on drops").
+//! frame-indexed animation stays in sync (the constant-rate loop article's "synchronization on
+//! drops"). A sleeper that wakes early is asked again; one that cannot get there leaves the
+//! update for a later frame, never running it before its slot.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -144,7 +146,7 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
                 let synced = t.index % FRAMES;
                 let wall = c.0.get() / (10 * MS) % FRAMES;
                 assert_eq!(synced, wall, "tick {} drawn at {} ns", t.index, c.0.get());
-                naive += 1; // the seed's out-of-sync draw() that counts its own calls
+                naive += 1; // the article's out-of-sync draw() that counts its own calls
                 draws += 1;
                 c.advance(if draws % 4 == 0 { 25 * MS } else { 2 * MS });
             }
@@ -180,4 +182,151 @@ fn no_sleep_leaves_pacing_to_the_caller() {
     }
     assert_eq!(renders, 144);
     assert_eq!(r.state().ticks_run(), 49, "50 Hz over 143/144 s");
+}
+
+/// Wakes `early` ns before the deadline on its first `early_times` calls, then on time (or
+/// never moves the clock at all when `frozen`).
+struct EarlyWaker {
+    clock: FakeClock,
+    calls: Rc<RefCell<Vec<u64>>>,
+    early: u64,
+    early_times: usize,
+    frozen: bool,
+}
+
+impl Sleeper<Nanos> for EarlyWaker {
+    fn sleep_until(&mut self, deadline: Nanos) {
+        let mut calls = self.calls.borrow_mut();
+        calls.push(deadline.0);
+        if self.frozen {
+            return;
+        }
+        let wake = if calls.len() <= self.early_times {
+            deadline.0 - self.early
+        } else {
+            deadline.0
+        };
+        self.clock.0.set(self.clock.0.get().max(wake));
+    }
+}
+
+/// A drop-and-rest loop at 10 ms slots whose updates take 3 ms, driven by `sleeper`.
+fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeClock, sleeper: S) -> Runner<Nanos, FakeClock, S> {
+    let config =
+        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+    Runner::new(
+        LoopState::new(config, Nanos(0)).unwrap(),
+        clock.clone(),
+        sleeper,
+    )
+}
+
+/// One frame; returns the deadline and each update's tick with the clock when it ran.
+fn frame_updates<S: Sleeper<Nanos>>(
+    r: &mut Runner<Nanos, FakeClock, S>,
+    clock: &FakeClock,
+) -> (Option<Nanos>, Vec<(u64, u64)>) {
+    let mut seen = Vec::new();
+    let deadline = r.frame(|e, _| {
+        if let Event::Update(t) = e {
+            seen.push((t.index, clock.0.get()));
+            clock.advance(3 * MS);
+        }
+    });
+    (deadline, seen)
+}
+
+#[test]
+fn a_sleeper_that_wakes_early_is_asked_again_before_the_update() {
+    let clock = FakeClock::default();
+    let calls = Calls::default();
+    let sleeper = EarlyWaker {
+        clock: clock.clone(),
+        calls: calls.clone(),
+        early: 2 * MS,
+        early_times: 3,
+        frozen: false,
+    };
+    let mut r = rest_runner(&clock, sleeper);
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.extend(frame_updates(&mut r, &clock).1);
+    }
+    // The first three sleeps wake 2 ms early; the runner asks again until the clock reads
+    // 10 ms, so each update still runs at its slot's start.
+    assert_eq!(seen, [(0, 0), (1, 10 * MS), (2, 20 * MS)]);
+    assert_eq!(
+        *calls.borrow(),
+        [10 * MS, 10 * MS, 10 * MS, 10 * MS, 20 * MS]
+    );
+}
+
+#[test]
+fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
+    let clock = FakeClock::default();
+    let calls = Calls::default();
+    let sleeper = EarlyWaker {
+        clock: clock.clone(),
+        calls: calls.clone(),
+        early: 0,
+        early_times: 0,
+        frozen: true,
+    };
+    let mut r = rest_runner(&clock, sleeper);
+    assert_eq!(frame_updates(&mut r, &clock).1, vec![(0, 0)]);
+    // The sleeper never moves the clock: the runner gives up after a bounded number of tries
+    // and returns the slot's time instead of running tick 1 at 3 ms.
+    let (deadline, seen) = frame_updates(&mut r, &clock);
+    assert_eq!((deadline, seen), (Some(Nanos(10 * MS)), vec![]));
+    let tries = calls.borrow().len();
+    assert!((2..=64).contains(&tries), "{tries} sleeps");
+    assert_eq!(
+        r.state().ticks_run(),
+        2,
+        "the fold was stepped once for tick 1"
+    );
+    // Still early: nothing runs and the fold is not stepped again.
+    clock.advance(6 * MS);
+    assert_eq!(frame_updates(&mut r, &clock).1, vec![]);
+    assert_eq!(r.state().ticks_run(), 2);
+    // At the slot the pending update runs, then the loop goes on as usual.
+    clock.advance(MS);
+    assert_eq!(frame_updates(&mut r, &clock).1, vec![(1, 10 * MS)]);
+    clock.advance(7 * MS);
+    assert_eq!(frame_updates(&mut r, &clock).1, vec![(2, 20 * MS)]);
+}
+
+#[test]
+fn no_sleep_never_runs_a_rest_update_before_its_slot() {
+    // A vsync-paced shell with a drop-and-rest loop: `frame` per vsync, nothing sleeps.
+    let clock = FakeClock::default();
+    let mut r = rest_runner(&clock, NoSleep);
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        let (deadline, s) = frame_updates(&mut r, &clock);
+        seen.extend(s);
+        assert!(deadline.is_some());
+        clock.advance(1_000_000_000 / 144);
+    }
+    assert!(seen.len() >= 4, "{seen:?}");
+    for (k, at) in &seen {
+        assert!(
+            *at >= k * 10 * MS,
+            "tick {k} ran at {at} ns, before its slot"
+        );
+    }
+}
+
+#[test]
+fn a_late_sleeper_runs_the_update_late_and_keeps_the_grid() {
+    let config =
+        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+    let (mut r, clock, calls) = runner(config, 4 * MS);
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.extend(frame_updates(&mut r, &clock).1);
+    }
+    // Woken 4 ms late each time, the updates run late but their slots stay on the 10 ms grid.
+    assert_eq!(seen, [(0, 0), (1, 14 * MS), (2, 24 * MS)]);
+    assert_eq!(*calls.borrow(), [10 * MS, 20 * MS]);
 }

@@ -39,8 +39,8 @@
 //!   (bit-identical under `PartialEq`) or [`Sim::same_across_schedules_by`] (under a checksum).
 //!   Any loop can be checked through the [`Driver`] trait, not only tickfold's.
 //! * [`Timestep`]: run the same span at several tick rates and compare within `approx`
-//!   tolerances, reporting the largest deviation (seed 003's `Update(1/30)` against
-//!   `Update(1/60)` twice).
+//!   tolerances, reporting the largest deviation (the "Main Loops, Refresh Rates, and
+//!   Determinism" article's `Update(1/30)` against `Update(1/60)` twice).
 //! * [`smoothing_rate`] and [`smooth`]: frame-rate independent exponential smoothing,
 //!   `1 - 2^(-k·dt)`, next to the naive rule ([`smooth_naive`]) that is not independent.
 //! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
@@ -168,7 +168,10 @@ impl IntoTickRate for (u64, u64) {
 /// A rate in hertz for messages: whole numbers bare, others with two decimals (59.94).
 pub(crate) fn fmt_hz(rate: TickRate) -> String {
     let hz = rate.hz_f64();
-    if (hz - hz.round()).abs() < 1e-9 {
+    if hz < 0.01 {
+        // Periods of minutes to centuries: "0" would hide the rate.
+        format!("{hz:.3e}")
+    } else if (hz - hz.round()).abs() < 1e-9 {
         format!("{}", hz.round())
     } else {
         format!("{hz:.2}")

@@ -196,8 +196,8 @@ fn hash_step<S, I: Hash>(
 /// inputs, for a bit-exact [`Recording::replay`].
 ///
 /// The update is `update(&mut S, &Tick, &I)`: every update of a step sees that step's inputs,
-/// and a step that runs no update hands its inputs to nobody (seed 003's "heterogeneous
-/// iterations"), so latch one-shot inputs such as "jump pressed" in your state. The trace
+/// and a step that runs no update hands its inputs to nobody (the "heterogeneous iterations" of
+/// the "Main Loops, Refresh Rates, and Determinism" article), so latch one-shot inputs such as "jump pressed" in your state. The trace
 /// hash covers each step's `now`, the inputs (through their `Hash` impl fed to [`Fnv1a`]),
 /// the loop's events and, with [`with_checksum`](Recorder::with_checksum), your state.
 ///

@@ -213,22 +213,25 @@ impl Schedule {
         let r = self.refresh?;
         let floor = i64::try_from(r.period_floor_nanos()).ok()?;
         let (num, den) = r.period_ratio();
-        Some((floor, floor + i64::from(num % den != 0)))
+        // A ceiling of i64::MAX + 1 ns is no frame length; the floor still is.
+        Some((floor, floor.saturating_add(i64::from(num % den != 0))))
     }
 
     /// A marker for a frame, or "" for an ordinary one.
     fn marker(&self, ns: i64) -> &'static str {
-        let period = self.vsync_lengths().map_or(16_666_667, |(_, c)| c);
+        // In i128: 1.5 periods and 64 periods of a refresh near i64::MAX ns overflow an i64.
+        let period = i128::from(self.vsync_lengths().map_or(16_666_667, |(_, c)| c));
+        let wide = i128::from(ns);
         if ns == 0 {
             " (zero)"
         } else if ns < 0 {
             " (backwards)"
         } else if ns >= STALL_NS {
             " (stall)"
-        } else if ns > period + period / 2 {
-            let missed = self
-                .vsync_lengths()
-                .is_some_and(|(f, c)| (2..=64).any(|m| ns == m * f || ns == m * c));
+        } else if wide > period + period / 2 {
+            let missed = self.vsync_lengths().is_some_and(|(f, c)| {
+                (2..=64).any(|m| wide == m * i128::from(f) || wide == m * i128::from(c))
+            });
             if missed {
                 " (missed vsync)"
             } else {
@@ -424,19 +427,19 @@ fn simpler(x: i64, vsync: Option<(i64, i64)>) -> Vec<i64> {
         if x <= -2_000_000 {
             out.push(x / 2_000_000 * 1_000_000);
         }
-        let r = (x - 500_000) / 1_000_000 * 1_000_000;
+        let r = x.saturating_sub(500_000) / 1_000_000 * 1_000_000;
         if r != x && r != 0 && r != x / 2_000_000 * 1_000_000 {
             out.push(r);
         }
     } else if x > 0 && !is_vsync {
-        let long = vsync.map_or(2_000_000, |(_, c)| 2 * c);
+        let long = vsync.map_or(2_000_000, |(_, c)| c.saturating_mul(2));
         if let Some((f, _)) = vsync {
             out.push(f);
         }
         if x > long {
             out.push(x / 2);
         }
-        let r = (x + 500_000) / 1_000_000 * 1_000_000;
+        let r = x.saturating_add(500_000) / 1_000_000 * 1_000_000;
         if r != x && r != 0 && vsync.is_none_or(|(f, c)| r != f && r != c) {
             out.push(r);
         }
@@ -447,6 +450,7 @@ fn simpler(x: i64, vsync: Option<(i64, i64)>) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn vsync_at_59_94_stays_on_the_exact_grid() {
@@ -505,6 +509,67 @@ mod tests {
         assert_eq!(s.len(), 2, "{s}");
         assert!((-1_000_000..0).contains(&s.frames()[1]), "{s}");
         assert!(s.to_string().contains(" (backwards)]"), "{s}");
+    }
+
+    #[test]
+    fn display_survives_extreme_refresh_periods() {
+        // Periods from 1 ns to u64::MAX ns (0 is no rate at all), whole and fractional, around
+        // i64::MAX where the vsync lengths stop fitting a frame, with frames at the i64 edges.
+        let max = i64::MAX as u64;
+        let rates = [
+            (TickRate::from_hz(1_000_000_000).unwrap(), "1000000000"),
+            (
+                TickRate::from_period(Duration::from_nanos(2)).unwrap(),
+                "500000000",
+            ),
+            (
+                TickRate::from_period(Duration::from_nanos(max)).unwrap(),
+                "1.084e-10",
+            ),
+            // i64::MAX + 1/2 ns: the ceiling no longer fits an i64.
+            (
+                TickRate::from_secs_ratio(2 * max + 1, 2_000_000_000).unwrap(),
+                "1.084e-10",
+            ),
+            (
+                TickRate::from_period(Duration::from_nanos(max + 1)).unwrap(),
+                "1.084e-10",
+            ),
+            (
+                TickRate::from_period(Duration::from_nanos(u64::MAX)).unwrap(),
+                "5.421e-11",
+            ),
+        ];
+        assert_eq!(
+            TickRate::from_period(Duration::ZERO),
+            Err(crate::ConfigError::ZeroRate)
+        );
+        let frames = [0, 1, -1, 16_666_667, i64::MAX / 2, i64::MAX, i64::MIN];
+        for (rate, hz) in rates {
+            let s = Schedule::from_nanos(frames).unwrap().with_refresh(rate);
+            let text = s.to_string();
+            assert!(
+                text.starts_with(&format!("Schedule @ {hz} Hz, 7 frames")),
+                "{text}"
+            );
+            assert!(text.contains("9223372036854.775807"), "{text}");
+            assert!(format!("{s:#}").contains(".with_refresh(TickRate::from_hz_ratio("));
+            for f in frames {
+                // Every frame gets some marker without overflowing.
+                let _ = s.marker(f);
+            }
+            assert_eq!(s.marker(i64::MIN), " (backwards)");
+            assert_eq!(s.marker(0), " (zero)");
+            assert_eq!(s.marker(i64::MAX), " (stall)");
+            // Shrinking the same extremes stays in range too.
+            assert!(s.shrink().count() > 0);
+        }
+        // 1 ns vsync: a frame of 64 periods is a missed vsync, of 65 a hitch.
+        let fast = Schedule::from_nanos([64, 65])
+            .unwrap()
+            .with_refresh(rates[0].0);
+        assert_eq!(fast.marker(64), " (missed vsync)");
+        assert_eq!(fast.marker(65), " (hitch)");
     }
 
     #[test]

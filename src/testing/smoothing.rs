@@ -1,6 +1,7 @@
 //! Frame-rate independent exponential smoothing, next to the naive rule that is not.
 //!
-//! Seed 003 uses `current += (target - current) * rate` for interface animation. With a
+//! The "Main Loops, Refresh Rates, and Determinism" article uses
+//! `current += (target - current) * rate` for interface animation. With a
 //! constant `rate` the result after one second depends on how many frames the second had;
 //! so it does with `rate = c·dt`. With `rate = 1 - 2^(-k·dt)` it does not: after any split
 //! of a span `T` into frames, the remaining distance is the initial one times

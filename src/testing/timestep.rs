@@ -103,7 +103,7 @@ pub struct TimestepReport {
     pub failed: Option<Deviation>,
 }
 
-/// The check of seed 003's question, whether `Update(1/30)` equals `Update(1/60)` twice: run
+/// The check of the question "Main Loops, Refresh Rates, and Determinism" asks, whether `Update(1/30)` equals `Update(1/60)` twice: run
 /// the same span at several tick rates and compare what the simulation ends with.
 ///
 /// Each rate runs through a tickfold loop (no cap, no clamp) stepped to the end of the span,

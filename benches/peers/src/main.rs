@@ -22,11 +22,8 @@ mod report;
 mod tests;
 mod timing;
 
-use std::alloc::System;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 
 use behaviour::{HIST_FRAMES, HZ_59_94, HZ_60, histogram, hour, jittered, stall};
 use drivers::{
@@ -34,10 +31,6 @@ use drivers::{
 };
 use report::{HistRows, Results};
 use timing::{Batch, Bench, Budget, Cost, measure_case};
-
-/// Counts every heap allocation, for the allocations-per-frame figures.
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 const HALF_TICK: u64 = 1_000_000_000 / 120;
 

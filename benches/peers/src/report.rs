@@ -316,8 +316,8 @@ pub fn render(r: &Results) -> String {
          interpolation factor. Median ns per frame over 61 batches of about 2 ms each, after a \
          0.2 s warm-up, the loops of a case interleaved round by round so that load on the \
          shared machine hits them alike (p10–p90 of the batches in brackets). Allocations \
-         (plus reallocations) per frame are counted by `stats_alloc` on a new loop of each \
-         kind, over 10,000 frames of the same code after a set-up of 1,000 frames or one simulated \
+         (plus reallocations) per frame are counted by `allocation-counter` (on the measuring thread, \
+         where every loop runs) on a new loop of each kind, over 10,000 frames of the same code after a set-up of 1,000 frames or one simulated \
          second, whichever is longer. Piston's \
          bench mode has no clock: its frames and updates are on its own grid (`max_fps` \
          100,000 / 60 / 60 and `ups` 60 / 60 / 480 for the three cases). Bevy's `App` uses \

@@ -2,8 +2,9 @@
 
 use crate::behaviour::{HZ_59_94, HZ_60, SplitMix, histogram, jittered, stall};
 use crate::drivers::{
-    BevyDriver, Driver, GameLoopDriver, Options, PistonBench, TickfoldInPlace, TickfoldStep,
+    BevyDriver, Driver, GameLoopDriver, Grid, Options, PistonBench, TickfoldInPlace, TickfoldStep,
 };
+use crate::timing::{Batch, Bench, Budget, allocations_during};
 
 /// Frame `k` at `k/60 s` plus half a tick: every loop runs exactly one update per frame.
 fn mid_tick(k: u64) -> u64 {
@@ -80,4 +81,32 @@ fn tickfold_reports_every_tick_the_stall_loses() {
     assert_eq!(s.reported, s.lost);
     let s = stall(&mut GameLoopDriver::new());
     assert_eq!((s.lost > 250, s.reported), (true, 0));
+}
+
+#[test]
+fn the_allocation_counter_sees_a_real_allocation() {
+    // The control: the zeros below must come from the loops, not from a counter that counts
+    // nothing.
+    let (allocations, b) = allocations_during(|| std::hint::black_box(Box::new(7_u64)));
+    assert_eq!((allocations, *b), (1, 7));
+}
+
+#[test]
+fn tickfold_frames_allocate_nothing_after_set_up() {
+    // 60 Hz ticks, frames every 1/60 s half a tick off the boundaries: the report's middle case.
+    let grid = Grid {
+        offset: 1_000_000_000 / 120,
+        num: 1_000_000_000,
+        den: 60,
+    };
+    let budget = Budget::QUICK;
+    let plain = Bench::new(|| TickfoldInPlace::new(Options::Plain), grid).allocs(budget);
+    let step = Bench::new(TickfoldStep::new, grid).allocs(budget);
+    for (first, per_frame, updates) in [plain, step] {
+        assert_eq!(
+            per_frame, 0.0,
+            "allocations per frame after {first} in set-up"
+        );
+        assert_eq!(updates, 1.0);
+    }
 }

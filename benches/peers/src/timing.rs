@@ -1,7 +1,8 @@
 //! Per-frame cost: ns per frame as the median over repeated batches (criterion's approach
 //! without its statistics: warm up, size each loop's batch to about 2 ms, time many batches,
-//! keep the median and the spread), and allocations per frame counted by the global allocator
-//! in separate, untimed runs.
+//! keep the median and the spread), and allocations per frame counted in separate, untimed
+//! runs by the `allocation-counter` crate's global allocator, which counts only the measuring
+//! thread's allocations (the loops run on it; none of them starts threads in these runs).
 //!
 //! The loops of one case are timed interleaved: round after round, one batch of each loop.
 //! On a machine shared with other work, a burst of load then hits every loop alike instead of
@@ -10,9 +11,6 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use stats_alloc::Region;
-
-use crate::GLOBAL;
 use crate::drivers::{Driver, Grid};
 
 /// How long to time each loop, and how.
@@ -110,16 +108,16 @@ impl<D: Driver, F: Fn() -> D> Batch for Bench<D, F> {
         // update (Bevy builds its `FixedMain` schedule on first use).
         let second = (1_000_000_000 * self.grid.den).div_ceil(self.grid.num);
         let warm = budget.alloc_warm_up.max(second);
-        let first = Region::new(GLOBAL);
-        let mut d = (self.make)();
-        black_box(d.run(self.grid, 1..warm + 1));
-        let c = first.change();
-        let first = (c.allocations + c.reallocations) as u64;
+        let (first, mut d) = allocations_during(|| {
+            let mut d = (self.make)();
+            black_box(d.run(self.grid, 1..warm + 1));
+            d
+        });
         let start = warm + 1;
-        let region = Region::new(GLOBAL);
-        black_box(d.run(self.grid, start..start + budget.alloc_frames));
-        let c = region.change();
-        let steady = (c.allocations + c.reallocations) as f64 / budget.alloc_frames as f64;
+        let (steady, _) = allocations_during(|| {
+            black_box(d.run(self.grid, start..start + budget.alloc_frames));
+        });
+        let steady = steady as f64 / budget.alloc_frames as f64;
         // What the case does, frame by frame, on another new loop.
         let mut d = (self.make)();
         let updates: u64 = (1..=budget.alloc_frames)
@@ -127,6 +125,14 @@ impl<D: Driver, F: Fn() -> D> Batch for Bench<D, F> {
             .sum();
         (first, steady, updates as f64 / budget.alloc_frames as f64)
     }
+}
+
+/// Runs `f` and returns how many allocations (reallocations included) this thread made
+/// meanwhile.
+pub fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(f()));
+    (info.count_total, result.expect("measure runs its closure"))
 }
 
 /// Times the loops of one case interleaved; one [`Cost`] per loop, in order.
