@@ -1,4 +1,4 @@
-//! An SVG timeline of a traced run, in the style of seed 000's figures: one row per step on a
+//! An SVG timeline of a traced run, in the style of the "Constant Rate Loop" article's figures: one row per step on a
 //! shared time axis; each update as a box over its tick's slot with a darker bar where it ran;
 //! renders as ticks labelled with α; dropped slots in red; sleeps as dashed gaps.
 

@@ -1,6 +1,6 @@
 //! What a capture of a plain-data world costs, against a raw `memcpy` of the same bytes.
 //!
-//! The element is a 512-byte object, `#[repr(C)] struct Obj([u64; 64])`, the seed's "0.5 KB
+//! The element is a 512-byte object, `#[repr(C)] struct Obj([u64; 64])`, the article's "0.5 KB
 //! per object"; the dirty chunks are the default 4 KiB (8 objects). A write touches one word
 //! of an object. Write patterns are precomputed with a fixed-seed splitmix64 (64 patterns per
 //! kind, used in turn, so successive ticks touch different places):
@@ -15,7 +15,7 @@
 //! * `full`: `DoubleBuffer` full capture (`front_mut()` marks everything dirty, then
 //!   `capture()`) against `dst.copy_from_slice(&src)`, at 64 KiB (128 objects), 8 MB
 //!   (16,000 objects, 8,192,000 bytes) and 64 MiB (131,072 objects).
-//! * `dirty`, the seed's napkin world of 16,000 objects: per pattern, `writes_untracked` (the
+//! * `dirty`, the article's napkin world of 16,000 objects: per pattern, `writes_untracked` (the
 //!   same writes on a plain `Vec`), `writes_only` (the writes through `DoubleBuffer`, no
 //!   capture), `writes+capture` (writes, then `capture()`), `writes+full` (the same with the
 //!   full-copy threshold at 0, so every capture copies everything), and `capture` /

@@ -1,4 +1,4 @@
-//! Seed 003's napkin budget, measured on this machine: how many 512-byte objects can the
+//! The napkin budget of "Main Loops, Refresh Rates, and Determinism", measured on this machine: how many 512-byte objects can the
 //! previous-state copy afford in 10% of a 60 Hz step, as a full copy and with dirty chunks?
 //!
 //! The seed assumes a 5 GB/s `memcpy`: 83 MB per 16.67 ms step, of which 10% (1.67 ms, 8.3 MB)
@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 use tickfold_snapshot::{DEFAULT_CHUNK_BYTES, DoubleBuffer, Tracked};
 
-/// The seed's 0.5 KB object.
+/// The article's 0.5 KB object.
 type Obj = [u64; 64];
 
-/// The seed's figure: 8.3 MB per step / 0.5 KB.
+/// The article's figure: 8.3 MB per step / 0.5 KB.
 const SEED_OBJECTS: usize = 16_000;
 /// Ten percent of a 60 Hz step.
 const BUDGET: Duration = Duration::from_nanos(1_666_667);
@@ -282,7 +282,7 @@ fn main() {
     };
     let obj = size_of::<Obj>();
     println!(
-        "budget: 10% of a 60 Hz step = {:.3} ms; seed: 5 GB/s memcpy -> 8.3 MB -> ~{SEED_OBJECTS} objects of {obj} B",
+        "budget: 10% of a 60 Hz step = {:.3} ms; the article: 5 GB/s memcpy -> 8.3 MB -> ~{SEED_OBJECTS} objects of {obj} B",
         BUDGET.as_secs_f64() * 1e3
     );
     println!(
@@ -318,7 +318,7 @@ fn main() {
     println!();
     println!(
         "{:<22} | {:>16} | {:>14} | {:>20} | {:>10} | {:>12}",
-        "capture", "cost @ 16,000", "copied", "objects in 1.67 ms", "x seed", "first over"
+        "capture", "cost @ 16,000", "copied", "objects in 1.67 ms", "x article", "first over"
     );
     println!(
         "{:-<22}-+-{:-<16}-+-{:-<14}-+-{:-<20}-+-{:-<10}-+-{:-<12}",
