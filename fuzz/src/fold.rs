@@ -53,7 +53,8 @@ impl RateSpec {
 #[derive(Arbitrary, Debug, Clone, Copy)]
 pub struct ClockSpec {
     rate: RateSpec,
-    /// 255: no cap (up to `MAX_UPDATES_PER_STEP`); 0 is invalid.
+    /// 1 to 10 (small caps keep runs fast), 254: 1,000, 255: no cap (up to
+    /// `MAX_UPDATES_PER_STEP`); 0 is invalid.
     cap: u8,
     policy: u8,
     /// `raw / 60000` of a tick: ≥ 1 (invalid) from 60000 on.
@@ -68,7 +69,12 @@ pub struct ClockSpec {
 
 impl ClockSpec {
     fn build(self, name: &'static str) -> Result<(ClockConfig, Settings), ConfigError> {
-        let cap = (self.cap != 255).then_some(u32::from(self.cap));
+        let cap = match self.cap {
+            0 => Some(0),
+            254 => Some(1_000),
+            255 => None,
+            c => Some(u32::from(c % 10) + 1),
+        };
         let policy = match self.policy % 3 {
             0 => Policy::CatchUp,
             1 => Policy::DropAndRest,
@@ -144,8 +150,10 @@ pub enum Op {
     RemoveClock(u8),
     /// Pause or resume.
     SetPaused(bool),
-    /// Change the time scale to `num / den`.
-    SetScale(u32, u32),
+    /// Change the time scale to `num / den` (small ratios: their remainders matter).
+    SetScale(u8, u8),
+    /// Change the time scale to any `num / den`.
+    SetAnyScale(u32, u32),
 }
 
 /// The fuzz input: a loop and what to do with it.
@@ -357,7 +365,8 @@ impl Harness {
                     f.set_paused(p);
                 }
             }
-            Op::SetScale(n, d) => {
+            Op::SetScale(n, d) => self.apply(Op::SetAnyScale(n.into(), d.into())),
+            Op::SetAnyScale(n, d) => {
                 let Ok(s) = TimeScale::ratio(n, d) else {
                     return;
                 };
@@ -491,5 +500,51 @@ impl Harness {
         self.latest = Some(self.latest.map_or(now, |l| l.max(now)));
         self.reported_paused = paused;
         self.reported_scale = scale;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    /// Two clocks, steps forwards, backwards and repeated, pause and scale changes: every check
+    /// holds (flipping any one of them makes this fail).
+    fn a_plain_two_clock_run_passes_every_check() {
+        let c = |rate| ClockSpec {
+            rate,
+            cap: 3,
+            policy: 0,
+            phase: None,
+            hysteresis: None,
+            nearest: false,
+            misconfigure: 1,
+        };
+        let spec = LoopSpec {
+            main: c(RateSpec::Hz(60)),
+            more: vec![c(RateSpec::Hz(50))],
+            alpha_clock: None,
+            max_frame_delta: Some(250_000_000),
+            render_rate: None,
+            scale: None,
+            paused: false,
+            start: 1_000,
+        };
+        let mut ops = vec![Op::Repeat];
+        for _ in 0..5 {
+            ops.extend([Op::Forward(40_000_000), Op::Backward(5), Op::Repeat]);
+        }
+        ops.extend([
+            Op::SetPaused(true),
+            Op::Forward(1_000),
+            Op::SetAnyScale(1, 3),
+        ]);
+        ops.extend([
+            Op::Forward(10),
+            Op::SetPaused(false),
+            Op::Forward(7),
+            Op::Forward(40_000_000),
+        ]);
+        run(Input { spec, ops });
     }
 }

@@ -685,3 +685,44 @@ fn age<T>(lane: &mut Lane<T>) {
     }
     lane.ghosts.retain(|g| g.age < keep);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spawns three ways, a capture, writes, a teleport, a raw removal and renders: every read
+    /// matches the model.
+    #[test]
+    fn a_small_world_passes_every_check() {
+        for policy in 0..6 {
+            let spec = TrackSpec {
+                policy,
+                adopt: true,
+                ghosts: 2,
+                rendered: true,
+            };
+            run(Input {
+                pos: spec,
+                tag: spec,
+                ops: vec![
+                    Op::Spawn(SpawnHow::Adapter, Some(1), Some(2), None),
+                    Op::Spawn(SpawnHow::Companion, Some(3), None, Some(9)),
+                    Op::Spawn(SpawnHow::Bare, Some(5), Some(6), None),
+                    Op::Render(0.25),
+                    Op::Capture,
+                    Op::Write(0, Kind::Pos, 11),
+                    Op::Write(1, Kind::Pos, 13),
+                    Op::Teleport(1, Kind::Pos),
+                    Op::Render(0.75),
+                    Op::RemoveRaw(2, Kind::Tag),
+                    Op::Capture,
+                    Op::InsertRaw(2, Kind::Tag, 7),
+                    Op::Despawn(0, true),
+                    Op::Render(f64::NAN),
+                    Op::Capture,
+                    Op::Render(0.5),
+                ],
+            });
+        }
+    }
+}

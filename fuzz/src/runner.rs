@@ -41,7 +41,9 @@ pub struct Input {
     max_frame_delta: Option<u32>,
     /// ns each update takes on the fake clock.
     work: u16,
-    wakes: Vec<Wake>,
+    /// How the sleeper wakes, call after call (cycling).
+    wake: Wake,
+    more_wakes: Vec<Wake>,
 }
 
 /// The fake clock, shared with the sleeper.
@@ -83,7 +85,7 @@ impl Sleeper<Nanos> for FuzzSleeper {
     }
 }
 
-const FRAMES: usize = 400;
+const FRAMES: usize = 120;
 
 impl RunnerClock {
     fn build(self, name: &'static str) -> Option<(ClockConfig, bool)> {
@@ -124,7 +126,7 @@ pub fn run(input: Input) {
     let early = Rc::new(Cell::new(false));
     let sleeper = FuzzSleeper {
         clock: clock.clone(),
-        wakes: Rc::new(input.wakes.clone()),
+        wakes: Rc::new([input.wake].into_iter().chain(input.more_wakes).collect()),
         next: 0,
         early: early.clone(),
     };
@@ -202,4 +204,26 @@ pub fn run(input: Input) {
         frames == 21,
         "run asked keep_going {frames} times for 20 frames"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lone drop-and-rest clock at 60 Hz with an on-time sleeper passes every check.
+    #[test]
+    fn an_on_time_sleeper_passes_every_check() {
+        run(Input {
+            main: RunnerClock {
+                rate: RateSpec::Hz(60),
+                policy: 1,
+                cap: 0,
+            },
+            second: None,
+            max_frame_delta: None,
+            work: 1_000,
+            wake: Wake::OnTime,
+            more_wakes: vec![Wake::Late(5_000)],
+        });
+    }
 }
