@@ -18,6 +18,11 @@ macro_rules! check {
 /// Whether the check called `name` is switched off for this run: `TICKFOLD_FUZZ_SKIP` holds a
 /// comma-separated list of names. Only for triage, to look past a known bug while it is being
 /// fixed; CI never sets it.
+///
+/// The names: `fold`'s `numbering`, `updates`, `lag`, `last_in_step`, `renders`, `backwards`,
+/// `deadline`, `controls`, `dropped_sum`, `identity`, `virtual_time`, `advance_into`,
+/// `lockstep`; `snapshot`'s `zst` (no zero-sized elements) and `buffer_length` (no
+/// `load_buffer` of another length); `runner`'s `slot`.
 pub fn skipped(name: &str) -> bool {
     static SKIP: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     SKIP.get_or_init(|| {
