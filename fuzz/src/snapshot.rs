@@ -1,0 +1,834 @@
+//! Target `snapshot`: `Tracked`, `DoubleBuffer`, `Ring` and `Persistent` against `Vec`-clone
+//! models, with the ring's checksums recomputed from scratch (XXH3-64 of each chunk's bytes,
+//! then XXH3-64 of the chunk checksums seeded with the element count, as `chunk_checksum` and
+//! `state_checksum` document), arbitrary chunk sizes (invalid ones must be typed errors),
+//! length changes, two states sharing the rings, and out-of-range indices (errors, never panics).
+
+use std::fmt::Debug;
+
+use arbitrary::Arbitrary;
+use bytemuck::NoUninit;
+use tickfold::snapshot::im;
+use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, Tracked};
+use tickfold::{ClockId, Nanos, Tick, TickRate};
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+
+/// The element types the target runs with: small, odd-sized and zero-sized.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum ElemType {
+    /// `u32`.
+    U32,
+    /// `u8`.
+    U8,
+    /// `[u16; 3]`: six bytes, not a power of two.
+    Triple,
+    /// `()`: zero-sized.
+    Unit,
+}
+
+/// Which tracked state an operation applies to.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Which {
+    /// The first `Tracked`.
+    A,
+    /// The second `Tracked` (shares the rings with the first).
+    B,
+    /// The front of the `DoubleBuffer`.
+    Buf,
+}
+
+/// One operation.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Op {
+    /// `set(index, value)`.
+    Set(Which, u16, u32),
+    /// `get_mut(index)` then write.
+    GetMut(Which, u16, u32),
+    /// `IndexMut` (only in range: it panics past the end, as documented).
+    IndexMut(Which, u16, u32),
+    /// `slice_mut(start..end)`, filled with a value.
+    SliceMut(Which, u16, u16, u32),
+    /// `as_mut_slice` / `front_mut`, one element written.
+    WholeMut(Which, u16, u32),
+    /// `push`.
+    Push(Which, u32),
+    /// `swap_remove`.
+    SwapRemove(Which, u16),
+    /// `truncate`.
+    Truncate(Which, u16),
+    /// `resize`.
+    Resize(Which, u16, u32),
+    /// `set_full_copy_percent` (above 100 is an error).
+    Threshold(Which, u8),
+    /// `DoubleBuffer::capture`.
+    Capture,
+    /// `DoubleBuffer::before_update` with a tick that is (or is not) the last of its step.
+    BeforeUpdate(bool),
+    /// Write one element of `back_mut`, then `publish`.
+    Publish(u16, u32),
+    /// `DoubleBuffer::write` (a length mismatch is an error).
+    Write(Vec<u32>),
+    /// `write_with`: next = front + 1 everywhere.
+    WriteWith,
+    /// `write_guard`: write one element, publish on drop.
+    WriteGuard(u16, u32),
+    /// `Ring::save` / `save_buffer` of a state into ring 0 or 1.
+    Save(bool, Which, u16),
+    /// `Ring::load` / `load_buffer`.
+    Load(bool, Which, u16),
+    /// `Persistent` operations.
+    Persist(PersistOp),
+}
+
+/// An operation on the `Persistent`.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum PersistOp {
+    /// `set`.
+    Set(u16, u32),
+    /// `get_mut`.
+    GetMut(u16, u32),
+    /// `push`.
+    Push(u32),
+    /// `remove`.
+    Remove(u16),
+    /// `swap_remove`.
+    SwapRemove(u16),
+    /// `truncate`.
+    Truncate(u16),
+    /// `capture`.
+    Capture,
+    /// `before_update`.
+    BeforeUpdate(bool),
+}
+
+/// The fuzz input.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct Input {
+    elem: ElemType,
+    len_a: u16,
+    len_b: u16,
+    len_buf: u16,
+    /// Chunk sizes in bytes (0 and non-powers of two are invalid).
+    chunk_a: u32,
+    chunk_b: u32,
+    chunk_buf: u32,
+    ring_lens: (u8, u8),
+    ops: Vec<Op>,
+}
+
+/// An element built from a `u32`.
+pub trait Elem: Copy + NoUninit + PartialEq + Debug + 'static {
+    /// The element for `v`.
+    fn make(v: u32) -> Self;
+    /// Some change of `self` (for `write_with`).
+    fn bump(self) -> Self;
+}
+
+impl Elem for u32 {
+    fn make(v: u32) -> Self {
+        v
+    }
+    fn bump(self) -> Self {
+        self.wrapping_add(1)
+    }
+}
+
+impl Elem for u8 {
+    fn make(v: u32) -> Self {
+        v as u8
+    }
+    fn bump(self) -> Self {
+        self.wrapping_add(1)
+    }
+}
+
+impl Elem for [u16; 3] {
+    fn make(v: u32) -> Self {
+        [v as u16, (v >> 16) as u16, v as u16 ^ 0x5a5a]
+    }
+    fn bump(self) -> Self {
+        [self[0].wrapping_add(1), self[1], self[2]]
+    }
+}
+
+impl Elem for () {
+    fn make(_: u32) -> Self {}
+    fn bump(self) -> Self {}
+}
+
+/// Lengths are kept small so each run is fast.
+const MAX_LEN: usize = 3000;
+
+/// Runs one input.
+pub fn run(input: Input) {
+    match input.elem {
+        ElemType::U32 => run_with::<u32>(&input),
+        ElemType::U8 => run_with::<u8>(&input),
+        ElemType::Triple => run_with::<[u16; 3]>(&input),
+        ElemType::Unit if !crate::skipped("zst") => run_with::<()>(&input),
+        ElemType::Unit => {}
+    }
+}
+
+/// Elements per chunk as `Tracked` documents it: the largest power-of-two count of whole
+/// elements that fits in `bytes`, at least one.
+fn chunk_len_of<T>(bytes: usize) -> usize {
+    let per = (bytes / size_of::<T>().max(1)).max(1);
+    1 << (usize::BITS - 1 - per.leading_zeros())
+}
+
+fn tracked<T: Elem>(len: u16, chunk: u32, seed: u32) -> Option<Tracked<T>> {
+    let data: Vec<T> = (0..usize::from(len) % MAX_LEN)
+        .map(|i| T::make(seed.wrapping_add(i as u32)))
+        .collect();
+    let bytes = chunk as usize;
+    let t = Tracked::with_chunk_bytes(data, bytes);
+    match &t {
+        Err(SnapshotError::ChunkSizeZero) => check!(bytes == 0, "ChunkSizeZero for {bytes}"),
+        Err(SnapshotError::ChunkSizeNotPowerOfTwo { bytes: b }) => check!(
+            *b == bytes && bytes != 0 && !bytes.is_power_of_two(),
+            "ChunkSizeNotPowerOfTwo for {bytes}"
+        ),
+        Err(e) => check!(false, "unexpected error {e:?} for chunk size {bytes}"),
+        Ok(t) => {
+            check!(bytes.is_power_of_two(), "chunk size {bytes} accepted");
+            check!(
+                t.chunk_len() == chunk_len_of::<T>(bytes),
+                "chunk_len {} for {bytes} bytes of {}-byte elements",
+                t.chunk_len(),
+                size_of::<T>()
+            );
+        }
+    }
+    t.ok()
+}
+
+/// A ring slot as the model sees it.
+#[derive(Clone)]
+struct SavedSlot<T> {
+    tick: u64,
+    data: Vec<T>,
+    chunk_len: usize,
+}
+
+struct RingModel<T> {
+    slots: Vec<Option<SavedSlot<T>>>,
+}
+
+impl<T: Elem> RingModel<T> {
+    fn slot(&self, tick: u64) -> usize {
+        (tick % self.slots.len() as u64) as usize
+    }
+
+    fn holds(&self, tick: u64) -> Option<&SavedSlot<T>> {
+        self.slots[self.slot(tick)]
+            .as_ref()
+            .filter(|s| s.tick == tick)
+    }
+}
+
+/// The checksums of `data` from scratch: XXH3-64 (seed 0) per chunk of native-endian bytes;
+/// the state checksum is XXH3-64 of those, seeded with the element count.
+fn checksums<T: Elem>(data: &[T], chunk_len: usize) -> (Vec<u64>, u64) {
+    let chunks: Vec<u64> = data
+        .chunks(chunk_len)
+        .map(|c| xxh3_64(bytemuck::cast_slice(c)))
+        .collect();
+    let state = xxh3_64_with_seed(bytemuck::cast_slice(&chunks), data.len() as u64);
+    (chunks, state)
+}
+
+/// The target's world: the structures under test and their models.
+struct World<T: Elem> {
+    a: Tracked<T>,
+    b: Tracked<T>,
+    buf: DoubleBuffer<T>,
+    rings: [Ring<T>; 2],
+    persistent: Persistent<T>,
+    model_a: Vec<T>,
+    model_b: Vec<T>,
+    front: Vec<T>,
+    back: Vec<T>,
+    ring_models: [RingModel<T>; 2],
+    cur: Vec<T>,
+    prev: Vec<T>,
+}
+
+fn run_with<T: Elem>(input: &Input) {
+    let (Some(a), Some(b), Some(front)) = (
+        tracked::<T>(input.len_a, input.chunk_a, 0),
+        tracked::<T>(input.len_b, input.chunk_b, 1_000_000),
+        tracked::<T>(input.len_buf, input.chunk_buf, 2_000_000),
+    ) else {
+        return;
+    };
+    let ring = |len: u8, state: &Tracked<T>| {
+        let r = Ring::new(usize::from(len % 9), state);
+        if len.is_multiple_of(9) {
+            check!(
+                matches!(r, Err(SnapshotError::EmptyRing)),
+                "a ring of 0 slots was not EmptyRing"
+            );
+        }
+        r.ok()
+    };
+    let (Some(r0), Some(r1)) = (ring(input.ring_lens.0, &a), ring(input.ring_lens.1, &b)) else {
+        return;
+    };
+    let model_a = a.to_vec();
+    let model_b = b.to_vec();
+    let buf = DoubleBuffer::from_tracked(front);
+    let front = buf.front().to_vec();
+    let cur: Vec<T> = model_a.clone();
+    let ring_models = [
+        RingModel {
+            slots: vec![None; r0.len()],
+        },
+        RingModel {
+            slots: vec![None; r1.len()],
+        },
+    ];
+    let mut w = World {
+        persistent: Persistent::new(cur.iter().copied().collect::<im::Vector<T>>()),
+        a,
+        b,
+        back: front.clone(),
+        buf,
+        rings: [r0, r1],
+        model_a,
+        model_b,
+        front,
+        ring_models,
+        prev: cur.clone(),
+        cur,
+    };
+    for op in input.ops.iter().take(200) {
+        w.apply(op);
+        w.check();
+    }
+}
+
+fn oob(index: usize, len: usize) -> SnapshotError {
+    SnapshotError::OutOfBounds { index, len }
+}
+
+impl<T: Elem> World<T> {
+    fn tracked(&mut self, which: Which) -> (&mut Tracked<T>, &mut Vec<T>) {
+        match which {
+            Which::A => (&mut self.a, &mut self.model_a),
+            Which::B => (&mut self.b, &mut self.model_b),
+            // The buffer's front through the ring API is the only `&mut Tracked` it exposes;
+            // element writes on the buffer go through its own methods (see `apply_buf`).
+            Which::Buf => unreachable!("the buffer is handled by apply_buf"),
+        }
+    }
+
+    fn apply(&mut self, op: &Op) {
+        match *op {
+            Op::Set(Which::Buf, ..)
+            | Op::GetMut(Which::Buf, ..)
+            | Op::IndexMut(Which::Buf, ..)
+            | Op::SliceMut(Which::Buf, ..)
+            | Op::WholeMut(Which::Buf, ..)
+            | Op::Push(Which::Buf, ..)
+            | Op::SwapRemove(Which::Buf, ..)
+            | Op::Truncate(Which::Buf, ..)
+            | Op::Resize(Which::Buf, ..) => self.apply_buf(op),
+            Op::Set(w, i, v) => {
+                let (t, m) = self.tracked(w);
+                let (i, v) = (usize::from(i), T::make(v));
+                let r = t.set(i, v);
+                if i < m.len() {
+                    check!(r.is_ok(), "set({i}) in range failed: {r:?}");
+                    m[i] = v;
+                } else {
+                    check!(
+                        r == Err(oob(i, m.len())),
+                        "set({i}) past {}: {r:?}",
+                        m.len()
+                    );
+                }
+            }
+            Op::GetMut(w, i, v) => {
+                let (t, m) = self.tracked(w);
+                let (i, v) = (usize::from(i), T::make(v));
+                match t.get_mut(i) {
+                    Some(x) => {
+                        check!(i < m.len(), "get_mut({i}) past the end gave Some");
+                        *x = v;
+                        m[i] = v;
+                    }
+                    None => check!(i >= m.len(), "get_mut({i}) in range gave None"),
+                }
+            }
+            Op::IndexMut(w, i, v) => {
+                let (t, m) = self.tracked(w);
+                let (i, v) = (usize::from(i), T::make(v));
+                if i < m.len() {
+                    t[i] = v;
+                    m[i] = v;
+                }
+            }
+            Op::SliceMut(w, s, e, v) => {
+                let (t, m) = self.tracked(w);
+                let (s, e, v) = (usize::from(s), usize::from(e), T::make(v));
+                let r = t.slice_mut(s..e);
+                if s > e {
+                    check!(
+                        r.err() == Some(SnapshotError::BadRange { start: s, end: e }),
+                        "slice_mut({s}..{e}) not BadRange"
+                    );
+                } else if e > m.len() {
+                    check!(
+                        r.err() == Some(oob(e, m.len())),
+                        "slice_mut({s}..{e}) past {} not OutOfBounds",
+                        m.len()
+                    );
+                } else {
+                    match r {
+                        Ok(x) => {
+                            check!(x.len() == e - s, "slice_mut length");
+                            x.fill(v);
+                            m[s..e].fill(v);
+                        }
+                        Err(err) => check!(false, "slice_mut({s}..{e}) failed: {err:?}"),
+                    }
+                }
+            }
+            Op::WholeMut(w, i, v) => {
+                let (t, m) = self.tracked(w);
+                let (i, v) = (usize::from(i), T::make(v));
+                let x = t.as_mut_slice();
+                if let Some(x) = x.get_mut(i) {
+                    *x = v;
+                    m[i] = v;
+                }
+            }
+            Op::Push(w, v) => {
+                let (t, m) = self.tracked(w);
+                if m.len() < MAX_LEN {
+                    t.push(T::make(v));
+                    m.push(T::make(v));
+                }
+            }
+            Op::SwapRemove(w, i) => {
+                let (t, m) = self.tracked(w);
+                let i = usize::from(i);
+                let r = t.swap_remove(i);
+                if i < m.len() {
+                    let expected = m.swap_remove(i);
+                    check!(r == Ok(expected), "swap_remove({i}) gave {r:?}");
+                } else {
+                    check!(
+                        r == Err(oob(i, m.len())),
+                        "swap_remove({i}) past the end: {r:?}"
+                    );
+                }
+            }
+            Op::Truncate(w, n) => {
+                let (t, m) = self.tracked(w);
+                t.truncate(usize::from(n));
+                m.truncate(usize::from(n));
+            }
+            Op::Resize(w, n, v) => {
+                let (t, m) = self.tracked(w);
+                let n = usize::from(n) % MAX_LEN;
+                t.resize(n, T::make(v));
+                m.resize(n, T::make(v));
+            }
+            Op::Threshold(w, p) => {
+                let r = match w {
+                    // The buffer's front is only reachable through `Tracked` before it is built.
+                    Which::Buf => self.a.set_full_copy_percent(p),
+                    w => self.tracked(w).0.set_full_copy_percent(p),
+                };
+                if p > 100 {
+                    check!(
+                        r == Err(SnapshotError::BadThreshold { percent: p }),
+                        "threshold {p} accepted"
+                    );
+                } else {
+                    check!(r.is_ok(), "threshold {p} refused");
+                }
+            }
+            Op::Capture => {
+                self.buf.capture();
+                self.back.clone_from(&self.front);
+            }
+            Op::BeforeUpdate(last) => {
+                let tick = Tick {
+                    clock: ClockId(0),
+                    index: 0,
+                    t: Nanos(0),
+                    dt: TickRate::ONE_SECOND,
+                    lag: Nanos(0),
+                    last_in_step: last,
+                };
+                let c = self.buf.before_update(&tick);
+                check!(
+                    c.is_some() == last,
+                    "before_update captured: {}",
+                    c.is_some()
+                );
+                if last {
+                    self.back.clone_from(&self.front);
+                }
+            }
+            Op::Publish(i, v) => {
+                let i = usize::from(i);
+                if let Some(x) = self.buf.back_mut().get_mut(i) {
+                    *x = T::make(v);
+                    self.back[i] = T::make(v);
+                }
+                self.buf.publish();
+                std::mem::swap(&mut self.front, &mut self.back);
+            }
+            Op::Write(ref next) => {
+                let next: Vec<T> = next.iter().map(|v| T::make(*v)).collect();
+                let r = self.buf.write(&next);
+                if next.len() == self.front.len() {
+                    check!(r.is_ok(), "write of the right length failed: {r:?}");
+                    self.back = std::mem::replace(&mut self.front, next);
+                } else {
+                    check!(
+                        r == Err(SnapshotError::LengthMismatch {
+                            expected: self.back.len(),
+                            got: next.len()
+                        }),
+                        "write of {} elements into {}: {r:?}",
+                        next.len(),
+                        self.back.len()
+                    );
+                }
+            }
+            Op::WriteWith => {
+                let n = self.buf.write_with(|front, back| {
+                    for (b, f) in back.iter_mut().zip(front) {
+                        *b = f.bump();
+                    }
+                    back.len()
+                });
+                check!(n == self.back.len(), "write_with's back has another length");
+                for (b, f) in self.back.iter_mut().zip(&self.front) {
+                    *b = f.bump();
+                }
+                std::mem::swap(&mut self.front, &mut self.back);
+            }
+            Op::WriteGuard(i, v) => {
+                let i = usize::from(i);
+                {
+                    let mut g = self.buf.write_guard();
+                    check!(g.front() == &self.front[..], "the guard's front is wrong");
+                    if let Some(x) = g.get_mut(i) {
+                        *x = T::make(v);
+                    }
+                }
+                if let Some(x) = self.back.get_mut(i) {
+                    *x = T::make(v);
+                }
+                std::mem::swap(&mut self.front, &mut self.back);
+            }
+            Op::Save(r, w, tick) => self.save(usize::from(r), w, u64::from(tick)),
+            Op::Load(r, w, tick) => self.load(usize::from(r), w, u64::from(tick)),
+            Op::Persist(p) => self.persist(p),
+        }
+    }
+
+    /// Element operations on the buffer: both buffers change length together.
+    fn apply_buf(&mut self, op: &Op) {
+        let (f, b) = (&mut self.front, &mut self.back);
+        match *op {
+            Op::Set(_, i, v) => {
+                let (i, v) = (usize::from(i), T::make(v));
+                let r = self.buf.set(i, v);
+                if i < f.len() {
+                    check!(r.is_ok(), "buffer set({i}) failed");
+                    f[i] = v;
+                } else {
+                    check!(
+                        r == Err(oob(i, f.len())),
+                        "buffer set({i}) past the end: {r:?}"
+                    );
+                }
+            }
+            Op::GetMut(_, i, v) | Op::IndexMut(_, i, v) => {
+                let (i, v) = (usize::from(i), T::make(v));
+                match self.buf.get_mut(i) {
+                    Some(x) => {
+                        check!(i < f.len(), "buffer get_mut({i}) past the end");
+                        *x = v;
+                        f[i] = v;
+                    }
+                    None => check!(i >= f.len(), "buffer get_mut({i}) in range gave None"),
+                }
+            }
+            Op::SliceMut(_, s, e, v) => {
+                let (s, e, v) = (usize::from(s), usize::from(e), T::make(v));
+                match self.buf.slice_mut(s..e) {
+                    Ok(x) => {
+                        check!(
+                            s <= e && e <= f.len(),
+                            "buffer slice_mut({s}..{e}) accepted"
+                        );
+                        x.fill(v);
+                        f[s..e].fill(v);
+                    }
+                    Err(err) => check!(
+                        s > e || e > f.len(),
+                        "buffer slice_mut({s}..{e}) refused: {err:?}"
+                    ),
+                }
+            }
+            Op::WholeMut(_, i, v) => {
+                let (i, v) = (usize::from(i), T::make(v));
+                if let Some(x) = self.buf.front_mut().get_mut(i) {
+                    *x = v;
+                    f[i] = v;
+                }
+            }
+            Op::Push(_, v) if f.len() < MAX_LEN => {
+                self.buf.push(T::make(v));
+                f.push(T::make(v));
+                b.push(T::make(v));
+            }
+            Op::SwapRemove(_, i) => {
+                let i = usize::from(i);
+                let r = self.buf.swap_remove(i);
+                if i < f.len() && i < b.len() {
+                    let expected = f.swap_remove(i);
+                    b.swap_remove(i);
+                    check!(r == Ok(expected), "buffer swap_remove({i}) gave {r:?}");
+                } else {
+                    check!(r.is_err(), "buffer swap_remove({i}) past the end succeeded");
+                }
+            }
+            Op::Truncate(_, n) => {
+                self.buf.truncate(usize::from(n));
+                f.truncate(usize::from(n));
+                b.truncate(usize::from(n));
+            }
+            Op::Resize(_, n, v) => {
+                let n = usize::from(n) % MAX_LEN;
+                self.buf.resize(n, T::make(v));
+                f.resize(n, T::make(v));
+                b.resize(n, T::make(v));
+            }
+            _ => {}
+        }
+    }
+
+    fn save(&mut self, r: usize, which: Which, tick: u64) {
+        let (data, chunk_len) = match which {
+            Which::A => {
+                self.rings[r].save(tick, &mut self.a);
+                (self.model_a.clone(), self.a.chunk_len())
+            }
+            Which::B => {
+                self.rings[r].save(tick, &mut self.b);
+                (self.model_b.clone(), self.b.chunk_len())
+            }
+            Which::Buf => {
+                self.rings[r].save_buffer(tick, &mut self.buf);
+                (self.front.clone(), self.buf.tracked().chunk_len())
+            }
+        };
+        let m = &mut self.ring_models[r];
+        let s = m.slot(tick);
+        m.slots[s] = Some(SavedSlot {
+            tick,
+            data,
+            chunk_len,
+        });
+    }
+
+    fn load(&mut self, r: usize, which: Which, tick: u64) {
+        let held = self.ring_models[r].holds(tick).map(|s| s.data.clone());
+        if matches!(which, Which::Buf)
+            && crate::skipped("buffer_length")
+            && held.as_ref().is_some_and(|d| d.len() != self.front.len())
+        {
+            return;
+        }
+        let result = match which {
+            Which::A => self.rings[r].load(tick, &mut self.a),
+            Which::B => self.rings[r].load(tick, &mut self.b),
+            Which::Buf => self.rings[r].load_buffer(tick, &mut self.buf),
+        };
+        match held {
+            Some(data) => {
+                check!(
+                    result.is_ok(),
+                    "load({tick}) of a held tick failed: {result:?}"
+                );
+                match which {
+                    Which::A => self.model_a = data,
+                    Which::B => self.model_b = data,
+                    Which::Buf => self.front = data,
+                }
+            }
+            None => {
+                let m = &self.ring_models[r];
+                let holds = m.slots[m.slot(tick)].as_ref().map(|s| s.tick);
+                check!(
+                    result == Err(SnapshotError::TickNotInRing { tick, holds }),
+                    "load({tick}) of a tick not held: {result:?} (slot holds {holds:?})"
+                );
+            }
+        }
+    }
+
+    fn persist(&mut self, op: PersistOp) {
+        let p = &mut self.persistent;
+        let (cur, prev) = (&mut self.cur, &mut self.prev);
+        match op {
+            PersistOp::Set(i, v) => {
+                let (i, v) = (usize::from(i), T::make(v));
+                let r = p.set(i, v);
+                if i < cur.len() {
+                    check!(r.is_ok(), "persistent set({i}) failed");
+                    cur[i] = v;
+                } else {
+                    check!(r == Err(oob(i, cur.len())), "persistent set({i}): {r:?}");
+                }
+            }
+            PersistOp::GetMut(i, v) => {
+                let (i, v) = (usize::from(i), T::make(v));
+                match p.get_mut(i) {
+                    Some(x) => {
+                        check!(i < cur.len(), "persistent get_mut({i}) past the end");
+                        *x = v;
+                        cur[i] = v;
+                    }
+                    None => check!(i >= cur.len(), "persistent get_mut({i}) gave None"),
+                }
+            }
+            PersistOp::Push(v) => {
+                if cur.len() < MAX_LEN {
+                    p.push(T::make(v));
+                    cur.push(T::make(v));
+                    prev.push(T::make(v));
+                }
+            }
+            PersistOp::Remove(i) => {
+                let i = usize::from(i);
+                let r = p.remove(i);
+                if i < cur.len() {
+                    prev.remove(i);
+                    check!(r == Ok(cur.remove(i)), "persistent remove({i}): {r:?}");
+                } else {
+                    check!(r == Err(oob(i, cur.len())), "persistent remove({i}): {r:?}");
+                }
+            }
+            PersistOp::SwapRemove(i) => {
+                let i = usize::from(i);
+                let r = p.swap_remove(i);
+                if i < cur.len() {
+                    prev.swap_remove(i);
+                    check!(
+                        r == Ok(cur.swap_remove(i)),
+                        "persistent swap_remove({i}): {r:?}"
+                    );
+                } else {
+                    check!(
+                        r == Err(oob(i, cur.len())),
+                        "persistent swap_remove({i}): {r:?}"
+                    );
+                }
+            }
+            PersistOp::Truncate(n) => {
+                p.truncate(usize::from(n));
+                cur.truncate(usize::from(n));
+                prev.truncate(usize::from(n));
+            }
+            PersistOp::Capture => {
+                p.capture();
+                prev.clone_from(cur);
+            }
+            PersistOp::BeforeUpdate(last) => {
+                let tick = Tick {
+                    clock: ClockId(0),
+                    index: 0,
+                    t: Nanos(0),
+                    dt: TickRate::ONE_SECOND,
+                    lag: Nanos(0),
+                    last_in_step: last,
+                };
+                check!(p.before_update(&tick) == last, "persistent before_update");
+                if last {
+                    prev.clone_from(cur);
+                }
+            }
+        }
+    }
+
+    /// Everything observable equals the models; ring checksums equal the ones from scratch.
+    fn check(&self) {
+        check!(
+            self.a.as_slice() == &self.model_a[..],
+            "Tracked A differs from its model"
+        );
+        check!(
+            self.b.as_slice() == &self.model_b[..],
+            "Tracked B differs from its model"
+        );
+        check!(
+            self.buf.front() == &self.front[..],
+            "buffer front differs from its model"
+        );
+        check!(
+            crate::skipped("buffer_length") || self.buf.back() == &self.back[..],
+            "buffer back differs from its model"
+        );
+        check!(
+            crate::skipped("buffer_length") || self.buf.front().len() == self.buf.back().len(),
+            "buffer front has {} elements, back {}: index i no longer names one entity",
+            self.buf.front().len(),
+            self.buf.back().len()
+        );
+        check!(self.buf.len() == self.front.len(), "buffer len");
+        for (t, m) in [(&self.a, &self.model_a), (&self.b, &self.model_b)] {
+            check!(
+                t.chunk_count() == m.len().div_ceil(t.chunk_len()),
+                "chunk_count {} for {} elements in chunks of {}",
+                t.chunk_count(),
+                m.len(),
+                t.chunk_len()
+            );
+        }
+        for (ring, model) in self.rings.iter().zip(&self.ring_models) {
+            let mut held: Vec<u64> = model.slots.iter().flatten().map(|s| s.tick).collect();
+            let mut ticks: Vec<u64> = ring.ticks().collect();
+            held.sort_unstable();
+            ticks.sort_unstable();
+            check!(held == ticks, "ring holds {ticks:?}, model {held:?}");
+            for s in model.slots.iter().flatten() {
+                check!(ring.contains(s.tick), "ring lost tick {}", s.tick);
+                check!(
+                    ring.get(s.tick) == Some(&s.data[..]),
+                    "ring's tick {} differs from what was saved",
+                    s.tick
+                );
+                let (chunks, state) = checksums(&s.data, s.chunk_len);
+                check!(
+                    ring.chunk_checksums(s.tick) == Some(&chunks[..]),
+                    "chunk checksums of tick {} differ from XXH3-64 of its chunks",
+                    s.tick
+                );
+                check!(
+                    ring.checksum(s.tick) == Some(state),
+                    "state checksum of tick {} differs from the recomputed one",
+                    s.tick
+                );
+            }
+        }
+        check!(
+            self.persistent.current().iter().eq(self.cur.iter()),
+            "persistent current differs"
+        );
+        check!(
+            self.persistent.previous().iter().eq(self.prev.iter()),
+            "persistent previous differs"
+        );
+        check!(self.persistent.len() == self.cur.len(), "persistent len");
+    }
+}
