@@ -242,6 +242,7 @@ fn normalize<T: Offset>(events: &Events<T>) -> (Vec<Event<u64>>, Option<u64>) {
             Event::Paused => Event::Paused,
             Event::Resumed => Event::Resumed,
             Event::ScaleChanged(s) => Event::ScaleChanged(s),
+            Event::EndOfTime { clock, next_tick } => Event::EndOfTime { clock, next_tick },
         })
         .collect();
     (list, events.deadline().map(|d| sat(d.offset())))

@@ -173,7 +173,11 @@ pub fn run(input: Input) {
 /// Elements per chunk as `Tracked` documents it: the largest power-of-two count of whole
 /// elements that fits in `bytes`, at least one.
 fn chunk_len_of<T>(bytes: usize) -> usize {
-    let per = (bytes / size_of::<T>().max(1)).max(1);
+    // Zero-sized elements: the whole state is one chunk, as documented on `Tracked`.
+    if size_of::<T>() == 0 {
+        return 1 << (usize::BITS - 1);
+    }
+    let per = (bytes / size_of::<T>()).max(1);
     1 << (usize::BITS - 1 - per.leading_zeros())
 }
 
@@ -461,7 +465,7 @@ impl<T: Elem> World<T> {
                     index: 0,
                     t: Nanos(0),
                     dt: TickRate::ONE_SECOND,
-                    lag: Nanos(0),
+                    lag: tickfold::Lag::ZERO,
                     last_in_step: last,
                 };
                 let c = self.buf.before_update(&tick);
@@ -663,7 +667,14 @@ impl<T: Elem> World<T> {
                 match which {
                     Which::A => self.model_a = data,
                     Which::B => self.model_b = data,
-                    Which::Buf => self.front = data,
+                    Which::Buf => {
+                        // The documented rule: a load of another length makes the back a copy
+                        // of the loaded front; one of the same length keeps the back.
+                        if data.len() != self.back.len() {
+                            self.back.clone_from(&data);
+                        }
+                        self.front = data;
+                    }
                 }
             }
             None => {
@@ -750,7 +761,7 @@ impl<T: Elem> World<T> {
                     index: 0,
                     t: Nanos(0),
                     dt: TickRate::ONE_SECOND,
-                    lag: Nanos(0),
+                    lag: tickfold::Lag::ZERO,
                     last_in_step: last,
                 };
                 check!(p.before_update(&tick) == last, "persistent before_update");
