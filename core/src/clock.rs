@@ -225,11 +225,15 @@ impl Clock {
         self.snap.fires(self.count, v, due, h)
     }
 
-    /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be.
+    /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be. The
+    /// expected frame counts for at most two ticks, so the window before `due` is shorter than
+    /// one tick: at most one tick per step runs early, and never before its interval began
+    /// (after a long frame, half of it would otherwise reach many ticks into the future).
     #[inline]
     fn near(&self, due: u64, v: u64, x_est: u64) -> bool {
+        let two_ticks = u128::from(self.rate().period_floor_nanos()) * 2;
         self.config.firing == Firing::Nearest
-            && u128::from(due - v.min(due)) * 2 < u128::from(x_est)
+            && u128::from(due - v.min(due)) * 2 < u128::from(x_est).min(two_ticks)
     }
 
     /// For the constant-rate policies: skips the slots that passed before `v` and reports them.

@@ -404,6 +404,40 @@ fn a_nearest_early_tick_reports_its_lag() {
     identity_holds(&state).unwrap();
 }
 
+/// Found by the fold fuzz target: with frames longer than two ticks the nearest rule's window
+/// (half the last frame) reached past a whole tick, so after a long frame it fired ticks before
+/// their interval even began (a negative lag, up to the cap of ticks into the future). The
+/// window is at most one tick: at most one tick per step runs early, always with a positive lag.
+#[test]
+fn the_nearest_rule_moves_at_most_one_tick_after_a_long_frame() {
+    let config = LoopConfig::new(hz(60))
+        .firing(Firing::Nearest)
+        .max_updates(None)
+        .max_frame_delta(None);
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    state.advance(Nanos(0));
+    let events = state.advance(Nanos(SEC));
+    assert!(events.updates().all(|t| !t.lag.is_early()), "{events:?}");
+    assert!(
+        events.updates().count() <= 61,
+        "{}",
+        events.updates().count()
+    );
+    assert!(state.ticks_early() <= 1);
+    identity_holds(&state).unwrap();
+    // The fuzzer's input: 89 Hz, a 97 ms max frame delta and a leap of 7.48e17 ns.
+    let config = LoopConfig::new(hz(89))
+        .firing(Firing::Nearest)
+        .max_updates(Some(97))
+        .max_frame_delta(Some(Duration::from_millis(97)));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    state.advance(Nanos(0));
+    let events = state.advance(Nanos(748_057_134_003_912_704));
+    assert!(events.updates().all(|t| !t.lag.is_early()), "{events:?}");
+    assert!(state.ticks_early() <= 1);
+    identity_holds(&state).unwrap();
+}
+
 // 13. The accounting identity, for every clock and configuration, after every step.
 
 #[derive(Clone, Debug)]
