@@ -347,7 +347,6 @@ fn jitter_fix_at_matched_rates() {
 /// `physics_jitter_fix` with a 59.94 Hz display and 60 Hz physics for 10 minutes: a second step
 /// is unavoidable once every 16.7 s (36 times); the fix should keep the rest at one step.
 #[test]
-#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
 fn jitter_fix_at_59_94_hz() {
     let times = display(1_001 * SEC, 60_000, 50_000, 35_964, 0x2545_f491_4f6c_dd1d);
     let godot = godot_steps(&times, 60, 0.5);
