@@ -324,7 +324,7 @@ fn a_long_hitch_is_capped_and_accounted() {
 /// alternate between 0 and 2 steps; Godot's fix of 0.5 makes every frame one step, and so must
 /// tickfold's hysteresis of 0.5.
 #[test]
-#[ignore = "issue 13 item 3: the new hysteresis is being brought to Godot parity on this scenario"]
+#[ignore = "Godot parity, not yet met: after frame 12 tickfold has 1 irregular frame to Godot's 0 (frame 536 is 48.4 us late, the measured jitter budget had decayed to 45 us)"]
 fn jitter_fix_at_matched_rates() {
     let times = display(SEC, 60, 50_000, 3_600, 0x9e37_79b9_7f4a_7c15);
     let plain = tickfold_steps(&times, 60, 0.0);
@@ -362,7 +362,7 @@ fn jitter_fix_at_59_94_hz() {
 /// in every 12 frames. With ±300 µs of jitter, count the 12-frame windows that do not hold
 /// exactly 5 steps; tickfold's hysteresis must not do worse than Godot's fix.
 #[test]
-#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix; un-ignore after the fix"]
+#[ignore = "Godot parity, not yet met: tickfold has as many irregular 12-frame windows as plain (379) against Godot's 3; our pattern rule checks windows of 1 to 6 frames, 12 would pin the aligned tick (tried: it then runs the last tick of a run early, which the grid test refuses)"]
 fn jitter_fix_at_144_hz() {
     let times = display(SEC, 144, 300_000, 8_640, 0x1234_5678_9abc_def1);
     let godot = godot_steps(&times, 60, 0.5);
@@ -375,7 +375,7 @@ fn jitter_fix_at_144_hz() {
 /// Heavy jitter (±4 ms, a quarter of a tick) on a 60 Hz display: the fix cannot hold every frame
 /// at one step, but tickfold's hysteresis must stay at least as regular as Godot's.
 #[test]
-#[ignore = "issue 13 item 3: the new hysteresis is being brought to Godot parity on this scenario"]
+#[ignore = "Godot parity, not yet met: at +-4 ms tickfold has 5 irregular frames to Godot's 1"]
 fn jitter_fix_under_heavy_jitter() {
     let times = display(SEC, 60, 4 * MS, 7_200, 0x0ddb_a11c_afe5_eed5);
     let godot = godot_steps(&times, 60, 0.5);
@@ -519,7 +519,7 @@ fn without_jitter_fix_godot_and_tickfold_agree_frame_by_frame() {
 /// step pattern less regular than no fix at all. Irregular = frames not at 1 step (60 Hz
 /// displays) or 12-frame windows not at 5 steps (144 Hz).
 #[test]
-#[ignore = "issue 13 item 3: hysteresis worse than Godot's physics_jitter_fix (at 144 Hz it is worse than none); un-ignore after the fix"]
+#[ignore = "Godot parity, not yet met: hysteresis is never worse than none here (the issue's rule, checked over 234 rows in core/tests/hysteresis.rs), but on 144 Hz schedules it is not yet as regular as Godot over 12-frame windows"]
 fn jitter_fix_is_never_worse_than_no_fix() {
     for (name, times) in schedules() {
         let measure = |s: &[i64]| {
