@@ -166,9 +166,13 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// ([`NoSleep`]), `frame` stops before that `Sleep` and returns its time. The next call
     /// does not step the fold: it reads the clock again and hands on the rest of the events
     /// once their time has come (a vsync-paced shell simply calls `frame` on its next vsync).
+    ///
+    /// The deadline returned is never earlier than the clock read at the start of the call: when
+    /// the events handed on were stepped in an earlier call, a deadline that has passed since
+    /// comes back as that reading (call again at once).
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
+        let now = self.clock.now();
         if self.next >= self.events.len() {
-            let now = self.clock.now();
             self.state.advance_into(now, &mut self.events);
             self.next = 0;
         }
@@ -181,7 +185,9 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
             on_event(event, &self.state);
             self.next += 1;
         }
-        self.events.deadline().copied()
+        self.events
+            .deadline()
+            .map(|&d| if d.nanos_since(now).is_some() { d } else { now })
     }
 
     /// Sleeps until `deadline`; returns how late the wake-up was, in ns (0 if on time or early).
