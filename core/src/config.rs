@@ -43,8 +43,9 @@ pub enum Firing {
     #[default]
     Late,
     /// Fire at the step nearest the due time: now, if `now` is closer to the due time than the
-    /// next step is expected to be (the estimate is the length of the frame that just ended). The error is at
-    /// most half an outer-loop period when frames are regular. An early tick's
+    /// next step is expected to be (the estimate is the length of the frame that just ended,
+    /// counted as at most two ticks, so at most one tick per step runs early, by less than a
+    /// tick). The error is at most half an outer-loop period when frames are regular. An early tick's
     /// [`Tick::lag`](crate::Tick::lag) is still `now − k·dt` (positive, less than one tick): it
     /// runs before `(k+1)·dt`, its due time, but after `k·dt`. The step's deadline is still the
     /// due time: a shell that sleeps until the deadline wakes exactly on time (error 0), and
