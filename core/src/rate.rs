@@ -12,7 +12,8 @@ pub(crate) fn round_nonneg(x: f64) -> u64 {
     (x + 0.5) as u64
 }
 
-const fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// The greatest common divisor (shared with the exact scaled-time remainder in `virt.rs`).
+pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         let t = a % b;
         a = b;

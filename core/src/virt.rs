@@ -1,19 +1,10 @@
 //! Scaled time without rounding: the sub-nanosecond remainder of virtual time, kept as an exact
 //! fraction across any sequence of time scale changes.
 
-use crate::rate::TimeScale;
+use crate::rate::{TimeScale, gcd};
 
 /// The largest denominator the remainder may take before the documented fallback.
 const MAX_DEN: u128 = 1 << 127;
-
-const fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
-}
 
 /// The fraction `rem / den` of a nanosecond that virtual time carries beyond its whole ns.
 ///
