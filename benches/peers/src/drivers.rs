@@ -2,10 +2,15 @@
 //! time (ns since the loop's start), run a batch of frames on a regular grid (for timing), and
 //! say where the loop's own tick grid stands (for the drift).
 //!
-//! Every driver does the same per-frame work: each update bumps a counter, the render reads the
-//! loop's interpolation factor. Both are summed into a checksum the caller passes to
-//! `black_box`, so nothing is optimised away.
+//! Every driver does the same per-frame work with what its loop reports: each update is counted
+//! and what the loop says about it (tickfold and the floor: index, `t`, lag, `last_in_step`) is
+//! folded into an integer checksum, the render's interpolation factor (and exact lag and tick
+//! count where the loop has them) and the deadline too. The checksum goes to `black_box`, so
+//! nothing is optimised away. The timing loops themselves are in `timing.rs`
+//! ([`run_frames`], [`fold_frames`]): each driver's frame function comes in an
+//! `#[inline(always)]` form (the inlinable regime) and an `#[inline(never)]` one (behind a call).
 
+use std::hint::black_box;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -16,8 +21,11 @@ use bevy_time::{Fixed, Real, Time, TimePlugin, TimeUpdateStrategy, Virtual};
 use event_loop::{EventSettings, Events as PistonEvents};
 use game_loop::{GameLoop, TimeTrait};
 use input::{Event as PistonEvent, Loop};
-use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, TickRate};
 use window::{NoWindow, WindowSettings};
+
+use crate::floor::{FloorLoop, FloorStep};
+use crate::timing::{Regime, fold_frames, run_frames};
 
 /// The tick rate every loop runs at, in Hz.
 pub const TICK_HZ: u64 = 60;
@@ -69,8 +77,9 @@ pub struct GridState {
 pub trait Driver {
     /// Runs one frame at `now` (ns since the start).
     fn frame(&mut self, now: u64) -> Frame;
-    /// Runs frames `ks` of `grid` as fast as it can; returns a checksum.
-    fn run(&mut self, grid: Grid, ks: Range<u64>) -> f64;
+    /// Runs frames `ks` of `grid` as fast as it can, each frame inlinable into the loop or
+    /// behind an `#[inline(never)]` call; returns a checksum.
+    fn run(&mut self, grid: Grid, ks: Range<u64>, regime: Regime) -> u64;
     /// The loop's grid after its last frame: ticks run, due time of tick `n`'s end.
     fn grid_state(&self, n: u64) -> GridState;
 }
@@ -86,33 +95,89 @@ pub enum Options {
     Hysteresis,
 }
 
-fn tickfold_state(options: Options) -> LoopState {
+/// The 60 Hz configuration with the given options and a 250 ms max frame delta.
+pub fn tickfold_config(options: Options) -> LoopConfig {
     let rate = TickRate::from_hz(TICK_HZ).expect("60 Hz is a valid rate");
     let config = LoopConfig::new(rate).max_frame_delta(Some(MAX_FRAME));
-    let config = match options {
+    match options {
         Options::Plain => config,
         Options::Phase => config.phase(0.5),
         Options::Hysteresis => config.hysteresis(0.5),
-    };
+    }
+}
+
+/// 60 Hz with neither the update cap nor the max frame delta: a frame may run 1,000 updates.
+pub fn uncapped_config() -> LoopConfig {
+    LoopConfig::from_clock(ClockConfig::new(CLOCK_NAMES[0], clock_rate(0)))
+        .max_updates(None)
+        .max_frame_delta(None)
+}
+
+/// Names for the several-clocks case.
+pub const CLOCK_NAMES: [&str; 16] = [
+    "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14",
+    "c15",
+];
+
+/// Clock `i`'s rate in the several-clocks case: `60 + 0.013·i` Hz, so all are distinct and
+/// each runs about one update per 60 Hz frame (clock 0 is exactly 60 Hz).
+pub fn clock_rate(i: usize) -> TickRate {
+    TickRate::from_hz_ratio(60_000 + 13 * i as u64, 1_000).expect("a valid rate")
+}
+
+/// `n` catch-up clocks at [`clock_rate`]`(0 .. n)`, 250 ms max frame delta.
+pub fn clocks_config(n: usize) -> LoopConfig {
+    let mut config = LoopConfig::from_clock(ClockConfig::new(CLOCK_NAMES[0], clock_rate(0)))
+        .max_frame_delta(Some(MAX_FRAME));
+    for (i, name) in CLOCK_NAMES.iter().enumerate().take(n).skip(1) {
+        config = config.clock(ClockConfig::new(name, clock_rate(i)));
+    }
+    config
+}
+
+fn tickfold_state(config: LoopConfig) -> LoopState {
     LoopState::new(config, Nanos(0)).expect("a valid configuration")
 }
 
+/// Mixes `x` into a checksum (one add and one rotate: cheap next to any loop's work).
 #[inline(always)]
-fn consume(events: &Events<Nanos>) -> (u64, u64, f64) {
-    let (mut updates, mut dropped, mut sum) = (0, 0, 0.0);
-    for e in events.iter() {
+pub fn mix(acc: u64, x: u64) -> u64 {
+    acc.rotate_left(5).wrapping_add(x)
+}
+
+/// What the shell reads of a tickfold step, through `updates()`, `render()` and `deadline()`
+/// only: every update's index, `t`, lag and `last_in_step`, the render's alpha, exact lag and
+/// tick count, the deadline.
+#[inline(always)]
+fn checksum(events: &Events<Nanos>) -> u64 {
+    let mut acc = 0;
+    for t in events.updates() {
+        acc = mix(
+            acc,
+            t.index ^ t.t.0 ^ (t.lag.as_nanos() as u64) ^ u64::from(t.last_in_step),
+        );
+    }
+    if let Some(r) = events.render() {
+        acc = mix(acc, r.alpha.to_bits() ^ r.ticks ^ (r.lag.as_nanos() as u64));
+    }
+    if let Some(d) = events.deadline() {
+        acc = mix(acc, d.0);
+    }
+    acc
+}
+
+/// Updates run and ticks reported as dropped or discarded, by walking the events.
+fn counts(events: &Events<Nanos>) -> Frame {
+    let mut f = Frame::default();
+    for e in events {
         match e {
-            Event::Update(t) => {
-                updates += 1;
-                sum += t.index as f64;
-            }
-            Event::Render(r) => sum += r.alpha,
-            Event::DiscardedTime { ticks, .. } => dropped += ticks,
-            Event::DroppedTicks { count, .. } => dropped += count,
+            Event::Update(_) => f.updates += 1,
+            Event::DiscardedTime { ticks, .. } => f.reported_dropped += ticks,
+            Event::DroppedTicks { count, .. } => f.reported_dropped += count,
             _ => {}
         }
     }
-    (updates, dropped, sum)
+    f
 }
 
 /// tickfold through `LoopState::advance_into`: the state in place, the events into a reused
@@ -126,11 +191,27 @@ pub struct TickfoldInPlace {
 impl TickfoldInPlace {
     /// A 60 Hz loop with the given options, started at 0.
     pub fn new(options: Options) -> Self {
+        Self::with_config(tickfold_config(options))
+    }
+
+    /// A loop with this configuration, started at 0.
+    pub fn with_config(config: LoopConfig) -> Self {
         TickfoldInPlace {
-            state: tickfold_state(options),
+            state: tickfold_state(config),
             events: Events::new(),
             lag_ns: 0,
         }
+    }
+
+    #[inline(always)]
+    fn frame_inline(&mut self, now: u64) -> u64 {
+        self.state.advance_into(Nanos(now), &mut self.events);
+        checksum(&self.events)
+    }
+
+    #[inline(never)]
+    fn frame_call(&mut self, now: u64) -> u64 {
+        self.frame_inline(now)
     }
 }
 
@@ -140,20 +221,14 @@ impl Driver for TickfoldInPlace {
         if let Some(r) = self.events.render() {
             self.lag_ns = r.lag.as_nanos() as i64;
         }
-        let (updates, reported_dropped, _) = consume(&self.events);
-        Frame {
-            updates,
-            reported_dropped,
-        }
+        counts(&self.events)
     }
 
-    fn run(&mut self, grid: Grid, ks: Range<u64>) -> f64 {
-        let mut sum = 0.0;
-        for k in ks {
-            self.state.advance_into(Nanos(grid.at(k)), &mut self.events);
-            sum += consume(&self.events).2;
+    fn run(&mut self, grid: Grid, ks: Range<u64>, regime: Regime) -> u64 {
+        match regime {
+            Regime::Inlinable => run_frames(self, grid, ks, Self::frame_inline),
+            Regime::BehindCall => run_frames(self, grid, ks, Self::frame_call),
         }
-        sum
     }
 
     fn grid_state(&self, n: u64) -> GridState {
@@ -177,9 +252,28 @@ pub struct TickfoldStep {
 impl TickfoldStep {
     /// A 60 Hz loop with default options, started at 0.
     pub fn new() -> Self {
+        Self::with_config(tickfold_config(Options::Plain))
+    }
+
+    /// A loop with this configuration, started at 0.
+    pub fn with_config(config: LoopConfig) -> Self {
         TickfoldStep {
-            state: Some(tickfold_state(Options::Plain)),
+            state: Some(tickfold_state(config)),
         }
+    }
+
+    #[inline(always)]
+    fn frame_inline(state: LoopState, now: u64) -> (LoopState, u64) {
+        let (next, events) = state.step(Nanos(now));
+        let sum = checksum(&events);
+        // The events exist in full, as a shell would hold them.
+        black_box(&events);
+        (next, sum)
+    }
+
+    #[inline(never)]
+    fn frame_call(state: LoopState, now: u64) -> (LoopState, u64) {
+        Self::frame_inline(state, now)
     }
 }
 
@@ -187,28 +281,97 @@ impl Driver for TickfoldStep {
     fn frame(&mut self, now: u64) -> Frame {
         let (next, events) = self.state.take().expect("state present").step(Nanos(now));
         self.state = Some(next);
-        let (updates, reported_dropped, _) = consume(&events);
-        Frame {
-            updates,
-            reported_dropped,
-        }
+        counts(&events)
     }
 
-    fn run(&mut self, grid: Grid, ks: Range<u64>) -> f64 {
+    fn run(&mut self, grid: Grid, ks: Range<u64>, regime: Regime) -> u64 {
         // A plain fold in a local, as a user writes it.
-        let mut s = self.state.take().expect("state present");
-        let mut sum = 0.0;
-        for k in ks {
-            let (next, events) = s.step(Nanos(grid.at(k)));
-            s = next;
-            sum += consume(&events).2;
-        }
+        let s = self.state.take().expect("state present");
+        let (s, sum) = match regime {
+            Regime::Inlinable => fold_frames(s, grid, ks, Self::frame_inline),
+            Regime::BehindCall => fold_frames(s, grid, ks, Self::frame_call),
+        };
         self.state = Some(s);
         sum
     }
 
     fn grid_state(&self, _n: u64) -> GridState {
         unreachable!("the behaviour runs use TickfoldInPlace")
+    }
+}
+
+// ---- the floor -------------------------------------------------------------------------------
+
+/// The floor of `floor.rs`, with the same shell work as tickfold's drivers.
+pub struct FloorDriver {
+    f: FloorLoop,
+}
+
+impl FloorDriver {
+    /// 60 Hz, cap 8, max frame delta 250 ms: tickfold's defaults.
+    pub fn new() -> Self {
+        FloorDriver {
+            f: FloorLoop::new(1_000_000_000, TICK_HZ, 8, MAX_FRAME.as_nanos() as u64),
+        }
+    }
+
+    /// 60 Hz with no cap and no max frame delta.
+    pub fn uncapped() -> Self {
+        FloorDriver {
+            f: FloorLoop::new(1_000_000_000, TICK_HZ, u64::MAX, u64::MAX),
+        }
+    }
+
+    #[inline(always)]
+    fn sum(out: &FloorStep) -> u64 {
+        let mut acc = 0;
+        for t in out.ticks() {
+            acc = mix(
+                acc,
+                t.index ^ t.t ^ (t.lag as u64) ^ u64::from(t.last_in_step),
+            );
+        }
+        if out.renders {
+            acc = mix(acc, out.alpha.to_bits() ^ out.ticks ^ (out.lag as u64));
+        }
+        mix(acc, out.deadline)
+    }
+
+    #[inline(always)]
+    fn frame_inline(&mut self, now: u64) -> u64 {
+        self.f.step(now);
+        Self::sum(&self.f.out)
+    }
+
+    #[inline(never)]
+    fn frame_call(&mut self, now: u64) -> u64 {
+        self.frame_inline(now)
+    }
+}
+
+impl Driver for FloorDriver {
+    fn frame(&mut self, now: u64) -> Frame {
+        self.f.step(now);
+        Frame {
+            updates: self.f.out.count,
+            reported_dropped: self.f.out.discarded.1,
+        }
+    }
+
+    fn run(&mut self, grid: Grid, ks: Range<u64>, regime: Regime) -> u64 {
+        match regime {
+            Regime::Inlinable => run_frames(self, grid, ks, Self::frame_inline),
+            Regime::BehindCall => run_frames(self, grid, ks, Self::frame_call),
+        }
+    }
+
+    fn grid_state(&self, n: u64) -> GridState {
+        let run = self.f.ticks_run();
+        let (num, den) = self.f.out.dt();
+        GridState {
+            ticks_run: run,
+            ahead_ns: -(self.f.out.lag as f64) + (n as f64 - run as f64) * num as f64 / den as f64,
+        }
     }
 }
 
@@ -242,7 +405,7 @@ impl TimeTrait for FakeTime {
 #[derive(Default)]
 pub struct Counter {
     updates: u64,
-    sum: f64,
+    sum: u64,
 }
 
 /// `game-loop` 1.3.0 driven by [`FakeTime`].
@@ -264,34 +427,43 @@ impl GameLoopDriver {
         }
     }
 
+    /// One frame, as a user's crate calls it: `next_frame` is generic, so it is instantiated
+    /// here and inlinable. Each update mixes in its number (game-loop's only per-update
+    /// information), the render the blending factor.
     #[inline(always)]
-    fn step(&mut self, now: u64) {
+    fn frame_inline(&mut self, now: u64) -> u64 {
         FAKE_NOW_NS.store(now, Ordering::Relaxed);
         self.g.next_frame(
             |g| {
                 g.game.updates += 1;
-                g.game.sum += g.game.updates as f64;
+                g.game.sum = mix(g.game.sum, g.game.updates);
             },
-            |g| g.game.sum += g.blending_factor(),
+            |g| g.game.sum = mix(g.game.sum, g.blending_factor().to_bits()),
         );
+        self.g.game.sum
+    }
+
+    #[inline(never)]
+    fn frame_call(&mut self, now: u64) -> u64 {
+        self.frame_inline(now)
     }
 }
 
 impl Driver for GameLoopDriver {
     fn frame(&mut self, now: u64) -> Frame {
         let before = self.g.game.updates;
-        self.step(now);
+        self.frame_inline(now);
         Frame {
             updates: self.g.game.updates - before,
             reported_dropped: 0,
         }
     }
 
-    fn run(&mut self, grid: Grid, ks: Range<u64>) -> f64 {
-        for k in ks {
-            self.step(grid.at(k));
+    fn run(&mut self, grid: Grid, ks: Range<u64>, regime: Regime) -> u64 {
+        match regime {
+            Regime::Inlinable => run_frames(self, grid, ks, Self::frame_inline),
+            Regime::BehindCall => run_frames(self, grid, ks, Self::frame_call),
         }
-        self.g.game.sum
     }
 
     fn grid_state(&self, n: u64) -> GridState {
@@ -381,12 +553,10 @@ impl Driver for BevyDriver {
         }
     }
 
-    fn run(&mut self, grid: Grid, ks: Range<u64>) -> f64 {
-        let mut sum = 0.0;
-        for k in ks {
-            sum += self.step(grid.at(k));
-        }
-        sum + self.count() as f64
+    fn run(&mut self, grid: Grid, ks: Range<u64>, _regime: Regime) -> u64 {
+        // Bevy's frame is its whole schedule, behind calls either way.
+        let sum = run_frames(self, grid, ks, |b, now| b.step(now).to_bits());
+        sum.wrapping_add(self.count())
     }
 
     fn grid_state(&self, n: u64) -> GridState {
@@ -461,14 +631,13 @@ impl Driver for PistonBench {
         }
     }
 
-    fn run(&mut self, _grid: Grid, ks: Range<u64>) -> f64 {
-        let mut sum = 0.0;
-        for _ in ks {
-            let (u, ext) = self.next_frame();
-            self.updates += u;
-            sum += u as f64 + ext;
-        }
-        sum
+    fn run(&mut self, grid: Grid, ks: Range<u64>, _regime: Regime) -> u64 {
+        // The times are ignored: bench mode keeps its own grid.
+        run_frames(self, grid, ks, |p, _now| {
+            let (u, ext) = p.next_frame();
+            p.updates += u;
+            mix(u, ext.to_bits())
+        })
     }
 
     fn grid_state(&self, n: u64) -> GridState {

@@ -3,38 +3,31 @@
 use std::fmt::Write as _;
 
 use crate::behaviour::{Drift, Histogram, StallReport};
+use crate::report_cost;
 use crate::timing::Cost;
 
-/// The per-frame cases, in column order.
-pub const CASES: [&str; 3] = [
-    "0 updates + render",
-    "1 update + render",
-    "8 updates + render",
-];
-
-/// The loops timed per frame, in row order. The first two are tickfold.
-pub const TIMED: [&str; 5] = [
-    "tickfold `advance_into` (in place)",
-    "tickfold `step` (by value)",
-    "`game-loop` 1.3.0",
-    "`bevy_time` 0.20.1 (minimal `App`)",
-    "Piston `event_loop` 1.0.0 (bench mode)",
-];
-
-/// Indices into [`TIMED`].
-pub const GAME_LOOP: usize = 2;
-/// Index of Bevy in [`TIMED`].
-pub const BEVY: usize = 3;
-/// Index of Piston in [`TIMED`].
-pub const PISTON: usize = 4;
+use crate::report_cost::BEVY;
+pub use crate::report_cost::{
+    BEHIND_CALL, CASES, Clocks, INLINABLE, Instructions, instructions_text,
+};
 
 /// Histogram rows of one frame rate: (loop label, histogram or why there is none).
 pub type HistRows = Vec<(&'static str, Result<Histogram, &'static str>)>;
 
 /// Everything one run measured.
 pub struct Results {
-    /// `costs[loop][case]`, loops as [`TIMED`], cases as [`CASES`].
-    pub costs: Vec<[Cost; 3]>,
+    /// `inlinable[loop][case]`, loops as [`INLINABLE`], cases as [`CASES`].
+    pub inlinable: Vec<[Cost; 3]>,
+    /// The same, each frame behind a call, loops as [`BEHIND_CALL`].
+    pub behind_call: Vec<[Cost; 3]>,
+    /// 1,000 updates per frame: `advance_into`, `step`, the floor.
+    pub many: [Cost; 3],
+    /// 1, 4 and 16 clocks.
+    pub clocks: Clocks,
+    /// `size_of` of tickfold's public value types.
+    pub sizes: Vec<(&'static str, usize)>,
+    /// Instructions per frame, or why they were not counted.
+    pub instructions: Result<Instructions, String>,
     /// Histograms per frame rate: (rate label, rows of (loop label, histogram or why not)).
     pub histograms: Vec<(&'static str, HistRows)>,
     /// Drift rows: (loop, tick length it uses, drift).
@@ -47,7 +40,8 @@ pub struct Results {
     pub quick: bool,
 }
 
-fn ns(x: f64) -> String {
+/// `x` ns, or µs from 1,000 ns.
+pub fn ns(x: f64) -> String {
     if x >= 1000.0 {
         format!("{:.2} µs", x / 1000.0)
     } else {
@@ -83,60 +77,27 @@ fn signed_ns(x: f64) -> String {
     }
 }
 
-fn allocs(c: &Cost) -> String {
-    let a = c.allocs_per_frame;
-    if a == 0.0 {
-        "0".to_string()
-    } else if a >= 1.0 {
-        format!("{a:.1}")
-    } else {
-        format!("{a:.4}")
-    }
-}
-
-fn met(ok: bool) -> &'static str {
+/// Bold met or missed.
+pub fn met(ok: bool) -> &'static str {
     if ok { "**met**" } else { "**missed**" }
 }
 
 /// The headline rows: the targets table, quoted by the README.
 fn targets(r: &Results, out: &mut String) {
-    let tf = &r.costs[0];
-    let gl = &r.costs[GAME_LOOP];
-    let bevy = &r.costs[BEVY];
-    let one = 1; // the "1 update + render" case
-    let ratio_gl = tf[one].median_ns / gl[one].median_ns;
-    let zero_alloc = r.costs[0]
-        .iter()
-        .chain(r.costs[1].iter())
-        .all(|c| c.allocs_per_frame == 0.0);
+    let tf = &r.inlinable[0];
+    let bevy = &r.inlinable[BEVY];
     let (worst, bevy_x) = (0..3)
         .map(|c| (c, bevy[c].median_ns / tf[c].median_ns))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .expect("three cases");
     let tf_drift = r.drift[0].2.drift_ns;
 
-    let _ = writeln!(out, "| target | tickfold | peers | |");
+    let _ = writeln!(out, "| target | tickfold | others | |");
     let _ = writeln!(out, "|---|---|---|---|");
+    report_cost::targets(r, out);
     let _ = writeln!(
         out,
-        "| per-frame time ≤ `game-loop` (1 update + render, ratio ≤ 1.0) | {} | {} | {}: ratio {:.2} |",
-        ns(tf[one].median_ns),
-        ns(gl[one].median_ns),
-        met(ratio_gl <= 1.0),
-        ratio_gl
-    );
-    let _ = writeln!(
-        out,
-        "| zero allocations per frame (all cases, both APIs) | {} | game-loop {}, Bevy {}, Piston {} | {} |",
-        if zero_alloc { "0" } else { "not 0" },
-        allocs(&gl[one]),
-        allocs(&bevy[one]),
-        allocs(&r.costs[PISTON][one]),
-        met(zero_alloc)
-    );
-    let _ = writeln!(
-        out,
-        "| ≥ 100× faster than Bevy's fixed loop (worst of the three cases: {}) | {} | {} | {}: {:.0}× |",
+        "| ≥ 100× faster than Bevy's fixed loop (`advance_into`, worst of the three cases: {}) | {} | {} | {}: {:.0}× |",
         CASES[worst],
         ns(tf[worst].median_ns),
         ns(bevy[worst].median_ns),
@@ -197,45 +158,7 @@ fn targets(r: &Results, out: &mut String) {
 
 /// What the targets table means, with the reason for every miss.
 fn notes(r: &Results, out: &mut String) {
-    let tf = &r.costs[0];
-    let gl = &r.costs[GAME_LOOP];
-    let bevy = &r.costs[BEVY];
-    let ratio_gl = tf[1].median_ns / gl[1].median_ns;
-    if ratio_gl > 1.0 {
-        let _ = writeln!(
-            out,
-            "* **Per-frame time against `game-loop`: missed** ({} against {}, ratio {:.2}). \
-             `game-loop`'s frame is an `f64` add, compare and subtract plus two closure calls; \
-             tickfold's does exact integer accounting and writes the events a shell walks \
-             (each update with index, `t`, `dt`, lag and `last_in_step`; the render with alpha, \
-             exact lag and tick count; drops; the deadline). The pure `step` adds moving the \
-             state and the inline events in and out of the call ({} in place, {} by value).",
-            ns(tf[1].median_ns),
-            ns(gl[1].median_ns),
-            ratio_gl,
-            ns(tf[1].median_ns),
-            ns(r.costs[1][1].median_ns)
-        );
-    }
-    let bevy_x = (0..3)
-        .map(|c| bevy[c].median_ns / tf[c].median_ns)
-        .fold(f64::INFINITY, f64::min);
-    let step_x = (0..3)
-        .map(|c| bevy[c].median_ns / r.costs[1][c].median_ns)
-        .fold(f64::INFINITY, f64::min);
-    let _ = writeln!(
-        out,
-        "* The 100× target is read on `advance_into`; the by-value `step` is {step_x:.0}× \
-         faster than Bevy in its worst case."
-    );
-    if bevy_x < 100.0 {
-        let _ = writeln!(
-            out,
-            "* **100× Bevy: missed** ({bevy_x:.0}× in the worst case): Bevy's frame runs its \
-             whole `Main` schedule (`First` … `Last`, message updates and the fixed loop's \
-             schedule per update), and tickfold's own frame cost is the one above."
-        );
-    }
+    report_cost::notes(r, out);
     if let Some((_, _, d)) = r.drift.iter().find(|(n, _, _)| n.contains("game-loop"))
         && d.drift_ns.abs() < 1.0
     {
@@ -285,7 +208,8 @@ pub fn render(r: &Results) -> String {
     let _ = writeln!(out, "# tickfold against its peers\n");
     let _ = writeln!(
         out,
-        "Generated by one command (about 15 s once built; Piston's real-time stall takes 7 s of it):\n\n\
+        "Generated by one command (about a minute once built: the timing runs, Piston's \
+         real-time stall, 7 s of it, and the callgrind counts):\n\n\
          ```sh\ncargo run --release --manifest-path benches/peers/Cargo.toml\n```\n"
     );
     let _ = writeln!(
@@ -308,85 +232,7 @@ pub fn render(r: &Results) -> String {
     let _ = writeln!(out);
     notes(r, &mut out);
     let _ = writeln!(out, "\n## 1. Per-frame cost\n");
-    let _ = writeln!(
-        out,
-        "60 Hz ticks. Frames every 10 µs (0 updates: one frame in 1,667 runs an update), every \
-         1/60 s and every 8/60 s, half a tick off the tick boundaries so every loop runs \
-         exactly 1 or 8 updates. Each update bumps a counter; each render reads the loop's \
-         interpolation factor. Median ns per frame over 61 batches of about 2 ms each, after a \
-         0.2 s warm-up, the loops of a case interleaved round by round so that load on the \
-         shared machine hits them alike (p10–p90 of the batches in brackets). Allocations \
-         (plus reallocations) per frame are counted by `allocation-counter` (on the measuring thread, \
-         where every loop runs) on a new loop of each kind, over 10,000 frames of the same code after a set-up of 1,000 frames or one simulated \
-         second, whichever is longer. Piston's \
-         bench mode has no clock: its frames and updates are on its own grid (`max_fps` \
-         100,000 / 60 / 60 and `ups` 60 / 60 / 480 for the three cases). Bevy's `App` uses \
-         the single-threaded executor (`bevy_ecs` default features off).\n"
-    );
-    let _ = write!(out, "| loop |");
-    for c in CASES {
-        let _ = write!(out, " {c} | allocs |");
-    }
-    let _ = writeln!(out, "\n|---|---|---|---|---|---|---|");
-    for (name, costs) in TIMED.iter().zip(&r.costs) {
-        let _ = write!(out, "| {name} |");
-        for c in costs {
-            let _ = write!(
-                out,
-                " {} ({}–{}) | {} |",
-                ns(c.median_ns),
-                ns(c.p10_ns),
-                ns(c.p90_ns),
-                allocs(c)
-            );
-        }
-        let _ = writeln!(out);
-    }
-    let _ = write!(
-        out,
-        "\nUpdates per frame each loop actually ran in the allocation run (the cases do what \
-         they say):"
-    );
-    for (name, costs) in TIMED.iter().zip(&r.costs) {
-        let u: Vec<String> = costs
-            .iter()
-            .map(|c| format!("{:.4}", c.updates_per_frame))
-            .collect();
-        let _ = write!(out, " {}: {};", short(name), u.join(" / "));
-    }
-    out.pop();
-    let _ = writeln!(out, ".");
-    let _ = write!(
-        out,
-        "\nAllocations while constructing a loop and running its set-up frames (once, not per \
-         frame):"
-    );
-    for (name, costs) in TIMED.iter().zip(&r.costs) {
-        let u: Vec<String> = costs.iter().map(|c| int(c.first_frames_allocs)).collect();
-        let _ = write!(out, " {}: {};", short(name), u.join(" / "));
-    }
-    out.pop();
-    let _ = writeln!(out, ".");
-    let _ = writeln!(
-        out,
-        "\nRatios tickfold / peer (medians; below 1.0 tickfold is faster):\n"
-    );
-    let _ = write!(out, "| tickfold API / peer |");
-    for c in CASES {
-        let _ = write!(out, " {c} |");
-    }
-    let _ = writeln!(out, "\n|---|---|---|---|");
-    for (t, tname) in ["`advance_into`", "`step`"].iter().enumerate() {
-        for p in [GAME_LOOP, BEVY, PISTON] {
-            let _ = write!(out, "| {tname} / {} |", short(TIMED[p]));
-            for c in 0..3 {
-                let ratio = r.costs[t][c].median_ns / r.costs[p][c].median_ns;
-                let _ = write!(out, " {} |", fmt_ratio(ratio));
-            }
-            let _ = writeln!(out);
-        }
-    }
-
+    report_cost::section(r, &mut out);
     let _ = writeln!(out, "\n## 2. Behaviour on the same schedules\n");
     let _ = writeln!(out, "### Steps per frame under jitter\n");
     let _ = writeln!(
@@ -472,12 +318,4 @@ pub fn render(r: &Results) -> String {
         );
     }
     out
-}
-
-fn fmt_ratio(r: f64) -> String {
-    if r < 0.01 {
-        format!("{r:.4} (1/{:.0})", 1.0 / r)
-    } else {
-        format!("{r:.2}")
-    }
 }

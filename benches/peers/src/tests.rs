@@ -1,10 +1,14 @@
 //! Checks that the drivers do what the report says they do, on short runs.
 
 use crate::behaviour::{HZ_59_94, HZ_60, SplitMix, histogram, jittered, stall};
+use tickfold::{Event, Events, LoopState, Nanos};
+
 use crate::drivers::{
-    BevyDriver, Driver, GameLoopDriver, Grid, Options, PistonBench, TickfoldInPlace, TickfoldStep,
+    BevyDriver, Driver, FloorDriver, GameLoopDriver, Grid, Options, PistonBench, TickfoldInPlace,
+    TickfoldStep, clocks_config, tickfold_config, uncapped_config,
 };
-use crate::timing::{Batch, Bench, Budget, allocations_during};
+use crate::floor::FloorLoop;
+use crate::timing::{Batch, Bench, Budget, GridWalk, allocations_during};
 
 /// Frame `k` at `k/60 s` plus half a tick: every loop runs exactly one update per frame.
 fn mid_tick(k: u64) -> u64 {
@@ -23,6 +27,146 @@ fn every_fake_clock_loop_runs_one_update_per_mid_tick_frame() {
     one_update_per_frame(&mut TickfoldStep::new(), 120);
     one_update_per_frame(&mut GameLoopDriver::new(), 120);
     one_update_per_frame(&mut BevyDriver::new(), 120);
+    one_update_per_frame(&mut FloorDriver::new(), 120);
+}
+
+/// The floor and tickfold (default configuration) report the same thing, frame by frame:
+/// updates with index, `t`, lag and `last_in_step`; the render's alpha, lag and tick count; the
+/// deadline; discarded and deferred ticks.
+fn floor_matches_tickfold(times: &[u64]) {
+    let mut state = LoopState::new(tickfold_config(Options::Plain), Nanos(0)).expect("valid");
+    let mut floor = FloorLoop::new(1_000_000_000, 60, 8, 250_000_000);
+    let mut events: Events<Nanos> = Events::new();
+    for (k, &now) in times.iter().enumerate() {
+        state.advance_into(Nanos(now), &mut events);
+        floor.step(now);
+        let f = &floor.out;
+        let tf: Vec<(u64, u64, i64, bool)> = events
+            .updates()
+            .map(|t| (t.index, t.t.0, t.lag.as_nanos() as i64, t.last_in_step))
+            .collect();
+        for t in events.updates() {
+            // The same fraction (tickfold's is reduced).
+            let ((a, b), (c, d)) = (t.dt.period_ratio(), f.dt());
+            assert_eq!(
+                u128::from(a) * u128::from(d),
+                u128::from(b) * u128::from(c),
+                "dt, frame {k}"
+            );
+        }
+        let fl: Vec<(u64, u64, i64, bool)> = f
+            .ticks()
+            .map(|t| (t.index, t.t, t.lag, t.last_in_step))
+            .collect();
+        assert_eq!(tf, fl, "updates of frame {k} at {now}");
+        let render = events
+            .render()
+            .map(|r| (r.alpha.to_bits(), r.lag.as_nanos() as i64, r.ticks));
+        let floor_render = f.renders.then_some((f.alpha.to_bits(), f.lag, f.ticks));
+        assert_eq!(render, floor_render, "render of frame {k} at {now}");
+        assert_eq!(
+            events.deadline().map(|d| d.0),
+            Some(f.deadline),
+            "deadline, frame {k}"
+        );
+        let (mut discarded, mut deferred, mut backwards) = (None, 0, 0);
+        for e in &events {
+            match e {
+                Event::DiscardedTime {
+                    first, ticks, time, ..
+                } => discarded = Some((*first, *ticks, time.0)),
+                Event::Deferred { ticks, .. } => deferred = *ticks,
+                Event::ClockBackwards { by } => backwards = by.0,
+                _ => {}
+            }
+        }
+        assert_eq!(
+            discarded.unwrap_or((0, 0, 0)),
+            f.discarded,
+            "discarded, frame {k}"
+        );
+        assert_eq!(deferred, f.deferred, "deferred, frame {k}");
+        assert_eq!(backwards, f.backwards, "backwards, frame {k}");
+    }
+}
+
+#[test]
+fn the_floor_reports_what_tickfold_reports() {
+    // Jittered 60 Hz and 59.94 Hz frames.
+    floor_matches_tickfold(&jittered(HZ_60, 2_000, 3));
+    floor_matches_tickfold(&jittered(HZ_59_94, 2_000, 4));
+    // The three timed cases and the stall: 1 s of frames, 5 s gap, 2 s of frames.
+    for grid in [
+        (0, 10_000, 1),
+        (8_333_333, 1_000_000_000, 60),
+        (8_333_333, 8_000_000_000, 60),
+    ] {
+        let times: Vec<u64> = (0..3_000).map(|k| grid.0 + k * grid.1 / grid.2).collect();
+        floor_matches_tickfold(&times);
+    }
+    let mut times: Vec<u64> = (0..=60)
+        .map(|k| k * 1_000_000_000 / 60 + 8_333_333)
+        .collect();
+    times.extend((0..120).map(|k| 6_000_000_000 + k * 1_000_000_000 / 60 + 8_333_333));
+    floor_matches_tickfold(&times);
+    // Random gaps up to 600 ms (past the max frame delta, past the cap), repeats and a clock
+    // that goes backwards.
+    let mut rng = SplitMix::new(11);
+    let mut t = 0u64;
+    let mut times = Vec::new();
+    for _ in 0..20_000 {
+        let r = rng.next_u64();
+        t = match r % 16 {
+            0 => t.saturating_sub(r % 50_000_000),
+            1 => t,
+            2 => t + r % 600_000_000,
+            _ => t + r % 40_000_000,
+        };
+        times.push(t);
+    }
+    floor_matches_tickfold(&times);
+}
+
+#[test]
+fn the_grid_walk_gives_the_grid() {
+    let grid = Grid {
+        offset: 5,
+        num: 1_001_000_000_000,
+        den: 60_000,
+    };
+    let mut w = GridWalk::new(grid, 7);
+    for k in 7..10_000 {
+        assert_eq!(w.next_time(), grid.at(k), "frame {k}");
+    }
+}
+
+#[test]
+fn the_extra_cases_do_what_they_say() {
+    let many = Grid {
+        offset: 1_000_000_000 / 120,
+        num: 1_000_000_000_000,
+        den: 60,
+    };
+    let mut t = TickfoldInPlace::with_config(uncapped_config());
+    let mut f = FloorDriver::uncapped();
+    for k in 1..=5 {
+        assert_eq!(t.frame(many.at(k)).updates, 1_000, "frame {k}");
+        assert_eq!(f.frame(many.at(k)).updates, 1_000, "frame {k}");
+    }
+    // Several clocks: each clock runs about one update per 60 Hz frame.
+    for n in [1, 4, 16] {
+        let mut t = TickfoldInPlace::with_config(clocks_config(n));
+        let updates: u64 = (1..=600)
+            .map(|k| {
+                t.frame(k * 1_000_000_000 / 60 + 1_000_000_000 / 120)
+                    .updates
+            })
+            .sum();
+        assert!(
+            updates.abs_diff(600 * n as u64) <= n as u64 * 2,
+            "{n} clocks: {updates}"
+        );
+    }
 }
 
 #[test]
@@ -102,7 +246,10 @@ fn tickfold_frames_allocate_nothing_after_set_up() {
     let budget = Budget::QUICK;
     let plain = Bench::new(|| TickfoldInPlace::new(Options::Plain), grid).allocs(budget);
     let step = Bench::new(TickfoldStep::new, grid).allocs(budget);
-    for (first, per_frame, updates) in [plain, step] {
+    let plain_call =
+        Bench::behind_call(|| TickfoldInPlace::new(Options::Plain), grid).allocs(budget);
+    let step_call = Bench::behind_call(TickfoldStep::new, grid).allocs(budget);
+    for (first, per_frame, updates) in [plain, step, plain_call, step_call] {
         assert_eq!(
             per_frame, 0.0,
             "allocations per frame after {first} in set-up"

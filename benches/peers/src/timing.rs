@@ -9,9 +9,100 @@
 //! whichever happened to be running, which keeps the ratios honest.
 
 use std::hint::black_box;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use crate::drivers::{Driver, Grid};
+
+/// How a loop's frame function meets the timing loop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Regime {
+    /// Monomorphised and `#[inline(always)]` into the timing loop, as in a user's crate (the
+    /// loop's own functions are then inlined or not by the compiler, as in a user's crate).
+    Inlinable,
+    /// Every frame through an `#[inline(never)]` function, for every loop alike.
+    BehindCall,
+}
+
+/// Frame times `offset + ⌊k·num/den⌋` for consecutive `k`, walked with one add and one compare
+/// per frame (a 64-bit division per frame would cost more than some loops' whole frame).
+#[derive(Copy, Clone, Debug)]
+pub struct GridWalk {
+    t: u64,
+    r: u64,
+    pq: u64,
+    pr: u64,
+    den: u64,
+}
+
+impl GridWalk {
+    /// Starts at frame `k`.
+    #[inline(always)]
+    pub fn new(grid: Grid, k: u64) -> GridWalk {
+        let x = u128::from(k) * u128::from(grid.num);
+        let den = u128::from(grid.den);
+        GridWalk {
+            t: grid.offset + (x / den) as u64,
+            r: (x % den) as u64,
+            pq: grid.num / grid.den,
+            pr: grid.num % grid.den,
+            den: grid.den,
+        }
+    }
+
+    /// This frame's time; moves to the next frame.
+    #[inline(always)]
+    pub fn next_time(&mut self) -> u64 {
+        let t = self.t;
+        self.t += self.pq;
+        self.r += self.pr;
+        if self.r >= self.den {
+            self.r -= self.den;
+            self.t += 1;
+        }
+        t
+    }
+}
+
+/// The timing loop of an in-place driver: frames `ks` of `grid` through `frame`, checksums
+/// mixed. The grid goes through `black_box` (no frame time is known at compile time) and so
+/// does the driver after every frame, as if opaque game code ran between frames: its state
+/// must be in memory, and may have changed.
+#[inline(always)]
+pub fn run_frames<S>(
+    s: &mut S,
+    grid: Grid,
+    ks: Range<u64>,
+    mut frame: impl FnMut(&mut S, u64) -> u64,
+) -> u64 {
+    let mut walk = GridWalk::new(black_box(grid), ks.start);
+    let mut sum = 0u64;
+    for _ in ks {
+        sum = sum.rotate_left(5).wrapping_add(frame(s, walk.next_time()));
+        black_box(&mut *s);
+    }
+    sum
+}
+
+/// The timing loop of a by-value fold: `s = frame(s, now)`, the state a local of the loop,
+/// opaque between frames as in [`run_frames`].
+#[inline(always)]
+pub fn fold_frames<S>(
+    mut s: S,
+    grid: Grid,
+    ks: Range<u64>,
+    mut frame: impl FnMut(S, u64) -> (S, u64),
+) -> (S, u64) {
+    let mut walk = GridWalk::new(black_box(grid), ks.start);
+    let mut sum = 0u64;
+    for _ in ks {
+        let (next, c) = frame(s, walk.next_time());
+        s = next;
+        sum = sum.rotate_left(5).wrapping_add(c);
+        black_box(&mut s);
+    }
+    (s, sum)
+}
 
 /// How long to time each loop, and how.
 #[derive(Copy, Clone, Debug)]
@@ -69,7 +160,7 @@ pub struct Cost {
 /// One loop of a case, ready to be timed batch by batch.
 pub trait Batch {
     /// Runs `n` more frames; returns a checksum.
-    fn batch(&mut self, n: u64) -> f64;
+    fn batch(&mut self, n: u64) -> u64;
     /// Counts allocations on a new loop of the same kind: (first frames, per frame after,
     /// updates per frame).
     fn allocs(&self, budget: Budget) -> (u64, f64, f64);
@@ -81,23 +172,35 @@ pub struct Bench<D, F> {
     driver: D,
     grid: Grid,
     next: u64,
+    regime: Regime,
 }
 
 impl<D: Driver, F: Fn() -> D> Bench<D, F> {
-    /// A new loop from `make`, on `grid`.
+    /// A new loop from `make`, on `grid`, inlinable into the timing loop.
     pub fn new(make: F, grid: Grid) -> Self {
         Bench {
             driver: make(),
             make,
             grid,
             next: 1,
+            regime: Regime::Inlinable,
+        }
+    }
+
+    /// The same, each frame behind an `#[inline(never)]` call.
+    pub fn behind_call(make: F, grid: Grid) -> Self {
+        Bench {
+            regime: Regime::BehindCall,
+            ..Bench::new(make, grid)
         }
     }
 }
 
 impl<D: Driver, F: Fn() -> D> Batch for Bench<D, F> {
-    fn batch(&mut self, n: u64) -> f64 {
-        let r = self.driver.run(self.grid, self.next..self.next + n);
+    fn batch(&mut self, n: u64) -> u64 {
+        let r = self
+            .driver
+            .run(self.grid, self.next..self.next + n, self.regime);
         self.next += n;
         r
     }
@@ -110,12 +213,12 @@ impl<D: Driver, F: Fn() -> D> Batch for Bench<D, F> {
         let warm = budget.alloc_warm_up.max(second);
         let (first, mut d) = allocations_during(|| {
             let mut d = (self.make)();
-            black_box(d.run(self.grid, 1..warm + 1));
+            black_box(d.run(self.grid, 1..warm + 1, self.regime));
             d
         });
         let start = warm + 1;
         let (steady, _) = allocations_during(|| {
-            black_box(d.run(self.grid, start..start + budget.alloc_frames));
+            black_box(d.run(self.grid, start..start + budget.alloc_frames, self.regime));
         });
         let steady = steady as f64 / budget.alloc_frames as f64;
         // What the case does, frame by frame, on another new loop.
