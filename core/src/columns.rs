@@ -34,7 +34,8 @@ use crate::event::{ClockId, Tick};
 /// }
 ///
 /// let mut world = Positions { current: vec![0.0; 3], previous: vec![0.0; 3] };
-/// let state = LoopState::new(LoopConfig::new(TickRate::from_hz(10)?), Nanos(0))?;
+/// let config = LoopConfig::new(TickRate::from_hz(10)?).max_frame_delta(None);
+/// let state = LoopState::new(config, Nanos(0))?;
 /// let (_, events) = state.step(Nanos::from_millis(350)); // three updates, α = 0.5
 /// let (mut captures, mut drawn) = (0, Vec::new());
 /// for event in &events {
