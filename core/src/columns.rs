@@ -8,8 +8,8 @@ use crate::event::{ClockId, Tick};
 /// two at render. Any storage can implement it: `tickfold-snapshot`'s `DoubleBuffer` is a
 /// `Vec` of plain structs, `tickfold-hecs`'s `Interpolated<T>` the `T` columns of a hecs world.
 ///
-/// An implementation provides [`capture`](Columns::capture) and
-/// [`blend_into`](Columns::blend_into); [`before_update`](Columns::before_update) is the capture
+/// An implementation provides [`capture`](Columns::capture), and [`BlendColumns`] the render
+/// side; [`before_update`](Columns::before_update) is the capture
 /// rule documented on [`Tick::last_in_step`], written once here for every storage. The trait
 /// lives in the core because it needs nothing but [`Tick`], so adapters for any ECS can
 /// implement it without depending on each other.
@@ -19,15 +19,17 @@ use crate::event::{ClockId, Tick};
 /// A plain `Vec` of positions, captured by the rule and blended at render:
 ///
 /// ```
-/// use tickfold_core::{Columns, Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{BlendColumns, Columns, Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
 ///
 /// struct Positions { current: Vec<f32>, previous: Vec<f32> }
 ///
 /// impl Columns for Positions {
-///     type Item = f32;
 ///     fn capture(&mut self) {
 ///         self.previous.clone_from(&self.current);
 ///     }
+/// }
+/// impl BlendColumns for Positions {
+///     type Item = f32;
 ///     fn blend_into<E: Extend<f32>>(&self, alpha: f64, out: &mut E) {
 ///         out.extend(self.previous.iter().zip(&self.current).map(|(p, c)| p.interpolate(c, alpha)));
 ///     }
@@ -52,14 +54,8 @@ use crate::event::{ClockId, Tick};
 /// # Ok::<(), tickfold_core::ConfigError>(())
 /// ```
 pub trait Columns {
-    /// What one blended element is.
-    type Item;
-
     /// Copies every current value into its previous slot, unconditionally.
     fn capture(&mut self);
-
-    /// Appends every element drawn at `alpha` (0: previous, 1: current) to `out`.
-    fn blend_into<E: Extend<Self::Item>>(&self, alpha: f64, out: &mut E);
 
     /// The clock whose updates change this state, and whose alpha its renders use
     /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)): the main clock unless
@@ -87,4 +83,16 @@ pub trait Columns {
         }
         tick.last_in_step
     }
+}
+
+/// The render side of [`Columns`]: every element drawn between its previous and current value.
+/// Separate from the capture side so that storage of values without a blend (integers, ids)
+/// still follows the capture rule.
+pub trait BlendColumns: Columns {
+    /// What one blended element is.
+    type Item;
+
+    /// Appends every element drawn at `alpha` (0: previous, 1: current) to `out`, in storage
+    /// order.
+    fn blend_into<E: Extend<Self::Item>>(&self, alpha: f64, out: &mut E);
 }

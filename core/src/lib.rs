@@ -44,7 +44,7 @@ mod stats;
 mod time;
 mod virt;
 
-pub use columns::Columns;
+pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
 pub use interpolate::Interpolate;

@@ -284,7 +284,7 @@ fn run_with<T: Elem>(input: &Input) {
     let model_a = a.to_vec();
     let model_b = b.to_vec();
     let buf = DoubleBuffer::from_tracked(front);
-    let front = buf.front().to_vec();
+    let front = buf.current().to_vec();
     let cur: Vec<T> = model_a.clone();
     let ring_models = [
         RingModel {
