@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use arbitrary::Arbitrary;
 use bytemuck::NoUninit;
 use tickfold::snapshot::im;
-use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, Tracked};
+use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, TickNotInRing, Tracked};
 use tickfold::{ClockId, Nanos, Tick, TickRate};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
