@@ -25,9 +25,9 @@ use std::time::{Duration, Instant};
 
 use tickfold::runner::{Runner, SpinSleep, SystemClock};
 use tickfold::{Event, LoopConfig, LoopState, TickRate};
+use tickfold_hecs::Interpolated;
 use tickfold_hecs::glam::Vec2;
 use tickfold_hecs::hecs::World;
-use tickfold_hecs::{Interpolator, Track};
 
 // Only the start positions and the box size are used here; the motion lives in `update` below.
 #[allow(dead_code)]
@@ -39,7 +39,7 @@ use balls::{H, W, spawn};
 struct Velocity(Vec2);
 
 /// The hecs world of `n` balls, each spawned with its position's companion in place.
-fn world(n: usize, interp: &mut Interpolator) -> World {
+fn world(n: usize, interp: &mut Interpolated<Vec2>) -> World {
     let mut world = World::new();
     for b in spawn(n) {
         interp.spawn(
@@ -152,13 +152,9 @@ fn run(o: &Options) -> Result<(), String> {
     let start = Instant::now();
     let state = LoopState::new(config, start).map_err(|e| e.to_string())?;
     let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
-    let mut interp = Interpolator::new();
-    interp
-        .track::<Vec2>(Track::new())
-        .map_err(|e| e.to_string())?;
+    let mut interp = Interpolated::<Vec2>::new();
     let mut world = world(o.balls, &mut interp);
     let mut positions: Vec<Vec2> = Vec::with_capacity(o.balls);
-    let mut read_error = None;
     let mut stats = Stats {
         lateness: Vec::with_capacity((o.seconds * o.render_hz as f64 * 2.0) as usize + 16),
         ..Stats::default()
@@ -174,7 +170,8 @@ fn run(o: &Options) -> Result<(), String> {
         let deadline = runner.frame(|event, state| match event {
             Event::Update(tick) => {
                 // Capture the previous tick before every update, then run it.
-                interp.update(&mut world, |w, _| update(w, tick.dt.dt_secs_f32()));
+                interp.before_update(&mut world, tick);
+                update(&mut world, tick.dt.dt_secs_f32());
                 stats.ticks += 1;
             }
             Event::DroppedTicks { count, .. } => stats.dropped += count,
@@ -184,9 +181,8 @@ fn run(o: &Options) -> Result<(), String> {
                 // The blended positions, into one reused buffer (α = 1: the latest tick). Done
                 // headless too, so the summary's CPU time includes the adapter's work.
                 let alpha = if o.interpolate { r.alpha } else { 1.0 };
-                if let Err(e) = interp.extract::<Vec2>(&world, alpha, &mut positions) {
-                    read_error = Some(e);
-                } else if !o.headless && draw_error.is_none() {
+                interp.extract(&world, alpha, &mut positions);
+                if !o.headless && draw_error.is_none() {
                     let header = format!(
                         "tickfold demo: {} balls, {} Hz ticks, renders <= {} Hz, interpolation {} | tick {} alpha {:.2}",
                         o.balls,
@@ -203,9 +199,6 @@ fn run(o: &Options) -> Result<(), String> {
         });
         if let Some(e) = draw_error.take() {
             return Err(format!("drawing failed: {e}"));
-        }
-        if let Some(e) = read_error.take() {
-            return Err(format!("reading the world failed: {e}"));
         }
         if let Some(d) = deadline {
             stats.lateness.push(runner.wait_until(d));

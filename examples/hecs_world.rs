@@ -4,10 +4,12 @@
 //! newest place instead of being smeared across the box), and live for a random number of
 //! ticks before being despawned (with ghosts for fade-outs) and replaced by new spawns. Frames
 //! come at 144 Hz with jitter, and every 90th frame stalls for 70 ms, so the fold runs several
-//! catch-up updates in one step; the adapter captures before each of them. At every render the
-//! positions are extracted into one reused instance buffer and the rotations read through the
-//! visitor. At the end it prints entities, captures, blended samples by reason, and teleports
-//! bumped and honoured, and checks that every update was preceded by a capture.
+//! catch-up updates in one step; the trackers (a tuple of two `Interpolated`, one per component
+//! type) capture only before each step's last update, the rule of `Tick::last_in_step`. At
+//! every render the positions are extracted into one reused instance buffer and the rotations
+//! read through the visitor. At the end it prints entities, captures against updates, blended
+//! samples by reason, and teleports bumped and honoured, and checks that exactly one capture
+//! was made per step with updates.
 //!
 //! ```text
 //! cargo run --release --example hecs_world
@@ -16,7 +18,10 @@
 use tickfold::{Event, LoopConfig, LoopState, Nanos, TickRate};
 use tickfold_hecs::glam::{Quat, Vec3};
 use tickfold_hecs::hecs::{Entity, World};
-use tickfold_hecs::{Counts, Interpolator, Track};
+use tickfold_hecs::{Counts, Interpolated, Tracker};
+
+/// Positions (with ghosts for fade-outs) and rotations, tracked together.
+type Trackers = (Interpolated<Vec3>, Interpolated<Quat>);
 
 const ENTITIES: usize = 4_000;
 const HALF_BOX: f32 = 50.0;
@@ -30,12 +35,12 @@ struct Expires(u64);
 mod rng;
 use rng::Rng;
 
-fn spawn_one(world: &mut World, interp: &mut Interpolator, rng: &mut Rng, tick: u64) -> Entity {
+fn spawn_one(world: &mut World, interp: &mut Trackers, rng: &mut Rng, tick: u64) -> Entity {
     let position = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * HALF_BOX;
     let velocity = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * 20.0;
     let spin = Quat::from_rotation_y(rng.signed() * 0.2);
     let life = 60 + rng.next() % 600;
-    // The bundle helper adds both companions: the entity never moves archetype.
+    // The bundle helper adds both trackers' companions: the entity never moves archetype.
     interp.spawn(
         world,
         (
@@ -52,6 +57,7 @@ fn spawn_one(world: &mut World, interp: &mut Interpolator, rng: &mut Rng, tick: 
 struct Totals {
     updates: u64,
     steps_with_catch_up: u64,
+    steps_with_updates: u64,
     spawned: u64,
     despawned: u64,
     teleports_bumped: u64,
@@ -63,7 +69,7 @@ struct Totals {
 
 fn update(
     world: &mut World,
-    interp: &mut Interpolator,
+    interp: &mut Trackers,
     rng: &mut Rng,
     tick: u64,
     dt: f32,
@@ -92,9 +98,7 @@ fn update(
     }
     for e in wrapped {
         // Bumped after the move here; before would work the same.
-        interp
-            .teleport::<Vec3>(world, e)
-            .expect("a live, tracked entity");
+        interp.0.teleport(world, e).expect("a live, tracked entity");
         totals.teleports_bumped += 1;
     }
     for e in expired {
@@ -109,9 +113,7 @@ fn update(
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut world = World::new();
-    let mut interp = Interpolator::new();
-    interp.track::<Vec3>(Track::new().ghosts(6))?;
-    interp.track::<Quat>(Track::new())?;
+    let mut interp: Trackers = (Interpolated::new().keep_ghosts(6), Interpolated::new());
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..ENTITIES {
         spawn_one(&mut world, &mut interp, &mut rng, 0);
@@ -131,29 +133,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         state.advance_into(now, &mut events);
         let updates = events.updates().count();
         totals.steps_with_catch_up += u64::from(updates > 1);
+        totals.steps_with_updates += u64::from(updates > 0);
         for event in events.iter() {
             match event {
                 Event::Update(tick) => {
                     let dt = tick.dt_secs() as f32;
-                    interp.update(&mut world, |w, i| {
-                        update(w, i, &mut rng, tick.index, dt, &mut totals)
-                    });
+                    interp.before_update(&mut world, tick);
+                    update(
+                        &mut world,
+                        &mut interp,
+                        &mut rng,
+                        tick.index,
+                        dt,
+                        &mut totals,
+                    );
                     totals.updates += 1;
                 }
                 Event::Render(r) => {
                     totals.frames += 1;
-                    totals.positions.add(&interp.extract::<Vec3>(
-                        &world,
-                        r.alpha,
-                        &mut instances,
-                    )?);
+                    totals
+                        .positions
+                        .add(&interp.0.extract(&world, r.alpha, &mut instances));
                     let mut turned = 0.0_f32;
-                    let rotations = interp.for_each::<Quat>(&world, r.alpha, |_, q| {
-                        turned += q.into_value().w.abs()
-                    })?;
+                    let rotations = interp
+                        .1
+                        .for_each(&world, r.alpha, |_, q| turned += q.into_value().w.abs());
                     totals.rotations.add(&rotations);
                     totals.ghosts_drawn += interp
-                        .ghosts::<Vec3>()?
+                        .0
+                        .ghosts()
                         .iter()
                         .filter(|g| g.fade(r.alpha, 6) > 0.0)
                         .count() as u64;
@@ -163,10 +171,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    let stats = interp.stats();
+    let stats = interp.0.stats();
     assert_eq!(
-        stats.captures, totals.updates,
-        "one capture before every update"
+        (stats.captures, stats.updates),
+        (totals.steps_with_updates, totals.updates),
+        "one capture per step with updates, before its last"
     );
     let p = &totals.positions;
     println!(
@@ -185,8 +194,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         totals.updates, totals.frames, totals.steps_with_catch_up
     );
     println!(
-        "  captures        {} ({} values copied, {} adopted)",
-        stats.captures, stats.values_captured, stats.adopted
+        "  captures        {} for {} updates ({} values copied, {} adopted)",
+        stats.captures, totals.updates, stats.values_captured, stats.adopted
     );
     println!(
         "  position reads  {}: {} blended, {} newest after spawn, {} newest after teleport",

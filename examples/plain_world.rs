@@ -123,7 +123,7 @@ fn main() {
             match event {
                 Event::Update(tick) => {
                     if tick.last_in_step && frame % 100 == 0 {
-                        before_last = world.front().to_vec(); // the naive oracle, now and then
+                        before_last = world.current().to_vec(); // the naive oracle, now and then
                     }
                     world.before_update(tick);
                     update(&mut world, tick.index, tick.dt_secs() as f32);
@@ -149,7 +149,7 @@ fn main() {
         }
         if step_updates > 0 && frame % 100 == 0 {
             assert!(
-                world.back() == before_last,
+                world.previous() == before_last,
                 "frame {frame}: the back is not the state before the last update"
             );
             checked += 1;

@@ -33,8 +33,21 @@ pub struct Tick {
     ///
     /// [`Policy::CatchUp`]: crate::Policy::CatchUp
     pub lag: Lag,
-    /// `true` for the last update of its step: the state before it is the one a renderer
-    /// interpolates from, so it is the only update that needs a snapshot.
+    /// `true` for the last update of its step on this tick's clock: the state before it is the
+    /// one a renderer interpolates from, so it is the only update that needs a snapshot.
+    ///
+    /// **The capture rule.** A render blends the state before the step's last update with the
+    /// state after it, so a snapshot for interpolation is taken before that update only; a
+    /// step that catches up with N updates copies once, not N times (exactly the steps in
+    /// which the machine is already behind). Nothing that happens in the earlier updates
+    /// reaches the render: a teleport there is history by the time the previous state is
+    /// captured, an entity spawned there has a previous value by then (its value after the
+    /// update before last), one despawned there is gone from both states. Teleports, spawns
+    /// and despawns during the last update itself are what a renderer must honour. The flag is
+    /// per clock: with several clocks, capture for the clock whose state you interpolate and
+    /// whose alpha the render carries ([`LoopConfig::alpha_clock`](crate::LoopConfig)), and
+    /// ignore the others' flags. [`Columns::before_update`](crate::Columns::before_update)
+    /// applies this rule, and every snapshot adapter goes through it.
     pub last_in_step: bool,
 }
 

@@ -1,4 +1,4 @@
-//! [`Interpolate`] for glam's vectors and rotations (feature `glam`, glam pinned to one version).
+//! [`Interpolate`] for glam's vectors and rotations (feature `glam`: glam 0.33, the series Bevy 0.20 uses).
 //!
 //! Every impl keeps the trait's contract: `prev` exactly at `alpha <= 0` and for a NaN alpha,
 //! `next` exactly at `alpha >= 1`, and `prev` bit for bit whenever `prev == next`, so a value

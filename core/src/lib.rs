@@ -27,6 +27,7 @@
 extern crate alloc;
 
 mod clock;
+mod columns;
 mod config;
 mod event;
 #[cfg(test)]
@@ -35,12 +36,15 @@ mod fast_path_tests;
 pub mod glam;
 mod interpolate;
 mod jitter;
+#[cfg(feature = "mint")]
+mod mint;
 mod rate;
 mod state;
 mod stats;
 mod time;
 mod virt;
 
+pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
 pub use interpolate::Interpolate;

@@ -1,6 +1,7 @@
 //! Capture and blend of glam `Vec3` positions and `Quat` rotations in a hecs world of 10k, 100k
 //! and 1M entities spread over four archetypes, against
 //! * `limit`: a hand-written loop over flat arrays of the same values (the bound);
+//! * `memcpy`: one `copy_from_slice` of the same bytes (capture groups: the bandwidth floor);
 //! * `naive`: a `Previous<T>` component per entity, read and written one entity at a time
 //!   through `World::get`;
 //! * `query_mut`: a user-side companion of the same layout filled by `World::query_mut` (the
@@ -18,7 +19,7 @@ use std::time::Duration;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use hecs::{Entity, World};
-use tickfold_hecs::{Interpolate, Interpolator, Track};
+use tickfold_hecs::{Interpolate, Interpolated, Tracker};
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 const ALPHA: f64 = 0.37;
@@ -41,7 +42,7 @@ struct Previous<T> {
 
 struct Setup {
     world: World,
-    interp: Interpolator,
+    interp: (Interpolated<Vec3>, Interpolated<Quat>),
     entities: Vec<Entity>,
     with_rotation: Vec<Entity>,
     flat_pos: (Vec<Vec3>, Vec<Vec3>),
@@ -58,9 +59,7 @@ fn value(i: usize) -> (Vec3, Quat) {
 /// adapter's companions and the baselines' `Previous` components.
 fn setup(n: usize) -> Setup {
     let mut world = World::new();
-    let mut interp = Interpolator::new();
-    interp.track::<Vec3>(Track::new()).unwrap();
-    interp.track::<Quat>(Track::new()).unwrap();
+    let mut interp = (Interpolated::<Vec3>::new(), Interpolated::<Quat>::new());
     let (mut entities, mut with_rotation) = (Vec::with_capacity(n), Vec::new());
     for i in 0..n {
         let (p, q) = value(i);
@@ -116,8 +115,7 @@ fn capture_and_blend(c: &mut Criterion) {
         let mut g = c.benchmark_group("capture_vec3");
         tune(&mut g, n);
         g.throughput(Throughput::Elements(n as u64));
-        let mut only_pos = Interpolator::new();
-        only_pos.track::<Vec3>(Track::new()).unwrap();
+        let mut only_pos = Interpolated::<Vec3>::new();
         g.bench_function(BenchmarkId::new("adapter", n), |b| {
             b.iter(|| only_pos.capture(black_box(&mut s.world)))
         });
@@ -126,6 +124,14 @@ fn capture_and_blend(c: &mut Criterion) {
                 for (prev, cur) in s.world.query_mut::<(&mut Previous<Vec3>, &Vec3)>() {
                     prev.value = *cur;
                 }
+            })
+        });
+        g.bench_function(BenchmarkId::new("memcpy", n), |b| {
+            // The same bytes as one `copy_from_slice`: the memory-bandwidth floor.
+            let (mut prev, cur) = (s.flat_pos.0.clone(), &s.flat_pos.1);
+            b.iter(|| {
+                prev.copy_from_slice(cur);
+                black_box(&prev);
             })
         });
         g.bench_function(BenchmarkId::new("limit", n), |b| {
@@ -154,18 +160,14 @@ fn capture_and_blend(c: &mut Criterion) {
         g.throughput(Throughput::Elements(n as u64));
         let mut out: Vec<Vec3> = Vec::with_capacity(n);
         g.bench_function(BenchmarkId::new("adapter_extract", n), |b| {
-            b.iter(|| {
-                s.interp
-                    .extract::<Vec3>(&s.world, black_box(ALPHA), &mut out)
-                    .unwrap()
-            })
+            b.iter(|| s.interp.0.extract(&s.world, black_box(ALPHA), &mut out))
         });
         g.bench_function(BenchmarkId::new("adapter_visit", n), |b| {
             b.iter(|| {
                 out.clear();
                 s.interp
-                    .for_each::<Vec3>(&s.world, black_box(ALPHA), |_, v| out.push(v.into_value()))
-                    .unwrap()
+                    .0
+                    .for_each(&s.world, black_box(ALPHA), |_, v| out.push(v.into_value()))
             })
         });
         g.bench_function(BenchmarkId::new("hecs_query", n), |b| {
@@ -203,8 +205,7 @@ fn capture_and_blend(c: &mut Criterion) {
         let mut g = c.benchmark_group("capture_quat");
         tune(&mut g, n);
         g.throughput(Throughput::Elements(half as u64));
-        let mut only_rot = Interpolator::new();
-        only_rot.track::<Quat>(Track::new()).unwrap();
+        let mut only_rot = Interpolated::<Quat>::new();
         g.bench_function(BenchmarkId::new("adapter", n), |b| {
             b.iter(|| only_rot.capture(black_box(&mut s.world)))
         });
@@ -224,6 +225,14 @@ fn capture_and_blend(c: &mut Criterion) {
                 black_box(&prev);
             })
         });
+        g.bench_function(BenchmarkId::new("memcpy", n), |b| {
+            // The same bytes as one `copy_from_slice`: the memory-bandwidth floor.
+            let (mut prev, cur) = (s.flat_rot.0.clone(), &s.flat_rot.1);
+            b.iter(|| {
+                prev.copy_from_slice(cur);
+                black_box(&prev);
+            })
+        });
         g.bench_function(BenchmarkId::new("naive", n), |b| {
             b.iter(|| {
                 for &e in &s.with_rotation {
@@ -240,11 +249,7 @@ fn capture_and_blend(c: &mut Criterion) {
         g.throughput(Throughput::Elements(half as u64));
         let mut out: Vec<Quat> = Vec::with_capacity(half);
         g.bench_function(BenchmarkId::new("adapter_extract", n), |b| {
-            b.iter(|| {
-                s.interp
-                    .extract::<Quat>(&s.world, black_box(ALPHA), &mut out)
-                    .unwrap()
-            })
+            b.iter(|| s.interp.1.extract(&s.world, black_box(ALPHA), &mut out))
         });
         g.bench_function(BenchmarkId::new("limit", n), |b| {
             let (prev, cur) = &s.flat_rot;
@@ -282,11 +287,7 @@ fn structural(c: &mut Criterion) {
     const N: usize = 10_000;
     let mut g = c.benchmark_group("spawn");
     g.throughput(Throughput::Elements(N as u64));
-    let fresh = || {
-        let mut interp = Interpolator::new();
-        interp.track::<Vec3>(Track::new()).unwrap();
-        (World::new(), interp)
-    };
+    let fresh = || (World::new(), Interpolated::<Vec3>::new());
     g.bench_function(BenchmarkId::new("bundle_helper", N), |b| {
         b.iter_batched(
             fresh,
@@ -306,7 +307,8 @@ fn structural(c: &mut Criterion) {
             |(mut world, interp)| {
                 for i in 0..N {
                     let (p, _) = value(i);
-                    world.spawn((p, interp.companion(&p), Velocity(p)));
+                    let c = interp.companions(&p);
+                    world.spawn((p, c.previous, c.stamp, Velocity(p)));
                 }
                 world
             },
@@ -320,7 +322,8 @@ fn structural(c: &mut Criterion) {
                 for i in 0..N {
                     let (p, _) = value(i);
                     let e = world.spawn((p, Velocity(p)));
-                    world.insert_one(e, interp.companion(&p)).unwrap();
+                    let c = interp.companions(&p);
+                    world.insert(e, (c.previous, c.stamp)).unwrap();
                 }
                 world
             },

@@ -1,32 +1,33 @@
-//! hecs integration for tickfold: capture each tracked component's previous tick before every
-//! update, and read blended values at render — without ever writing them into the gameplay
-//! component.
+//! hecs integration for tickfold: keep each tracked component's previous tick next to it, and
+//! read blended values at render, without ever writing them into the gameplay component.
 //!
-//! The whole loop, on a fake clock: the fold's events drive the world; the interpolator
-//! captures before each update and fills a reused instance buffer at each render.
+//! The whole loop, on a fake clock: the fold's events drive the world; the tracker captures
+//! before a step's last update (the capture rule of `Tick::last_in_step`) and fills a reused
+//! instance buffer at each render.
 //!
 //! ```
 //! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
-//! use tickfold_hecs::{Interpolator, Track, hecs::World};
+//! use tickfold_hecs::{Interpolated, hecs::World};
 //!
 //! struct Velocity(f32);
-//! let (mut world, mut interp, mut drawn) = (World::new(), Interpolator::new(), Vec::new());
-//! interp.track::<[f32; 2]>(Track::new())?; // positions, blended by `Interpolate`
-//! interp.spawn(&mut world, ([0.0_f32, 1.0], Velocity(2.0))); // companion included
+//! // Positions, blended by `Interpolate`.
+//! let (mut world, mut positions, mut drawn) = (World::new(), Interpolated::<[f32; 2]>::new(), Vec::new());
+//! positions.spawn(&mut world, ([0.0_f32, 1.0], Velocity(2.0))); // companions included
 //! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(50)?), Nanos(0))?;
 //! for frame in 1..=6 {
 //!     let (next, events) = state.step(Nanos::from_millis(16 * frame)); // read a clock here
 //!     state = next;
 //!     for event in &events {
 //!         match event {
-//!             // 1. capture before *each* update, 2. run the user's update
-//!             Event::Update(tick) => interp.update(&mut world, |world, _interp| {
+//!             // 1. the capture rule, 2. the user's update
+//!             Event::Update(tick) => {
+//!                 positions.before_update(&mut world, tick);
 //!                 for (p, v) in world.query_mut::<(&mut [f32; 2], &Velocity)>() {
 //!                     p[0] += v.0 * tick.dt_secs() as f32;
 //!                 }
-//!             }),
+//!             }
 //!             // 3. read blended values at render, into a reused buffer
-//!             Event::Render(r) => _ = interp.extract::<[f32; 2]>(&world, r.alpha, &mut drawn)?,
+//!             Event::Render(r) => _ = positions.extract(&world, r.alpha, &mut drawn),
 //!             _ => {}
 //!         }
 //!     }
@@ -37,47 +38,60 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! * **Registration**: [`Interpolator::track`] with a [`Track`]: a [`Policy`] (interpolate,
-//!   crossfade, newest, previous, nearest; [`Discrete`] types default to newest), adoption of
-//!   entities without a [`Companion`], ghosts, an opt-in [`Rendered`] copy.
-//! * **Capture**: [`Interpolator::capture`] (or [`Interpolator::update`]) copies each
-//!   archetype's `T` column into its [`Companion<T>`] column. Spawn with
-//!   [`Interpolator::spawn`] or [`Interpolator::companion`] so entities never move archetype.
-//! * **Reads**: [`Interpolator::for_each`] (visitor with [`Sample`]s),
-//!   [`Interpolator::extract`] (instance buffer), [`Interpolator::write_rendered`]
+//! * **Tracking**: one [`Interpolated<T>`] per component type, with a [`BlendMode`]
+//!   (interpolate, crossfade, newest, previous, nearest), adoption of entities without a
+//!   [`Previous`], ghosts, an opt-in [`Rendered`] copy, and the clock it follows. Several types
+//!   at once: a tuple of trackers, through [`Tracker`].
+//! * **Capture**: [`Interpolated::before_update`] applies the capture rule (only before the
+//!   step's last update of its clock); [`Interpolated::capture`] copies each archetype's `T`
+//!   column into its [`Previous<T>`] column. Spawn with [`Interpolated::spawn`] or
+//!   [`Interpolated::companions`] so entities never move archetype.
+//! * **Reads**: [`Interpolated::for_each`] (visitor with [`Sample`]s),
+//!   [`Interpolated::extract`] (instance buffer), [`Interpolated::write_rendered`]
 //!   (render-only component). The gameplay component only ever holds tick values.
-//! * **Discontinuities**: [`Interpolator::teleport`] bumps a per-entity, per-component epoch
-//!   (in any order relative to the move); entities spawned since the last capture show their
-//!   newest value; despawned ones vanish, or leave a [`Ghost`]; recycled entity ids never see
-//!   their predecessor (the companion lives in the entity; side tables compare the full
-//!   [`hecs::Entity`]).
-//! * **Bad input**: an entity without a companion shows its newest value (and is adopted at the
-//!   next capture unless [`Track::adopt`] is off); reading an unregistered type is
-//!   [`Error::Unregistered`]; a NaN alpha counts as 0 and alpha is clamped to `[0, 1]`.
+//! * **ECS-agnostic code**: [`Interpolated::in_world`] is tickfold-core's [`Columns`] and
+//!   [`BlendColumns`], the storage traits tickfold-snapshot's `DoubleBuffer` implements for a
+//!   `Vec` of plain structs.
+//! * **Discontinuities**: [`Interpolated::teleport`] bumps the entity's [`Stamp<T>`] (in any
+//!   order relative to the move); entities spawned since the last capture show their newest
+//!   value; despawned ones vanish, or leave a [`Ghost`]; recycled entity ids never see their
+//!   predecessor (the companions live in the entity; ghosts keep the full [`hecs::Entity`]).
+//!   What happens in a step's earlier updates never reaches the render.
+//! * **Bad input**: an entity without a [`Previous`] shows its newest value (and is adopted at
+//!   the next capture unless adoption is off); a NaN alpha counts as 0 and alpha is clamped to
+//!   `[0, 1]`.
 //!
 //! Feature `glam`: `Interpolate` for glam's `Vec2`, `Vec3`, `Vec3A`, `Vec4` and `Quat`
-//! (shortest-arc slerp) and the [`Nlerp`] rotation newtype, from `tickfold-core`.
+//! (shortest-arc slerp) and the [`Nlerp`] rotation newtype, from tickfold-core, for glam 0.33
+//! (the series Bevy 0.20 uses).
 #![forbid(unsafe_code)]
 
 mod error;
-mod interpolator;
-mod lane;
+mod interpolated;
+mod tracker;
 mod types;
 
 pub use error::Error;
-pub use interpolator::{Interpolator, Stats, Track};
-pub use types::{Blend, Companion, Counts, Discrete, Epoch, Ghost, Policy, Rendered, Sample};
+pub use interpolated::{InWorld, Interpolated, Stats};
+pub use tracker::Tracker;
+pub use types::{
+    BlendMode, Companions, Counts, Discrete, Epoch, Ghost, Previous, Rendered, Sample, Stamp,
+};
 
-/// glam, at the version the `Interpolate` impls are built for (feature `glam`).
+/// The glam crate itself (feature `glam`), re-exported at the version tickfold-core's
+/// `Interpolate` impls are built for (0.33), so `tickfold_hecs::glam::Vec3` is the type they
+/// blend. The rotation newtype is [`Nlerp`], at this crate's root.
 #[cfg(feature = "glam")]
 pub use glam;
 /// The hecs version the adapter is built against (0.11.2), so your `World` is the same type.
 pub use hecs;
-/// The blending trait every interpolated component implements.
+/// The blending trait every tracked component implements.
 pub use tickfold_core::Interpolate;
 /// A rotation blended by normalized lerp (feature `glam`).
 #[cfg(feature = "glam")]
 pub use tickfold_core::glam::Nlerp;
+/// tickfold-core's storage traits, implemented by [`InWorld`].
+pub use tickfold_core::{BlendColumns, Columns};
 
 /// Alpha as every read uses it: NaN counts as 0 (the previous tick, as `Interpolate` does),
 /// anything else is clamped to `[0, 1]`.

@@ -10,7 +10,28 @@ use std::collections::HashMap;
 use approx::abs_diff_eq;
 use hecs::{Entity, World};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_hecs::{Discrete, Interpolator, Policy, Rendered, Sample, Track};
+use tickfold_core::{ClockId, Lag, Nanos, Tick, TickRate};
+use tickfold_hecs::{BlendMode, Discrete, Interpolated, Rendered, Sample, Tracker};
+
+/// The three trackers: `f64` (ghosts, render-only copy), `f32` (crossfade, no adoption),
+/// `Discrete<i64>` (nearest).
+type Trackers = (
+    Interpolated<f64>,
+    Interpolated<f32>,
+    Interpolated<Discrete<i64>>,
+);
+
+/// An update that captures: the naive rule, one capture before every update.
+fn every_update() -> Tick {
+    Tick {
+        clock: ClockId(0),
+        index: 0,
+        t: Nanos(0),
+        dt: TickRate::ONE_SECOND,
+        lag: Lag::ZERO,
+        last_in_step: true,
+    }
+}
 
 const LANES: usize = 3;
 const GHOST_TICKS: u32 = 3;
@@ -133,15 +154,15 @@ impl Arbitrary for Op {
 trait LaneOps {
     fn add(b: &mut hecs::EntityBuilder, v: f64);
     fn insert_raw(world: &mut World, e: Entity, v: f64);
-    fn insert_helper(interp: &Interpolator, world: &mut World, e: Entity, v: f64);
+    fn insert_helper(interp: &Trackers, world: &mut World, e: Entity, v: f64);
     fn remove_raw(world: &mut World, e: Entity);
-    fn remove_helper(interp: &Interpolator, world: &mut World, e: Entity);
+    fn remove_helper(interp: &Trackers, world: &mut World, e: Entity);
     fn set(world: &World, e: Entity, v: f64);
-    fn teleport(interp: &Interpolator, world: &World, e: Entity);
+    fn teleport(interp: &Trackers, world: &World, e: Entity);
 }
 
 macro_rules! lane_ops {
-    ($name:ident, $t:ty, $make:expr) => {
+    ($name:ident, $t:ty, $i:tt, $make:expr) => {
         struct $name;
         impl LaneOps for $name {
             fn add(b: &mut hecs::EntityBuilder, v: f64) {
@@ -150,28 +171,28 @@ macro_rules! lane_ops {
             fn insert_raw(world: &mut World, e: Entity, v: f64) {
                 world.insert_one(e, $make(v)).unwrap();
             }
-            fn insert_helper(interp: &Interpolator, world: &mut World, e: Entity, v: f64) {
-                interp.insert::<$t>(world, e, $make(v)).unwrap();
+            fn insert_helper(interp: &Trackers, world: &mut World, e: Entity, v: f64) {
+                interp.$i.insert(world, e, $make(v)).unwrap();
             }
             fn remove_raw(world: &mut World, e: Entity) {
                 world.remove_one::<$t>(e).unwrap();
             }
-            fn remove_helper(interp: &Interpolator, world: &mut World, e: Entity) {
-                interp.remove::<$t>(world, e).unwrap();
+            fn remove_helper(interp: &Trackers, world: &mut World, e: Entity) {
+                interp.$i.remove(world, e).unwrap();
             }
             fn set(world: &World, e: Entity, v: f64) {
                 *world.get::<&mut $t>(e).unwrap() = $make(v);
             }
-            fn teleport(interp: &Interpolator, world: &World, e: Entity) {
-                interp.teleport::<$t>(world, e).unwrap();
+            fn teleport(interp: &Trackers, world: &World, e: Entity) {
+                interp.$i.teleport(world, e).unwrap();
             }
         }
     };
 }
 
-lane_ops!(L0, f64, |v: f64| v);
-lane_ops!(L1, f32, |v: f64| v as f32);
-lane_ops!(L2, Discrete<i64>, |v: f64| Discrete(v as i64));
+lane_ops!(L0, f64, 0, |v: f64| v);
+lane_ops!(L1, f32, 1, |v: f64| v as f32);
+lane_ops!(L2, Discrete<i64>, 2, |v: f64| Discrete(v as i64));
 
 /// Runs `$body` with `$L` naming the lane's `LaneOps` type.
 macro_rules! on_lane {
@@ -195,7 +216,7 @@ macro_rules! on_lane {
 
 struct Run {
     world: World,
-    interp: Interpolator,
+    interp: Trackers,
     model: HashMap<Entity, [Slot; LANES]>,
     order: Vec<Entity>,
     ghosts: Vec<(Entity, f64, u32)>,
@@ -204,14 +225,11 @@ struct Run {
 
 impl Run {
     fn new() -> Run {
-        let mut interp = Interpolator::new();
-        interp
-            .track::<f64>(Track::new().ghosts(GHOST_TICKS).rendered(true))
-            .unwrap()
-            .track::<f32>(Track::new().policy(Policy::Crossfade).adopt(false))
-            .unwrap()
-            .track::<Discrete<i64>>(Track::new().policy(Policy::Nearest))
-            .unwrap();
+        let interp = (
+            Interpolated::new().keep_ghosts(GHOST_TICKS).rendered(true),
+            Interpolated::new().mode(BlendMode::Crossfade).adopt(false),
+            Interpolated::new().mode(BlendMode::Nearest),
+        );
         Run {
             world: World::new(),
             interp,
@@ -293,7 +311,7 @@ impl Run {
                     return Ok(());
                 };
                 let slot = &mut self.model.get_mut(&e).unwrap()[lane];
-                let bump = |w: &World, i: &Interpolator| on_lane!(lane, L => L::teleport(i, w, e));
+                let bump = |w: &World, i: &Trackers| on_lane!(lane, L => L::teleport(i, w, e));
                 if bump_first {
                     bump(&self.world, &self.interp);
                 }
@@ -350,7 +368,7 @@ impl Run {
                 slot.value = None;
             }
             Op::Update => {
-                self.interp.capture(&mut self.world);
+                self.interp.before_update(&mut self.world, &every_update());
                 for slots in self.model.values_mut() {
                     for (lane, slot) in slots.iter_mut().enumerate() {
                         match (slot.value, slot.comp.as_mut()) {
@@ -442,9 +460,8 @@ impl Run {
             }
         };
         let mut res = Ok(());
-        i.for_each::<f64>(w, alpha, |e, s| res = res.clone().and(check(0, e, s)))
-            .unwrap();
-        i.for_each::<f32>(w, alpha, |e, s| {
+        i.0.for_each(w, alpha, |e, s| res = res.clone().and(check(0, e, s)));
+        i.1.for_each(w, alpha, |e, s| {
             let s = match s {
                 Sample::Value(v) => Sample::Value(f64::from(v)),
                 Sample::Crossfade { from, to, alpha } => Sample::Crossfade {
@@ -454,14 +471,12 @@ impl Run {
                 },
             };
             res = res.clone().and(check(1, e, s));
-        })
-        .unwrap();
-        i.for_each::<Discrete<i64>>(w, alpha, |e, s| {
+        });
+        i.2.for_each(w, alpha, |e, s| {
             res = res
                 .clone()
                 .and(check(2, e, Sample::Value(s.into_value().0 as f64)))
-        })
-        .unwrap();
+        });
         res?;
         for (lane, n) in seen.iter().enumerate() {
             let want = self
@@ -475,10 +490,8 @@ impl Run {
         }
         // The instance buffer holds the visitor's values, in the same order.
         let (mut out, mut ents, mut plain) = (Vec::new(), Vec::new(), Vec::new());
-        let counts = i
-            .extract_with_entities::<f64>(w, alpha, &mut out, &mut ents)
-            .unwrap();
-        let counts2 = i.extract::<f64>(w, alpha, &mut plain).unwrap();
+        let counts = i.0.extract_with_entities(w, alpha, &mut out, &mut ents);
+        let counts2 = i.0.extract(w, alpha, &mut plain);
         if out
             .iter()
             .map(|v| v.to_bits())
@@ -488,7 +501,7 @@ impl Run {
             return Err("extract and for_each disagree".into());
         }
         // The render-only copy gets the blend; the gameplay component keeps the tick value.
-        i.write_rendered::<f64>(w, alpha).unwrap();
+        i.0.write_rendered(w, alpha);
         for (e, v) in ents.iter().zip(&out) {
             let tick = *w.get::<&f64>(*e).unwrap();
             if Some(tick) != self.model[e][0].value {
@@ -500,12 +513,11 @@ impl Run {
                 }
             }
         }
-        let ghosts: Vec<(Entity, f64, u32)> = i
-            .ghosts::<f64>()
-            .unwrap()
-            .iter()
-            .map(|g| (g.entity, g.last, g.age))
-            .collect();
+        let ghosts: Vec<(Entity, f64, u32)> =
+            i.0.ghosts()
+                .iter()
+                .map(|g| (g.entity, g.last, g.age))
+                .collect();
         if ghosts != self.ghosts {
             return Err(format!("ghosts {ghosts:?}, model {:?}", self.ghosts));
         }

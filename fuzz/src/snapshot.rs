@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use arbitrary::Arbitrary;
 use bytemuck::NoUninit;
 use tickfold::snapshot::im;
-use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, Tracked};
+use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, TickNotInRing, Tracked};
 use tickfold::{ClockId, Nanos, Tick, TickRate};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
@@ -284,7 +284,7 @@ fn run_with<T: Elem>(input: &Input) {
     let model_a = a.to_vec();
     let model_b = b.to_vec();
     let buf = DoubleBuffer::from_tracked(front);
-    let front = buf.front().to_vec();
+    let front = buf.current().to_vec();
     let cur: Vec<T> = model_a.clone();
     let ring_models = [
         RingModel {

@@ -226,7 +226,7 @@ fn full(c: &mut Criterion) {
         let mut buf = DoubleBuffer::new(world(n));
         g.bench_function(BenchmarkId::new("double_buffer", label), |b| {
             b.iter(|| {
-                buf.front_mut();
+                buf.current_mut();
                 black_box(buf.capture())
             });
         });

@@ -77,7 +77,7 @@ impl Mode {
         let n = buf.len();
         match self {
             Mode::Full => {
-                buf.front_mut();
+                buf.current_mut();
             }
             Mode::Random(p) => {
                 for _ in 0..n * p / 100 {

@@ -1,9 +1,10 @@
-//! Two buffers: the state the simulation writes (front) and the state before the last update
-//! (back), for rendering between them.
+//! Two buffers: the current state, which the simulation writes (the front buffer), and the
+//! previous state, from before the step's last update (the back buffer), for rendering between
+//! them.
 
 use core::ops::{Deref, DerefMut, Index, IndexMut, Range};
 
-use tickfold_core::{Interpolate, Tick};
+use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate, Tick};
 
 use crate::error::SnapshotError;
 use crate::tracked::{Capture, Tracked};
@@ -30,26 +31,33 @@ impl CaptureStats {
     }
 }
 
-/// A double buffer over a slice of plain data: the front is the current state, the back the
-/// state to interpolate from.
+/// A double buffer over a slice of plain data: the front buffer holds the [`current`] state,
+/// the back buffer the [`previous`] one, to interpolate from.
 ///
-/// Two ways to keep the back one tick behind, both without allocating after construction:
+/// [`current`]: DoubleBuffer::current
+/// [`previous`]: DoubleBuffer::previous
 ///
-/// - **In place.** Mutate the front through the tracked writes ([`set`](DoubleBuffer::set),
+/// Two ways to keep the previous state one tick behind, both without allocating after
+/// construction:
+///
+/// - **In place.** Mutate the current state through the tracked writes ([`set`](DoubleBuffer::set),
 ///   [`get_mut`](DoubleBuffer::get_mut), [`slice_mut`](DoubleBuffer::slice_mut), `buf[i] = x`
-///   through `IndexMut`, or [`front_mut`](DoubleBuffer::front_mut) for everything) and call
+///   through `IndexMut`, or [`current_mut`](DoubleBuffer::current_mut) for everything) and call
 ///   [`capture`](DoubleBuffer::capture) before the update whose previous state you want, which
 ///   copies into the back only the chunks written since the last capture (`copy_from_slice` per
 ///   run of dirty chunks, or one full copy above the threshold).
-///   [`before_update`](DoubleBuffer::before_update) captures only before the last update of a
-///   step ([`Tick::last_in_step`]), so a step of N catch-up updates copies once, not N times.
+///   [`before_update`](DoubleBuffer::before_update) applies the capture rule of
+///   [`Tick::last_in_step`] (through [`Columns`]): it captures only before the last update of
+///   a step, so a step of N catch-up updates copies once, not N times.
 /// - **Publish.** Compute the next state from the front into the back, then swap them in O(1):
 ///   [`write`](DoubleBuffer::write) a whole slice, or fill [`back_mut`](DoubleBuffer::back_mut)
 ///   and [`publish`](DoubleBuffer::publish), or use the [`write_guard`](DoubleBuffer::write_guard)
 ///   that publishes when dropped. After a publish the back holds the old front, which is the
 ///   previous state; the next in-place capture copies in full.
 ///
-/// Render with [`blend`](DoubleBuffer::blend): `back[i].interpolate(&front[i], alpha)`.
+/// Render with [`blend`](DoubleBuffer::blend): `previous[i].interpolate(&current[i], alpha)`.
+/// With several clocks, [`set_clock`](DoubleBuffer::set_clock) names the one whose updates
+/// change this state (the main clock by default).
 ///
 /// **Length changes** are explicit and apply to both buffers at once, so index `i` names the
 /// same entity in both: [`push`](DoubleBuffer::push) writes the new element into both (a
@@ -83,7 +91,7 @@ impl CaptureStats {
 ///         _ => {}
 ///     }
 /// }
-/// assert_eq!((xs.back()[0], xs.front()[0]), (1.0, 2.0));
+/// assert_eq!((xs.previous()[0], xs.current()[0]), (1.0, 2.0));
 /// assert_eq!(xs.stats().captures, 1);
 /// # Ok::<(), tickfold_core::ConfigError>(())
 /// ```
@@ -103,7 +111,7 @@ impl CaptureStats {
 ///         *n = p * 2;
 ///     }
 /// }
-/// assert_eq!((buf.back(), buf.front()), (&[7, 8, 9][..], &[14, 16, 18][..]));
+/// assert_eq!((buf.previous(), buf.current()), (&[7, 8, 9][..], &[14, 16, 18][..]));
 /// # Ok::<(), tickfold_snapshot::SnapshotError>(())
 /// ```
 #[derive(Debug)]
@@ -113,6 +121,8 @@ pub struct DoubleBuffer<T> {
     /// The front's epoch when the back last equalled it; 0 when unknown.
     back_taken: u64,
     stats: CaptureStats,
+    last: Capture,
+    clock: ClockId,
 }
 
 impl<T: Copy> DoubleBuffer<T> {
@@ -134,18 +144,21 @@ impl<T: Copy> DoubleBuffer<T> {
             back,
             back_taken,
             stats: CaptureStats::default(),
+            last: Capture::default(),
+            clock: ClockId::default(),
         }
     }
 
     /// The current state.
     #[must_use]
-    pub fn front(&self) -> &[T] {
+    pub fn current(&self) -> &[T] {
         &self.front
     }
 
-    /// The previous state: the front as it was at the last capture, or before the last publish.
+    /// The previous state: the current one as it was at the last capture, or before the last
+    /// publish.
     #[must_use]
-    pub fn back(&self) -> &[T] {
+    pub fn previous(&self) -> &[T] {
         &self.back
     }
 
@@ -198,8 +211,8 @@ impl<T: Copy> DoubleBuffer<T> {
         self.front.slice_mut(range)
     }
 
-    /// The whole front, mutable; the next capture copies in full.
-    pub fn front_mut(&mut self) -> &mut [T] {
+    /// The whole current state, mutable; the next capture copies in full.
+    pub fn current_mut(&mut self) -> &mut [T] {
         self.front.as_mut_slice()
     }
 
@@ -210,13 +223,21 @@ impl<T: Copy> DoubleBuffer<T> {
             .copy_into(&mut self.back, self.back_taken, true, None);
         self.back_taken = self.front.seal();
         self.stats.add(copied);
+        self.last = copied;
         copied
     }
 
-    /// Captures if `tick` is the last update of its step, the only one whose previous state a
-    /// render needs. Call it before running each update.
+    /// The capture rule of [`Tick::last_in_step`] ([`Columns::before_update`]): captures only
+    /// if `tick` is the last update of its step on this buffer's [clock](DoubleBuffer::set_clock),
+    /// the only one whose previous state a render needs. Call it before running each update;
+    /// returns what the capture copied, if it captured.
     pub fn before_update(&mut self, tick: &Tick) -> Option<Capture> {
-        tick.last_in_step.then(|| self.capture())
+        Columns::before_update(self, tick).then_some(self.last)
+    }
+
+    /// Follows `clock`'s updates instead of the main clock's (see [`Tick::last_in_step`]).
+    pub fn set_clock(&mut self, clock: ClockId) {
+        self.clock = clock;
     }
 
     /// The back, to fill with the next state before [`publish`](DoubleBuffer::publish). It
@@ -344,13 +365,34 @@ impl<T: Copy> DoubleBuffer<T> {
     }
 }
 
+/// The `Vec`-of-structs implementation of the storage trait: [`capture`](Columns::capture) is
+/// [`DoubleBuffer::capture`] (dirty chunks only), [`blend_into`](Columns::blend_into) appends
+/// [`DoubleBuffer::blend`].
+impl<T: Copy> Columns for DoubleBuffer<T> {
+    fn capture(&mut self) {
+        let _ = DoubleBuffer::capture(self);
+    }
+
+    fn clock(&self) -> ClockId {
+        self.clock
+    }
+}
+
+impl<T: Copy + Interpolate> BlendColumns for DoubleBuffer<T> {
+    type Item = T;
+
+    fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
+        out.extend(self.blend(alpha));
+    }
+}
+
 impl<T> Index<usize> for DoubleBuffer<T> {
     type Output = T;
     /// Element `index` of the front.
     ///
     /// # Panics
     ///
-    /// Past the end, like a slice; [`DoubleBuffer::front`]`().get(index)` does not panic.
+    /// Past the end, like a slice; [`DoubleBuffer::current`]`().get(index)` does not panic.
     fn index(&self, index: usize) -> &T {
         &self.front[index]
     }
@@ -377,8 +419,8 @@ pub struct WriteGuard<'a, T: Copy> {
 impl<T: Copy> WriteGuard<'_, T> {
     /// The current state, to compute the next one from.
     #[must_use]
-    pub fn front(&self) -> &[T] {
-        self.buf.front()
+    pub fn current(&self) -> &[T] {
+        self.buf.current()
     }
 }
 
@@ -410,10 +452,10 @@ impl<T: Copy> Drop for WriteGuard<'_, T> {
 ///
 /// let mut camera = Double::new([0.0_f32, 0.0]);
 /// camera.capture();            // in place: back = front …
-/// camera.front_mut()[0] = 4.0; // … then update the front
+/// camera.current_mut()[0] = 4.0; // … then update the front
 /// assert_eq!(camera.blended(0.25), [1.0, 0.0]);
 /// camera.write([8.0, 0.0]);    // or publish a whole value
-/// assert_eq!((*camera.back(), *camera.front()), ([4.0, 0.0], [8.0, 0.0]));
+/// assert_eq!((*camera.previous(), *camera.current()), ([4.0, 0.0], [8.0, 0.0]));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Double<T> {
@@ -433,18 +475,18 @@ impl<T: Copy> Double<T> {
 
     /// The current value.
     #[must_use]
-    pub fn front(&self) -> &T {
+    pub fn current(&self) -> &T {
         &self.bufs[self.front]
     }
 
     /// The previous value.
     #[must_use]
-    pub fn back(&self) -> &T {
+    pub fn previous(&self) -> &T {
         &self.bufs[1 - self.front]
     }
 
     /// The current value, to update in place after a [`capture`](Double::capture).
-    pub fn front_mut(&mut self) -> &mut T {
+    pub fn current_mut(&mut self) -> &mut T {
         &mut self.bufs[self.front]
     }
 
@@ -453,12 +495,10 @@ impl<T: Copy> Double<T> {
         self.bufs[1 - self.front] = self.bufs[self.front];
     }
 
-    /// Captures if `tick` is the last update of its step; returns whether it did.
+    /// The capture rule of [`Tick::last_in_step`] ([`Columns::before_update`], main clock):
+    /// captures only if `tick` is the last update of its step; returns whether it did.
     pub fn before_update(&mut self, tick: &Tick) -> bool {
-        if tick.last_in_step {
-            self.capture();
-        }
-        tick.last_in_step
+        Columns::before_update(self, tick)
     }
 
     /// The back, to fill before [`publish`](Double::publish).
@@ -483,6 +523,22 @@ impl<T: Copy> Double<T> {
     where
         T: Interpolate,
     {
-        self.back().interpolate(self.front(), alpha)
+        self.previous().interpolate(self.current(), alpha)
+    }
+}
+
+/// One value as storage: [`capture`](Columns::capture) copies it,
+/// [`blend_into`](Columns::blend_into) appends [`Double::blended`].
+impl<T: Copy> Columns for Double<T> {
+    fn capture(&mut self) {
+        Double::capture(self);
+    }
+}
+
+impl<T: Copy + Interpolate> BlendColumns for Double<T> {
+    type Item = T;
+
+    fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
+        out.extend(core::iter::once(self.blended(alpha)));
     }
 }

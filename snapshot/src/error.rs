@@ -1,9 +1,12 @@
-//! The snapshot crate's error type.
+//! The snapshot crate's error types: [`SnapshotError`] for bad arguments (at construction and
+//! in checked calls), [`TickNotInRing`] for a rollback to a tick the ring no longer holds.
 
 use core::fmt;
 
-/// What a snapshot constructor or checked call refused to do.
+/// What a snapshot constructor or checked call refused to do: an argument out of its range.
+/// New variants may be added as the crate grows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SnapshotError {
     /// The dirty-chunk size was 0 bytes.
     ChunkSizeZero,
@@ -46,14 +49,6 @@ pub enum SnapshotError {
         /// The range's end.
         end: usize,
     },
-    /// [`Ring::load`](crate::Ring::load) asked for a tick the ring does not hold: never saved,
-    /// or overwritten since by a tick `ring_len` later.
-    TickNotInRing {
-        /// The tick asked for.
-        tick: u64,
-        /// The tick its slot holds now, if any.
-        holds: Option<u64>,
-    },
 }
 
 impl fmt::Display for SnapshotError {
@@ -89,18 +84,33 @@ impl fmt::Display for SnapshotError {
             SnapshotError::BadRange { start, end } => {
                 write!(f, "range start {start} is after its end {end}")
             }
-            SnapshotError::TickNotInRing {
-                tick,
-                holds: Some(h),
-            } => write!(
-                f,
-                "tick {tick} has left the ring: its slot now holds tick {h}"
-            ),
-            SnapshotError::TickNotInRing { tick, holds: None } => {
-                write!(f, "tick {tick} was never saved in the ring")
-            }
         }
     }
 }
 
 impl std::error::Error for SnapshotError {}
+
+/// [`Ring::load`](crate::Ring::load) asked for a tick the ring does not hold: never saved, or
+/// overwritten since by a tick `ring.len()` later. The state was not touched.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TickNotInRing {
+    /// The tick asked for.
+    pub tick: u64,
+    /// The tick its slot holds now, if any.
+    pub holds: Option<u64>,
+}
+
+impl fmt::Display for TickNotInRing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.holds {
+            Some(h) => write!(
+                f,
+                "tick {} has left the ring: its slot now holds tick {h}",
+                self.tick
+            ),
+            None => write!(f, "tick {} was never saved in the ring", self.tick),
+        }
+    }
+}
+
+impl std::error::Error for TickNotInRing {}

@@ -1,6 +1,6 @@
 //! The persistent variant: `im::Vector` snapshots in O(1) by structural sharing.
 
-use tickfold_core::{Interpolate, Tick};
+use tickfold_core::{BlendColumns, Columns, Interpolate, Tick};
 
 use crate::error::SnapshotError;
 
@@ -82,12 +82,10 @@ impl<T: Clone> Persistent<T> {
         self.captures += 1;
     }
 
-    /// Captures if `tick` is the last update of its step; returns whether it did.
+    /// The capture rule of [`Tick::last_in_step`] ([`Columns::before_update`], main clock):
+    /// captures only if `tick` is the last update of its step; returns whether it did.
     pub fn before_update(&mut self, tick: &Tick) -> bool {
-        if tick.last_in_step {
-            self.capture();
-        }
-        tick.last_in_step
+        Columns::before_update(self, tick)
     }
 
     /// Element `index` of the current state, mutable; `None` past the end.
@@ -163,6 +161,22 @@ impl<T: Clone> Persistent<T> {
             .iter()
             .zip(self.current.iter())
             .map(move |(p, c)| p.interpolate(c, alpha))
+    }
+}
+
+/// Persistent vectors as storage: [`capture`](Columns::capture) is the O(1)
+/// [`Persistent::capture`], [`blend_into`](Columns::blend_into) appends [`Persistent::blend`].
+impl<T: Clone> Columns for Persistent<T> {
+    fn capture(&mut self) {
+        Persistent::capture(self);
+    }
+}
+
+impl<T: Clone + Interpolate> BlendColumns for Persistent<T> {
+    type Item = T;
+
+    fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
+        out.extend(self.blend(alpha));
     }
 }
 

@@ -4,7 +4,7 @@ use bytemuck::NoUninit;
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 use crate::double::DoubleBuffer;
-use crate::error::SnapshotError;
+use crate::error::{SnapshotError, TickNotInRing};
 use crate::tracked::{Capture, Tracked};
 
 /// Hashes one chunk: XXH3-64 (seed 0) of its bytes as they lie in memory.
@@ -50,7 +50,7 @@ struct Slot<T> {
 /// # Examples
 ///
 /// ```
-/// use tickfold_snapshot::{Ring, SnapshotError, Tracked};
+/// use tickfold_snapshot::{Ring, TickNotInRing, Tracked};
 ///
 /// let mut world = Tracked::new(vec![0_u64; 10_000]);
 /// let mut ring = Ring::new(4, &world)?;
@@ -67,9 +67,9 @@ struct Slot<T> {
 /// assert_eq!(ring.checksum(5), at_5);      // same state, same checksum
 /// assert_eq!(
 ///     ring.load(1, &mut world),            // tick 1's slot now holds tick 5
-///     Err(SnapshotError::TickNotInRing { tick: 1, holds: Some(5) })
+///     Err(TickNotInRing { tick: 1, holds: Some(5) })
 /// );
-/// # Ok::<(), SnapshotError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 pub struct Ring<T> {
@@ -134,12 +134,12 @@ impl<T: Copy + NoUninit> Ring<T> {
         (tick % self.slots.len() as u64) as usize
     }
 
-    fn find(&self, tick: u64) -> Result<&Slot<T>, SnapshotError> {
+    fn find(&self, tick: u64) -> Result<&Slot<T>, TickNotInRing> {
         let slot = &self.slots[self.slot_of(tick)];
         if slot.tick == Some(tick) {
             Ok(slot)
         } else {
-            Err(SnapshotError::TickNotInRing {
+            Err(TickNotInRing {
                 tick,
                 holds: slot.tick,
             })
@@ -188,9 +188,9 @@ impl<T: Copy + NoUninit> Ring<T> {
     ///
     /// # Errors
     ///
-    /// [`SnapshotError::TickNotInRing`] when the tick was never saved or its slot has been
-    /// reused; `state` is untouched.
-    pub fn load(&mut self, tick: u64, state: &mut Tracked<T>) -> Result<Capture, SnapshotError> {
+    /// [`TickNotInRing`] when the tick was never saved or its slot has been reused; `state` is
+    /// untouched.
+    pub fn load(&mut self, tick: u64, state: &mut Tracked<T>) -> Result<Capture, TickNotInRing> {
         self.find(tick)?;
         Ok(self.load_found(tick, state))
     }
@@ -225,7 +225,7 @@ impl<T: Copy + NoUninit> Ring<T> {
         &mut self,
         tick: u64,
         buf: &mut DoubleBuffer<T>,
-    ) -> Result<Capture, SnapshotError> {
+    ) -> Result<Capture, TickNotInRing> {
         self.find(tick)?;
         Ok(buf.restore_front(|front| self.load_found(tick, front)))
     }

@@ -110,7 +110,7 @@ impl Layout {
 /// buf.set(1000, 7)?;
 /// let copied = buf.capture();
 /// assert_eq!((copied.chunks, copied.bytes, copied.full), (1, 1024, false));
-/// assert_eq!(buf.back()[1000], 7);
+/// assert_eq!(buf.previous()[1000], 7);
 /// # Ok::<(), tickfold_snapshot::SnapshotError>(())
 /// ```
 #[derive(Debug)]

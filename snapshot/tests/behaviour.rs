@@ -3,7 +3,8 @@
 use quickcheck::{QuickCheck, TestResult};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
 use tickfold_snapshot::{
-    Double, DoubleBuffer, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
+    Double, DoubleBuffer, Ring, SnapshotError, TickNotInRing, Tracked, chunk_checksum,
+    state_checksum,
 };
 
 #[test]
@@ -91,7 +92,7 @@ fn bad_configuration_gives_typed_errors() {
             got: 2
         })
     );
-    assert_eq!(buf.front(), [1, 2, 3], "a refused write changes nothing");
+    assert_eq!(buf.current(), [1, 2, 3], "a refused write changes nothing");
     // The messages say what was wrong.
     assert_eq!(
         SnapshotError::ChunkSizeNotPowerOfTwo { bytes: 3000 }.to_string(),
@@ -131,7 +132,7 @@ fn loading_a_tick_that_left_the_ring_is_an_error_and_changes_nothing() {
     let mut ring = Ring::new(3, &world).unwrap();
     assert_eq!(
         ring.load(0, &mut world),
-        Err(SnapshotError::TickNotInRing {
+        Err(TickNotInRing {
             tick: 0,
             holds: None
         })
@@ -143,7 +144,7 @@ fn loading_a_tick_that_left_the_ring_is_an_error_and_changes_nothing() {
     assert_eq!(ring.ticks().collect::<Vec<_>>(), [3, 4, 2]);
     assert_eq!(
         ring.load(1, &mut world),
-        Err(SnapshotError::TickNotInRing {
+        Err(TickNotInRing {
             tick: 1,
             holds: Some(4)
         })
@@ -186,8 +187,8 @@ fn one_capture_per_step_gives_the_state_before_the_last_update() {
                 updates += 1;
             }
         }
-        assert_eq!(buf.front(), naive);
-        assert_eq!(buf.back(), naive_before_last);
+        assert_eq!(buf.current(), naive);
+        assert_eq!(buf.previous(), naive_before_last);
     }
     let stats = buf.stats();
     assert!(updates > stats.captures, "{updates} updates, {stats:?}");
@@ -210,30 +211,30 @@ fn length_changes_keep_indices_aligned_and_spawns_render_at_their_spawn_point() 
     assert_eq!(buf.blended(0, 0.5), Some(2.0));
     assert_eq!(buf.swap_remove(0), Ok(3.0)); // entity 2 moves to index 0 in both
     assert_eq!(
-        (buf.back(), buf.front()),
+        (buf.previous(), buf.current()),
         (&[10.0, 2.0][..], &[10.0, 2.0][..])
     );
     buf.resize(4, 0.5);
     buf.truncate(3);
-    assert_eq!(buf.front(), [10.0, 2.0, 0.5]);
+    assert_eq!(buf.current(), [10.0, 2.0, 0.5]);
     assert_eq!(buf.blend(1.0).collect::<Vec<_>>(), [10.0, 2.0, 0.5]);
 }
 
 #[test]
 fn a_full_slice_write_or_publish_makes_the_next_capture_full() {
     let mut buf = DoubleBuffer::new(vec![0_u8; 3 * 4096]);
-    buf.front_mut()[0] = 1;
+    buf.current_mut()[0] = 1;
     let c = buf.capture();
     assert!(c.full && c.bytes == 3 * 4096, "{c:?}");
     buf.set(5000, 9).unwrap();
     assert_eq!(buf.capture().chunks, 1);
     buf.write_guard()[0] = 2; // the back was [1, …]; now it is the front
     assert_eq!(
-        (buf.back()[0], buf.front()[0], buf.front()[5000]),
+        (buf.previous()[0], buf.current()[0], buf.current()[5000]),
         (1, 2, 9)
     );
     assert!(buf.capture().full);
-    assert_eq!(buf.back(), buf.front());
+    assert_eq!(buf.previous(), buf.current());
 }
 
 #[test]
@@ -244,13 +245,13 @@ fn double_follows_the_same_rules_for_one_value() {
     let (_, events) = state.step(Nanos(250_000_000)); // 2 updates, alpha 0.5
     for t in events.updates() {
         assert_eq!(d.before_update(t), t.last_in_step);
-        *d.front_mut() += 1.0;
+        *d.current_mut() += 1.0;
     }
-    assert_eq!((*d.back(), *d.front()), (2.0, 3.0));
+    assert_eq!((*d.previous(), *d.current()), (2.0, 3.0));
     assert_eq!(d.blended(events.render().unwrap().alpha), 2.5);
     *d.back_mut() = 7.0;
     d.publish();
-    assert_eq!((*d.back(), *d.front()), (3.0, 7.0));
+    assert_eq!((*d.previous(), *d.current()), (3.0, 7.0));
 }
 
 #[test]

@@ -25,10 +25,10 @@ fn rolled_back_to_a_longer_state() -> (DoubleBuffer<u32>, Ring<u32>) {
 fn a_load_of_another_length_keeps_front_and_back_the_same_length() {
     let (buf, _) = rolled_back_to_a_longer_state();
     let loaded: Vec<u32> = (0..10).collect();
-    assert_eq!(buf.front(), &loaded[..]);
+    assert_eq!(buf.current(), &loaded[..]);
     // The back cannot keep the shorter pre-rollback state: index i must name the same entity in
     // both, so it becomes the loaded state.
-    assert_eq!(buf.back(), &loaded[..]);
+    assert_eq!(buf.previous(), &loaded[..]);
     assert_eq!(buf.len(), 10);
 }
 
@@ -36,8 +36,8 @@ fn a_load_of_another_length_keeps_front_and_back_the_same_length() {
 fn after_a_load_of_another_length_swap_remove_does_not_panic() {
     let (mut buf, _) = rolled_back_to_a_longer_state();
     assert_eq!(buf.swap_remove(7), Ok(7));
-    assert_eq!(buf.front(), &[0, 1, 2, 3, 4, 5, 6, 9, 8][..]);
-    assert_eq!(buf.back(), buf.front());
+    assert_eq!(buf.current(), &[0, 1, 2, 3, 4, 5, 6, 9, 8][..]);
+    assert_eq!(buf.previous(), buf.current());
 }
 
 #[test]
@@ -45,8 +45,8 @@ fn after_a_load_of_another_length_set_after_publish_does_not_panic() {
     let (mut buf, _) = rolled_back_to_a_longer_state();
     buf.publish();
     assert_eq!(buf.set(9, 90), Ok(()));
-    assert_eq!(buf.front()[9], 90);
-    assert_eq!(buf.front().len(), buf.back().len());
+    assert_eq!(buf.current()[9], 90);
+    assert_eq!(buf.current().len(), buf.previous().len());
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn after_a_load_of_another_length_save_buffer_covers_the_whole_state() {
     let (mut buf, mut ring) = rolled_back_to_a_longer_state();
     buf.publish();
     let _ = ring.save_buffer(1, &mut buf);
-    let front = buf.front().to_vec();
+    let front = buf.current().to_vec();
     assert_eq!(front.len(), 10);
     assert_eq!(ring.get(1), Some(&front[..]));
     assert_eq!(ring.checksum(1), Some(naive_checksum(&front, 1)));
@@ -105,7 +105,7 @@ fn zero_sized_elements_are_one_chunk_and_allocate_no_stamps() {
     let mut buf = DoubleBuffer::new(vec![(); 7]);
     buf.push(());
     let copied = buf.capture();
-    assert_eq!((copied.bytes, buf.back().len()), (0, 8));
+    assert_eq!((copied.bytes, buf.previous().len()), (0, 8));
     assert_eq!(buf.swap_remove(3), Ok(()));
     let _ = ring.save_buffer(1, &mut buf);
     assert_eq!(ring.get(1).map(<[()]>::len), Some(7));
@@ -118,10 +118,10 @@ fn a_double_buffer_indexes_its_front_and_index_mut_stamps_the_chunk() {
     let mut buf = DoubleBuffer::from_tracked(tracked);
     buf[700] = 7;
     assert_eq!(buf[700], 7);
-    assert_eq!(buf.back()[700], 0);
+    assert_eq!(buf.previous()[700], 0);
     let copied = buf.capture();
     assert_eq!((copied.chunks, copied.bytes, copied.full), (1, 1024, false));
-    assert_eq!(buf.back()[700], 7);
+    assert_eq!(buf.previous()[700], 7);
 }
 
 #[test]
@@ -131,5 +131,5 @@ fn a_capture_after_writing_the_back_without_publishing_restores_the_back() {
         DoubleBuffer::from_tracked(Tracked::with_chunk_bytes(vec![1_u32; 24], 16).unwrap());
     buf.back_mut()[20] = 9;
     let _ = buf.capture();
-    assert_eq!(buf.back(), buf.front());
+    assert_eq!(buf.previous(), buf.current());
 }

@@ -4,7 +4,8 @@
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_snapshot::{
-    DoubleBuffer, Persistent, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
+    DoubleBuffer, Persistent, Ring, SnapshotError, TickNotInRing, Tracked, chunk_checksum,
+    state_checksum,
 };
 
 /// The hostile mix of length changes, rings shared by two chunk sizes, publishes and bad input.
@@ -161,7 +162,7 @@ macro_rules! writes {
     };
 }
 
-writes!(DoubleBuffer<u32>, front_mut, front);
+writes!(DoubleBuffer<u32>, current_mut, current);
 writes!(Tracked<u32>, as_mut_slice, as_slice);
 
 /// Applies `op` through the tracked writes.
@@ -198,7 +199,7 @@ fn double_buffer_matches(plan: &Plan, full_copy_percent: u8) -> bool {
             apply_oracle(op, &mut current, &mut previous);
             apply(op, &mut buf);
         }
-        if buf.back() != previous || buf.front() != current {
+        if buf.previous() != previous || buf.current() != current {
             return false;
         }
     }
@@ -255,7 +256,7 @@ fn publish_makes_the_old_front_the_back_and_capture_still_works_after() {
                     apply(op, &mut buf);
                 }
             }
-            if buf.back() != previous || buf.front() != current {
+            if buf.previous() != previous || buf.current() != current {
                 return false;
             }
         }
@@ -389,7 +390,7 @@ fn ring_saves_equal_clones_and_loads_restore_them_or_say_the_tick_is_gone() {
                         }
                         tick = target;
                     }
-                    Err(SnapshotError::TickNotInRing { tick: t, holds })
+                    Err(TickNotInRing { tick: t, holds })
                         if !held && t == target && holds.is_some() =>
                     {
                         if world.as_slice() != current {

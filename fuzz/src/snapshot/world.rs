@@ -209,7 +209,7 @@ impl<T: Elem> World<T> {
                 let i = usize::from(i);
                 {
                     let mut g = self.buf.write_guard();
-                    check!(g.front() == &self.front[..], "the guard's front is wrong");
+                    check!(g.current() == &self.front[..], "the guard's front is wrong");
                     if let Some(x) = g.get_mut(i) {
                         *x = T::make(v);
                     }
@@ -272,7 +272,7 @@ impl<T: Elem> World<T> {
             }
             Op::WholeMut(_, i, v) => {
                 let (i, v) = (usize::from(i), T::make(v));
-                if let Some(x) = self.buf.front_mut().get_mut(i) {
+                if let Some(x) = self.buf.current_mut().get_mut(i) {
                     *x = v;
                     f[i] = v;
                 }
@@ -368,7 +368,7 @@ impl<T: Elem> World<T> {
                 let m = &self.ring_models[r];
                 let holds = m.slots[m.slot(tick)].as_ref().map(|s| s.tick);
                 check!(
-                    result == Err(SnapshotError::TickNotInRing { tick, holds }),
+                    result == Err(TickNotInRing { tick, holds }),
                     "load({tick}) of a tick not held: {result:?} (slot holds {holds:?})"
                 );
             }
@@ -470,18 +470,18 @@ impl<T: Elem> World<T> {
             "Tracked B differs from its model"
         );
         check!(
-            self.buf.front() == &self.front[..],
+            self.buf.current() == &self.front[..],
             "buffer front differs from its model"
         );
         check!(
-            crate::skipped("buffer_length") || self.buf.back() == &self.back[..],
+            crate::skipped("buffer_length") || self.buf.previous() == &self.back[..],
             "buffer back differs from its model"
         );
         check!(
-            crate::skipped("buffer_length") || self.buf.front().len() == self.buf.back().len(),
+            crate::skipped("buffer_length") || self.buf.current().len() == self.buf.previous().len(),
             "buffer front has {} elements, back {}: index i no longer names one entity",
-            self.buf.front().len(),
-            self.buf.back().len()
+            self.buf.current().len(),
+            self.buf.previous().len()
         );
         check!(self.buf.len() == self.front.len(), "buffer len");
         for (t, m) in [(&self.a, &self.model_a), (&self.b, &self.model_b)] {

@@ -5,7 +5,7 @@
 
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use tickfold_snapshot::{
-    DoubleBuffer, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
+    DoubleBuffer, Ring, SnapshotError, TickNotInRing, Tracked, chunk_checksum, state_checksum,
 };
 
 use super::Writes;
@@ -152,7 +152,7 @@ enum Outcome {
     Value(Option<u32>),
     Unit(Result<(), SnapshotError>),
     Removed(Result<u32, SnapshotError>),
-    Loaded(Result<(), SnapshotError>),
+    Loaded(Result<(), TickNotInRing>),
 }
 
 fn model_call(m: &mut Model, call: &Call) -> Outcome {
@@ -294,7 +294,7 @@ fn model_call(m: &mut Model, call: &Call) -> Outcome {
                     }
                     Ok(())
                 }
-                held => Err(SnapshotError::TickNotInRing {
+                held => Err(TickNotInRing {
                     tick,
                     holds: held.as_ref().map(|h| h.0),
                 }),
@@ -412,11 +412,11 @@ fn system_call(sys: &mut System, call: &Call) -> Outcome {
 fn compare(sys: &System, m: &Model) -> Result<(), String> {
     for s in 0..2 {
         let b = &sys.bufs[s];
-        if b.front() != m.front[s] || b.back() != m.back[s] || b.len() != m.front[s].len() {
+        if b.current() != m.front[s] || b.previous() != m.back[s] || b.len() != m.front[s].len() {
             return Err(format!(
                 "buffer {s}: front {:?} back {:?}, model {:?} {:?}",
-                b.front(),
-                b.back(),
+                b.current(),
+                b.previous(),
                 m.front[s],
                 m.back[s]
             ));
@@ -560,7 +560,7 @@ fn zero_sized_states_keep_their_lengths_and_never_panic() {
                         (got, held) => panic!("load {tick}: {got:?}, holds {held:?}"),
                     },
                 }
-                assert_eq!((buf.front().len(), buf.back().len()), (len, len));
+                assert_eq!((buf.current().len(), buf.previous().len()), (len, len));
                 assert_eq!(buf.tracked().chunk_count(), usize::from(len > 0));
                 for &(t, saved) in slots.iter().flatten() {
                     let hashes = vec![chunk_checksum::<()>(&[]); usize::from(saved > 0)];
