@@ -5,8 +5,6 @@ pub use tickfold_core::*;
 
 #[cfg(feature = "std")]
 pub mod runner;
-#[cfg(feature = "quickcheck")]
-pub mod testing;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
 /// before every update, read blended values at render. See the README's "hecs worlds".
 #[cfg(feature = "hecs")]
@@ -16,3 +14,7 @@ pub use tickfold_hecs as hecs_adapter;
 /// See the README's "Plain-data worlds".
 #[cfg(feature = "snapshot")]
 pub use tickfold_snapshot as snapshot;
+/// The determinism kit (feature `quickcheck`): the `tickfold-testing` crate — arbitrary frame
+/// schedules, bit-for-bit schedule checks, timestep checks, record and replay.
+#[cfg(feature = "quickcheck")]
+pub use tickfold_testing as testing;

@@ -1,4 +1,4 @@
-//! The determinism kit's worked examples (feature `quickcheck`), written as a user would write
+//! The determinism kit's worked examples, written as a user would write
 //! them in their own game's test suite:
 //!
 //! * a semi-implicit Euler projectile is bit-identical across 10,000 random frame schedules,
@@ -7,16 +7,15 @@
 //! * naive exponential smoothing fails the timestep-independence check and `smooth` passes it;
 //! * a deliberately float-accumulating loop fails the schedule check (tickfold's integer loop
 //!   passes the same schedules), and quickcheck shrinks the failure to a few frames.
-#![cfg(feature = "quickcheck")]
 
 use core::time::Duration;
 use std::time::Instant;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::testing::{
+use tickfold_core::{ClockId, Event, LoopConfig, Nanos, Tick, TickRate};
+use tickfold_testing::{
     Driver, Failure, MismatchKind, Schedule, Sim, Timestep, Tolerance, smooth, smooth_naive,
 };
-use tickfold::{ClockId, Event, LoopConfig, Nanos, Tick, TickRate};
 
 /// A ball thrown sideways that bounces on the floor.
 #[derive(Clone, Debug, PartialEq)]
