@@ -4,7 +4,7 @@
 
 use core::time::Duration;
 
-use tickfold::{DropReason, Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
+use tickfold_core::{DropReason, Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
 
 const MS: u64 = 1_000_000;
 
@@ -413,7 +413,7 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     assert_eq!(discarded, [(750 * MS, 75)]);
     assert_eq!(events.updates().count(), 8);
     assert!(events.contains(&Event::Deferred {
-        clock: tickfold::ClockId(0),
+        clock: tickfold_core::ClockId(0),
         ticks: 17
     }));
     let mut now = 1000 * MS;

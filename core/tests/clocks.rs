@@ -3,7 +3,7 @@
 //! naive oracle (each clock alone, then merged), quickcheck properties, and bad input.
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::{
+use tickfold_core::{
     ClockConfig, ClockId, ConfigError, Event, Firing, LoopConfig, LoopState, Nanos, Policy,
     TickRate,
 };

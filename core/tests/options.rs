@@ -5,7 +5,7 @@
 use core::time::Duration;
 
 use quickcheck::QuickCheck;
-use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;

@@ -6,7 +6,7 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
 
 /// What one step did, as both sides see it: (tick, t, lag) per update, then alpha if rendered.
 type Step = (Vec<(u64, u64, u64)>, Option<f64>);
