@@ -1,4 +1,4 @@
-//! The loop's options against their specs: simloop's invariants (seed 004), the anti-aliasing
+//! The loop's options against their specs: simloop's invariants (its README), the anti-aliasing
 //! phase and hysteresis (DESIGN §2), the render cap, pause and time scale, and exact time.
 //! Bad input, gaps and deadlines are in `limits.rs`.
 

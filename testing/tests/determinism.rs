@@ -127,7 +127,8 @@ fn projectile_is_bit_identical_across_refresh_rates_and_0_1_n_updates_per_step()
 
 #[test]
 fn naive_smoothing_fails_the_timestep_check_and_the_helper_passes() {
-    // Seed 003: a UI value chasing a target. One second at 30, 60, 120 and 240 Hz ticks.
+    // "Main Loops, Refresh Rates, and Determinism": a UI value chasing a target. One second at 30,
+    // 60, 120 and 240 Hz ticks.
     let check = Timestep::new(Duration::from_secs(1), &[30u64, 60, 120, 240])
         .unwrap()
         .tolerance(Tolerance::relative(1e-9));
@@ -160,8 +161,9 @@ fn naive_smoothing_fails_the_timestep_check_and_the_helper_passes() {
     eprintln!("{report}");
 }
 
-/// The loop of seed 003's first listing, with its `F32` accumulator: `acc += frame; while
-/// acc >= dt { update; acc -= dt }`. Rounding makes the tick count depend on the frames.
+/// The first listing of "Main Loops, Refresh Rates, and Determinism", with its `F32` accumulator:
+/// `acc += frame; while acc >= dt { update; acc -= dt }`. Rounding makes the tick count depend on
+/// the frames.
 #[derive(Clone)]
 struct FloatLoop {
     rate: TickRate,

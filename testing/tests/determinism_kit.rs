@@ -33,8 +33,9 @@ fn good(b: &mut Body, tick: &Tick) {
     step(b, tick.dt_secs());
 }
 
-/// The seed's "heterogeneous iterations" bug: a kick applied once per *frame* (on the last
-/// update of each step) instead of once per tick, so it depends on how frames fall.
+/// The "Main Loops, Refresh Rates, and Determinism" article's "heterogeneous iterations" bug: a
+/// kick applied once per *frame* (on the last update of each step) instead of once per tick, so it
+/// depends on how frames fall.
 fn per_frame_kick(b: &mut Body, tick: &Tick) {
     if tick.last_in_step {
         b.vel[0] += 0.5;
