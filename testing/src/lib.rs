@@ -67,6 +67,10 @@ use core::fmt;
 
 use tickfold_core::{ConfigError, TickRate};
 
+/// The quickcheck version the kit's `Arbitrary` impls are written for: use it for your own
+/// `Arbitrary` types and `QuickCheck` runners so that both sides agree.
+pub use quickcheck;
+
 pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;
 pub use fold::{Driver, Run, Sim, Trace, TraceStep};
