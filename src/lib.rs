@@ -1,12 +1,63 @@
-#![doc = include_str!("../README.md")]
+//! Game and simulation main loops as a pure fold: `step(LoopState, now) -> (LoopState, Events)`.
+//!
+//! tickfold never reads a clock and never sleeps. You pass `now`; it tells you, in order, which
+//! fixed updates to run, when to sleep, what was dropped and why, when to render and with which
+//! interpolation `alpha`, and when to call again. Time is integer nanoseconds and the tick length
+//! an exact fraction, so the tick count never depends on how frames slice time, and a whole run
+//! replays exactly on a fake clock. It is the fixed-timestep accumulator of Glenn Fiedler's
+//! "Fix Your Timestep!", written as the purely functional Scheme loop article's recursion.
+//!
+//! ```
+//! use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
+//!
+//! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(50)?), Nanos(0))?;
+//! let (mut previous, mut current) = (0.0_f64, 0.0_f64);
+//! for frame in 1..=6u64 {
+//!     let events;
+//!     (state, events) = state.step(Nanos::from_millis(16 * frame)); // a fake 62.5 Hz clock
+//!     for event in &events {
+//!         match event {
+//!             Event::Update(tick) => (previous, current) = (current, current + tick.dt_secs()),
+//!             Event::Render(r) => assert!(previous.interpolate(&current, r.alpha) <= current),
+//!             _ => {} // Sleep, drops, pauses: see `Event`
+//!         }
+//!     }
+//! }
+//! assert_eq!(state.ticks_run(), 4); // 96 ms hold four whole 20 ms ticks
+//! # Ok::<(), tickfold::ConfigError>(())
+//! ```
+//!
+//! A real loop passes `Instant::now()` instead, or lets [`runner`] read the clock and sleep.
+//!
+//! # Crates
+//!
+//! This facade re-exports the others; each can also be used alone.
+//!
+//! | crate | here | what it holds |
+//! |---|---|---|
+//! | [`tickfold_core`] | the crate root | the fold: [`LoopState`], [`LoopConfig`], [`Events`], exact [`TickRate`]s, [`Interpolate`]; `no_std` without the `std` feature |
+//! | `tickfold` | [`runner`] | the imperative shell: read a clock, step, hand events to your code, sleep until the deadline |
+//! | `tickfold-testing` | `tickfold::testing` | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
+//! | `tickfold-hecs` | `tickfold::hecs_adapter` | capture tracked hecs components before each update, read blended values at render |
+//! | `tickfold-snapshot` | `tickfold::snapshot` | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
+//!
+//! # Features
+//!
+//! * `std` (default): the `Instant` timestamp and the [`runner`] (with `spin_sleep`).
+//! * `quickcheck`: `tickfold::testing`, the `tickfold-testing` crate.
+//! * `hecs`: `tickfold::hecs_adapter`, the `tickfold-hecs` crate (implies `std`).
+//! * `snapshot`: `tickfold::snapshot`, the `tickfold-snapshot` crate.
+//! * `glam`: [`Interpolate`] for glam's vectors and quaternions (glam pinned, built with `libm`),
+//!   also in the hecs adapter.
+//!
+//! The README (the repository's front page) walks through the options, the policies when a loop
+//! falls behind, the tools and the measured figures; its examples are compiled as doctests.
 #![forbid(unsafe_code)]
 
 pub use tickfold_core::*;
 
 #[cfg(feature = "std")]
 pub mod runner;
-#[cfg(feature = "quickcheck")]
-pub mod testing;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
 /// before every update, read blended values at render. See the README's "hecs worlds".
 #[cfg(feature = "hecs")]
@@ -16,3 +67,12 @@ pub use tickfold_hecs as hecs_adapter;
 /// See the README's "Plain-data worlds".
 #[cfg(feature = "snapshot")]
 pub use tickfold_snapshot as snapshot;
+/// The determinism kit (feature `quickcheck`): the `tickfold-testing` crate — arbitrary frame
+/// schedules, bit-for-bit schedule checks, timestep checks, record and replay.
+#[cfg(feature = "quickcheck")]
+pub use tickfold_testing as testing;
+
+/// The README's examples, compiled and run as doctests (never part of the public API).
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -17,7 +17,7 @@
 
 use core::time::Duration;
 
-use tickfold::{
+use tickfold_core::{
     ConfigError, Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate, TimeScale,
 };
 
@@ -566,7 +566,9 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
 
 /// bevy `real.rs::test_update_with_instant`: `Time<Real>` driven by explicit `Instant`s (no
 /// clock read inside): delta and elapsed follow the instants given. tickfold takes
-/// `std::time::Instant` as a timestamp the same way; its deadlines come back as instants.
+/// `std::time::Instant` as a timestamp the same way (feature `std`); its deadlines come back
+/// as instants.
+#[cfg(feature = "std")]
 #[test]
 fn real_time_from_explicit_instants() {
     let startup = std::time::Instant::now();

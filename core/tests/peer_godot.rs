@@ -19,7 +19,9 @@
 
 use core::time::Duration;
 
-use tickfold::{ClockId, Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
+use tickfold_core::{
+    ClockId, Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale,
+};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;

@@ -2,7 +2,7 @@
 
 use super::replay::{Fnv1a, hash_event};
 use super::{KitError, Schedule};
-use crate::{Event, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick, TickRate};
 
 /// A main loop the kit can drive: anything that turns a `now` into loop events.
 ///
@@ -39,15 +39,15 @@ impl Driver for LoopState<Nanos> {
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::{Schedule, Sim};
-/// use tickfold::{LoopConfig, TickRate};
+/// use tickfold_testing::{Schedule, Sim};
+/// use tickfold_core::{LoopConfig, TickRate};
 ///
 /// let sim = Sim::new(LoopConfig::new(TickRate::from_hz(50)?), 0u64, |n: &mut u64, _| *n += 1)?;
 /// let run = sim.fold(&Schedule::from_millis(&[16.0; 6])?);
 /// assert_eq!(run.state, 4); // 96 ms hold four 20 ms ticks
 /// assert_eq!(run.trace.update_count(), 4);
 /// assert_eq!(run.trace.len(), 6);
-/// # Ok::<(), tickfold::testing::KitError>(())
+/// # Ok::<(), tickfold_testing::KitError>(())
 /// ```
 #[derive(Clone)]
 pub struct Sim<S, F, D = LoopState<Nanos>> {

@@ -4,7 +4,7 @@
 //! allocations of the thread that measures, so the test harness or another test running on
 //! another thread can never be counted, and this file needs no `unsafe`.
 
-use tickfold::{Event, INLINE_EVENTS, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, INLINE_EVENTS, LoopConfig, LoopState, Nanos, TickRate};
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
 /// meanwhile.

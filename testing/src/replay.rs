@@ -3,7 +3,7 @@
 use core::hash::{Hash, Hasher};
 
 use super::KitError;
-use crate::{DropReason, Event, Events, LoopConfig, LoopState, Nanos, Tick};
+use tickfold_core::{DropReason, Event, Events, LoopConfig, LoopState, Nanos, Tick};
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -18,7 +18,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 ///
 /// ```
 /// use core::hash::{Hash, Hasher};
-/// use tickfold::testing::Fnv1a;
+/// use tickfold_testing::Fnv1a;
 ///
 /// let mut h = Fnv1a::new();
 /// h.write(b"a");
@@ -204,8 +204,8 @@ fn hash_step<S, I: Hash>(
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::Recorder;
-/// use tickfold::{LoopConfig, Nanos, Tick, TickRate};
+/// use tickfold_testing::Recorder;
+/// use tickfold_core::{LoopConfig, Nanos, Tick, TickRate};
 ///
 /// fn update(x: &mut i64, _tick: &Tick, push: &i64) { *x += push; }
 ///
@@ -219,7 +219,7 @@ fn hash_step<S, I: Hash>(
 /// assert_eq!(replayed.hash, recording.hash());
 /// assert_eq!(replayed.state, 5);
 /// assert_eq!(replayed.first_difference, None);
-/// # Ok::<(), tickfold::testing::KitError>(())
+/// # Ok::<(), tickfold_testing::KitError>(())
 /// ```
 pub struct Recorder<S, I> {
     recording: Recording<S, I>,

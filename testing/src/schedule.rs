@@ -5,7 +5,7 @@ use core::fmt;
 use quickcheck::{Arbitrary, Gen};
 
 use super::{IntoTickRate, KitError, fmt_hz, fmt_ms};
-use crate::{Nanos, TickRate};
+use tickfold_core::{Nanos, TickRate};
 
 /// Refresh rates `Arbitrary` picks from, as exact `(num, den)` hertz: 30 to 360 Hz, NTSC's
 /// 59.94 Hz included.
@@ -51,15 +51,15 @@ const STALL_NS: i64 = 500_000_000;
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::Schedule;
-/// use tickfold::Nanos;
+/// use tickfold_testing::Schedule;
+/// use tickfold_core::Nanos;
 ///
 /// let s = Schedule::from_millis(&[16.0, 0.0, -3.0, 250.0])?;
 /// assert_eq!(s.end(), Nanos(263_000_000)); // the latest `now`
 /// assert_eq!(s.nows().collect::<Vec<_>>().len(), 4);
 /// assert_eq!(s.to_string(), "Schedule, 4 frames, ends at 263 ms: [16, 0 (zero), -3 (backwards), 250 (hitch)] ms");
 /// assert!(Schedule::from_nanos(vec![]).is_err());
-/// # Ok::<(), tickfold::testing::KitError>(())
+/// # Ok::<(), tickfold_testing::KitError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Schedule {
@@ -542,7 +542,7 @@ mod tests {
         ];
         assert_eq!(
             TickRate::from_period(Duration::ZERO),
-            Err(crate::ConfigError::ZeroRate)
+            Err(tickfold_core::ConfigError::ZeroRate)
         );
         let frames = [0, 1, -1, 16_666_667, i64::MAX / 2, i64::MAX, i64::MIN];
         for (rate, hz) in rates {
@@ -578,7 +578,7 @@ mod tests {
         assert_eq!(format!("{s:#}"), "Schedule::from_nanos(vec![5, -2])?");
         assert_eq!(
             Schedule::vsync(0u64, 3),
-            Err(KitError::Config(crate::ConfigError::ZeroRate))
+            Err(KitError::Config(tickfold_core::ConfigError::ZeroRate))
         );
         assert_eq!(Schedule::vsync(60u64, 0), Err(KitError::EmptySchedule));
         assert_eq!(

@@ -1,11 +1,11 @@
-//! The loop's options against their specs: simloop's invariants (seed 004), the anti-aliasing
+//! The loop's options against their specs: simloop's invariants (its README), the anti-aliasing
 //! phase and hysteresis (DESIGN §2), the render cap, pause and time scale, and exact time.
 //! Bad input, gaps and deadlines are in `limits.rs`.
 
 use core::time::Duration;
 
 use quickcheck::QuickCheck;
-use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;

@@ -1,4 +1,4 @@
-//! The determinism kit's worked examples (feature `quickcheck`), written as a user would write
+//! The determinism kit's worked examples, written as a user would write
 //! them in their own game's test suite:
 //!
 //! * a semi-implicit Euler projectile is bit-identical across 10,000 random frame schedules,
@@ -7,16 +7,15 @@
 //! * naive exponential smoothing fails the timestep-independence check and `smooth` passes it;
 //! * a deliberately float-accumulating loop fails the schedule check (tickfold's integer loop
 //!   passes the same schedules), and quickcheck shrinks the failure to a few frames.
-#![cfg(feature = "quickcheck")]
 
 use core::time::Duration;
 use std::time::Instant;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::testing::{
+use tickfold_core::{ClockId, Event, LoopConfig, Nanos, Tick, TickRate};
+use tickfold_testing::{
     Driver, Failure, MismatchKind, Schedule, Sim, Timestep, Tolerance, smooth, smooth_naive,
 };
-use tickfold::{ClockId, Event, LoopConfig, Nanos, Tick, TickRate};
 
 /// A ball thrown sideways that bounces on the floor.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,7 +127,8 @@ fn projectile_is_bit_identical_across_refresh_rates_and_0_1_n_updates_per_step()
 
 #[test]
 fn naive_smoothing_fails_the_timestep_check_and_the_helper_passes() {
-    // Seed 003: a UI value chasing a target. One second at 30, 60, 120 and 240 Hz ticks.
+    // "Main Loops, Refresh Rates, and Determinism": a UI value chasing a target. One second at 30,
+    // 60, 120 and 240 Hz ticks.
     let check = Timestep::new(Duration::from_secs(1), &[30u64, 60, 120, 240])
         .unwrap()
         .tolerance(Tolerance::relative(1e-9));
@@ -161,8 +161,9 @@ fn naive_smoothing_fails_the_timestep_check_and_the_helper_passes() {
     eprintln!("{report}");
 }
 
-/// The loop of seed 003's first listing, with its `F32` accumulator: `acc += frame; while
-/// acc >= dt { update; acc -= dt }`. Rounding makes the tick count depend on the frames.
+/// The first listing of "Main Loops, Refresh Rates, and Determinism", with its `F32` accumulator:
+/// `acc += frame; while acc >= dt { update; acc -= dt }`. Rounding makes the tick count depend on
+/// the frames.
 #[derive(Clone)]
 struct FloatLoop {
     rate: TickRate,

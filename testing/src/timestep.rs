@@ -5,7 +5,7 @@ use core::time::Duration;
 
 use super::fold::Sim;
 use super::{Failure, IntoTickRate, KitError, Schedule, fmt_hz, fmt_ms};
-use crate::{LoopConfig, Nanos, Tick, TickRate};
+use tickfold_core::{LoopConfig, Nanos, Tick, TickRate};
 
 /// How far apart two results may be: `approx`'s `relative_eq` (equal if the difference is at
 /// most `epsilon`, or at most `max_relative` times the larger magnitude).
@@ -13,7 +13,7 @@ use crate::{LoopConfig, Nanos, Tick, TickRate};
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::Tolerance;
+/// use tickfold_testing::Tolerance;
 ///
 /// assert!(Tolerance::relative(1e-9).accepts(1.0, 1.0 + 1e-12));
 /// assert!(!Tolerance::relative(1e-9).accepts(1.0, 1.001));
@@ -114,7 +114,7 @@ pub struct TimestepReport {
 ///
 /// ```
 /// use core::time::Duration;
-/// use tickfold::testing::{Timestep, Tolerance, smooth};
+/// use tickfold_testing::{Timestep, Tolerance, smooth};
 ///
 /// let check = Timestep::new(Duration::from_secs(1), &[30u64, 60, 144, 240])?
 ///     .tolerance(Tolerance::relative(1e-9));

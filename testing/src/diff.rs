@@ -16,7 +16,7 @@ use core::fmt::Debug;
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::debug_diff;
+/// use tickfold_testing::debug_diff;
 ///
 /// #[derive(Debug)]
 /// struct Ball { pos: [f64; 2], vel: [f64; 2] }

@@ -1,9 +1,9 @@
-//! The determinism kit: prove in your own tests that your simulation gives the same result
-//! however frames fall (feature `quickcheck`).
+//! The determinism kit for tickfold loops: prove in your own tests that your simulation gives
+//! the same result however frames fall.
 //!
 //! ```
-//! use tickfold::testing::{Schedule, Sim};
-//! use tickfold::{LoopConfig, Tick, TickRate};
+//! use tickfold_testing::{Schedule, Sim};
+//! use tickfold_core::{LoopConfig, Tick, TickRate};
 //!
 //! #[derive(Clone, Debug, PartialEq)]
 //! struct Ball { y: f64, vy: f64 }
@@ -46,8 +46,14 @@
 //! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
 //!   compare trace hashes ([`Fnv1a`], 64-bit FNV-1a over a fixed little-endian encoding).
 //!
+//! The kit is also re-exported by the `tickfold` facade as `tickfold::testing` (its feature
+//! `quickcheck`); add `tickfold-testing` (usually as a dev-dependency) to use it on
+//! `tickfold-core` alone.
+//!
 //! Failures are [`Failure`] values whose `Display` (and `Debug`, so quickcheck prints it) names
 //! the schedule, the step and the first differing field. Bad input is a [`KitError`].
+
+#![forbid(unsafe_code)]
 
 mod check;
 mod diff;
@@ -59,7 +65,11 @@ mod timestep;
 
 use core::fmt;
 
-use crate::{ConfigError, TickRate};
+use tickfold_core::{ConfigError, TickRate};
+
+/// The quickcheck version the kit's `Arbitrary` impls are written for: use it for your own
+/// `Arbitrary` types and `QuickCheck` runners so that both sides agree.
+pub use quickcheck;
 
 pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;

@@ -4,7 +4,7 @@
 
 use core::time::Duration;
 
-use tickfold::{
+use tickfold_core::{
     ClockId, ConfigError, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
     Policy, TickRate, TimeScale,
 };

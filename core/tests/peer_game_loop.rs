@@ -15,7 +15,7 @@
 
 use core::time::Duration;
 
-use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
 
 const US: u64 = 1_000;
 const MS: u64 = 1_000_000;
@@ -157,7 +157,7 @@ fn max_frame_time_limits_the_updates_of_a_long_frame() {
     assert_eq!(
         e.first(),
         Some(&Event::DiscardedTime {
-            clock: tickfold::ClockId(0),
+            clock: tickfold_core::ClockId(0),
             time: Nanos(100 * MS),
             first: 0,
             ticks: 10,
@@ -182,7 +182,7 @@ fn max_frame_time_with_the_default_update_cap() {
     let e = state.advance(Nanos(200 * MS));
     assert_eq!(e.updates().count(), 8);
     assert!(e.contains(&Event::Deferred {
-        clock: tickfold::ClockId(0),
+        clock: tickfold_core::ClockId(0),
         ticks: 2
     }));
     assert_eq!(e.deadline(), Some(&Nanos(200 * MS)), "call again at once");

@@ -4,8 +4,8 @@
 use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tickfold::testing::{Schedule, Sim};
-use tickfold::{Events, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_core::{Events, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_testing::{Schedule, Sim};
 
 fn fold_hour(c: &mut Criterion) {
     let schedule = Schedule::vsync(144u64, 518_400).expect("144 Hz is valid");

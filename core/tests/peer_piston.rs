@@ -16,7 +16,7 @@
 
 use core::time::Duration;
 
-use tickfold::{ConfigError, Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
+use tickfold_core::{ConfigError, Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
@@ -268,7 +268,7 @@ fn render_reports_the_time_since_the_last_update() {
 /// and each tick still fires at or after its due time, not nearest.
 #[test]
 fn bench_mode_with_nearest_firing_wakes_only_for_work() {
-    let config = LoopConfig::new(hz(60)).firing(tickfold::Firing::Nearest);
+    let config = LoopConfig::new(hz(60)).firing(tickfold_core::Firing::Nearest);
     let mut state = new(config);
     let mut e = state.advance(Nanos(0));
     let mut steps = 0;

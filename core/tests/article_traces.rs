@@ -1,17 +1,18 @@
-//! Golden traces and figures from the seeds: both printed Scheme traces of seed 001, the three
-//! constant-rate figures of seed 000 (plus its loop code as an oracle), and simloop's spike table
-//! of seed 004, each compared with what the fold emits on a fake clock.
+//! Golden traces and figures from published loops: both printed traces of the purely functional
+//! Scheme loop article, the three figures of the "Constant Rate Loop" article (plus its loop code
+//! as an oracle), and the spike table of simloop's README, each compared with what the fold
+//! emits on a fake clock.
 
 use core::time::Duration;
 
-use tickfold::{DropReason, Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
+use tickfold_core::{DropReason, Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
 
 const MS: u64 = 1_000_000;
 
-/// Seed 001, first printed trace: Δt = 500 ms, frames of one second, eleven frames.
+/// The Scheme loop article's first printed trace: Δt = 500 ms, frames of 1 s, eleven frames.
 const SCHEME_TRACE_1: &str = include_str!("golden/scheme_1.txt");
 
-/// Seed 001, second printed trace: Δt = 20 ms (50 Hz), frames of 16 ms. The seed prints
+/// The Scheme loop article's second printed trace: Δt = 20 ms (50 Hz), frames of 16 ms. It prints
 /// sixteen frames (sixteen `Rendering...` lines).
 const SCHEME_TRACE_2: &str = include_str!("golden/scheme_2.txt");
 
@@ -86,9 +87,9 @@ fn scheme_trace_2_fifty_hz_ticks_sixteen_ms_frames() {
     assert!((renders[0].0 - 0.8).abs() < 1e-12);
 }
 
-/// Seed 000 on a fake clock: handles the events in order (`Sleep` waits, an update costs the
-/// next entry of `work_ms`, renders are free) and returns `(iteration, start ms)` per update
-/// and `(first, count)` per reported drop.
+/// The constant-rate policies on a fake clock: handles the events in order (`Sleep` waits, an
+/// update costs the next entry of `work_ms`, renders are free) and returns `(iteration, start ms)`
+/// per update and `(first, count)` per reported drop.
 fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun {
     let rate = TickRate::from_period(Duration::from_millis(10)).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate).policy(policy), Nanos(0)).unwrap();
@@ -101,8 +102,8 @@ fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun
             match event {
                 Event::Sleep { until } => now = now.max(until.0),
                 Event::Update(t) => {
-                    // Seed 000 passes the iteration number so `draw(it)` stays in sync: the
-                    // slot an update belongs to is the one its index names.
+                    // The constant-rate article passes the iteration number so `draw(it)` stays in
+                    // sync: the slot an update belongs to is the one its index names.
                     assert_eq!(t.t.0, t.index * 10 * MS, "tick time is index·rate");
                     run.starts.push((t.index, now / MS));
                     now += work_ms[(run.starts.len() - 1) % work_ms.len()] * MS;
@@ -133,9 +134,9 @@ struct ConstantRun {
     drops: Vec<(u64, u64)>,
 }
 
-/// The seed's own loops, transliterated with a fake clock in whole ms: `func(it)` costs the
-/// next entry of `work`, `sleep` advances the clock. Returns `(iteration, start ms)`.
-fn seed_000_loop(keep_working: bool, rate: i64, work: &[u64], n: usize) -> Vec<(u64, u64)> {
+/// The constant-rate article's own loops, transliterated with a fake clock in whole ms: `func(it)`
+/// costs the next entry of `work`, `sleep` advances the clock. Returns `(iteration, start ms)`.
+fn article_loop(keep_working: bool, rate: i64, work: &[u64], n: usize) -> Vec<(u64, u64)> {
     let (mut now, mut it, mut out) = (0i64, 0i64, Vec::new());
     let mut t1 = now;
     for k in 0..n {
@@ -164,42 +165,42 @@ fn seed_000_loop(keep_working: bool, rate: i64, work: &[u64], n: usize) -> Vec<(
 }
 
 #[test]
-fn seed_000_rest_drop_figure() {
+fn constant_rate_rest_drop_figure() {
     // Drop & rest, work 3, 15, 3, 3: iteration 1 overruns, iteration 2 is lost, iteration 3
     // starts at the beginning of a new slot.
     let run = constant_rate(Policy::DropAndRest, &[3, 15, 3, 3], 4);
     assert_eq!(run.starts, [(0, 0), (1, 10), (3, 30), (4, 40)]);
     assert_eq!(run.drops, [(2, 1)]);
-    assert_eq!(run.starts, seed_000_loop(false, 10, &[3, 15, 3, 3], 4));
+    assert_eq!(run.starts, article_loop(false, 10, &[3, 15, 3, 3], 4));
 }
 
 #[test]
-fn seed_000_norest_nolost_figure() {
+fn constant_rate_norest_nolost_figure() {
     // Keep working, work 3, 15, 3, 3: iteration 2 runs as soon as iteration 1 ends, at 25 ms.
     let run = constant_rate(Policy::KeepWorking, &[3, 15, 3, 3], 4);
     assert_eq!(run.starts, [(0, 0), (1, 10), (2, 25), (3, 30)]);
     assert!(run.drops.is_empty());
-    assert_eq!(run.starts, seed_000_loop(true, 10, &[3, 15, 3, 3], 4));
+    assert_eq!(run.starts, article_loop(true, 10, &[3, 15, 3, 3], 4));
 }
 
 #[test]
-fn seed_000_norest_lost_figure() {
+fn constant_rate_norest_lost_figure() {
     // Keep working, work 3, 25, 3, 3: iteration 1 spans slot 2 entirely, so slot 2 is lost and
     // iteration 3 runs at once, at 35 ms.
     let run = constant_rate(Policy::KeepWorking, &[3, 25, 3, 3], 4);
     assert_eq!(run.starts, [(0, 0), (1, 10), (3, 35), (4, 40)]);
     assert_eq!(run.drops, [(2, 1)]);
-    assert_eq!(run.starts, seed_000_loop(true, 10, &[3, 25, 3, 3], 4));
+    assert_eq!(run.starts, article_loop(true, 10, &[3, 25, 3, 3], 4));
 }
 
 #[test]
-fn seed_000_figures_under_the_other_policy() {
+fn constant_rate_figures_under_the_other_policy() {
     // Drop & rest on the norest-lost work: slots 2 and 3 have started by 35 ms, so both are
-    // lost and the loop rests until slot 4 (the seed: behind 15, rest 5, lost 20).
+    // lost and the loop rests until slot 4 (the article: behind 15, rest 5, lost 20).
     let run = constant_rate(Policy::DropAndRest, &[3, 25, 3, 3], 4);
     assert_eq!(run.starts, [(0, 0), (1, 10), (4, 40), (5, 50)]);
     assert_eq!(run.drops, [(2, 2)]);
-    assert_eq!(run.starts, seed_000_loop(false, 10, &[3, 25, 3, 3], 4));
+    assert_eq!(run.starts, article_loop(false, 10, &[3, 25, 3, 3], 4));
     // Keep working on the rest-drop work is the norest-nolost figure; with no overrun both
     // policies are the same happy path (rest-nodrop).
     for policy in [Policy::DropAndRest, Policy::KeepWorking] {
@@ -210,13 +211,14 @@ fn seed_000_figures_under_the_other_policy() {
 }
 
 #[test]
-fn seed_000_sync_on_drops_tick_numbers_jump_over_lost_slots() {
-    // Seed 000's `draw(it)` picks frame `it % n`: it stays in sync with the wall clock only if
-    // the iteration number jumps over lost slots. Work far above the rate for a while.
+fn constant_rate_sync_on_drops_tick_numbers_jump_over_lost_slots() {
+    // The constant-rate article's `draw(it)` picks frame `it % n`: it stays in sync with the wall
+    // clock only if the iteration number jumps over lost slots. Work far above the rate for a
+    // while.
     let work = [3, 47, 3, 3, 31, 3, 12, 3, 3, 3];
     for (policy, keep) in [(Policy::DropAndRest, false), (Policy::KeepWorking, true)] {
         let run = constant_rate(policy, &work, 40);
-        assert_eq!(run.starts, seed_000_loop(keep, 10, &work, 40), "{policy:?}");
+        assert_eq!(run.starts, article_loop(keep, 10, &work, 40), "{policy:?}");
         let mut expected_next = 0;
         let mut drops = run.drops.iter();
         for &(index, start) in &run.starts {
@@ -234,7 +236,7 @@ fn seed_000_sync_on_drops_tick_numbers_jump_over_lost_slots() {
 }
 
 #[test]
-fn seed_000_random_work_matches_the_seed_loops() {
+fn constant_rate_random_work_matches_the_article_loops() {
     let mut x = 0x9E37_79B9_7F4A_7C15_u64;
     let mut next = move || {
         x ^= x << 13;
@@ -243,7 +245,7 @@ fn seed_000_random_work_matches_the_seed_loops() {
         x
     };
     for _ in 0..50 {
-        // Work of exactly 20 or 30 ms makes the seed's drop & rest code rest a whole extra
+        // Work of exactly 20 or 30 ms makes the article's drop & rest code rest a whole extra
         // slot (see the boundary test below), so those costs are left out here.
         let work: Vec<u64> = (0..16)
             .map(|_| match next() % 36 + 1 {
@@ -255,7 +257,7 @@ fn seed_000_random_work_matches_the_seed_loops() {
             let run = constant_rate(policy, &work, 32);
             assert_eq!(
                 run.starts,
-                seed_000_loop(keep, 10, &work, 32),
+                article_loop(keep, 10, &work, 32),
                 "{policy:?} work {work:?}"
             );
         }
@@ -263,7 +265,7 @@ fn seed_000_random_work_matches_the_seed_loops() {
 }
 
 #[test]
-fn seed_000_slot_is_late_only_strictly_after_its_start() {
+fn constant_rate_slot_is_late_only_strictly_after_its_start() {
     // Iteration 1 starts at 10 ms and works exactly 20 ms: it ends exactly when slot 3 starts.
     // Slot 2 is lost; slot 3 is on time, so it runs at 30 ms with nothing else lost.
     for policy in [Policy::DropAndRest, Policy::KeepWorking] {
@@ -285,10 +287,10 @@ fn seed_000_slot_is_late_only_strictly_after_its_start() {
         );
         assert!(run.drops.is_empty());
     }
-    // (The seed's drop & rest code computes `rest = rate - behind % rate`, which is a whole
+    // (The article's drop & rest code computes `rest = rate - behind % rate`, which is a whole
     // slot when `behind` is an exact multiple: it would also lose slot 3 and run 4 at 40 ms.)
     assert_eq!(
-        seed_000_loop(false, 10, &[3, 20, 3, 3], 3),
+        article_loop(false, 10, &[3, 20, 3, 3], 3),
         [(0, 0), (1, 10), (4, 40)]
     );
 }
@@ -313,8 +315,8 @@ fn spike(config: LoopConfig, steps: usize) -> (Vec<(u64, u64, Option<u64>)>, Loo
 
 #[test]
 fn simloop_spike_table_unbounded_queue_doubles() {
-    // Option (a) of seed 004: queue every due update. Clock 0, 10, 30, 70, 150; queue 1, 2, 4,
-    // 8 updates; sim time 0, 10, 30, 70 at the start of each.
+    // Option (a) of simloop's README: queue every due update. Clock 0, 10, 30, 70, 150; queue 1, 2,
+    // 4, 8 updates; sim time 0, 10, 30, 70 at the start of each.
     let config = LoopConfig::new(TickRate::from_hz(100).unwrap())
         .max_updates(None)
         .max_frame_delta(None);
@@ -413,7 +415,7 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     assert_eq!(discarded, [(750 * MS, 75)]);
     assert_eq!(events.updates().count(), 8);
     assert!(events.contains(&Event::Deferred {
-        clock: tickfold::ClockId(0),
+        clock: tickfold_core::ClockId(0),
         ticks: 17
     }));
     let mut now = 1000 * MS;

@@ -7,7 +7,7 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::{
+use tickfold_core::{
     Event, Firing, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos, Policy, TickRate,
 };
 

@@ -1,9 +1,10 @@
-//! Several fixed-rate clocks in one loop (seed 002): no drift, the error bounds of the *late*
-//! and *nearest* firing rules, the eventually-collision rule, the total order of updates, a
-//! naive oracle (each clock alone, then merged), quickcheck properties, and bad input.
+//! Several fixed-rate clocks in one loop (the "looping in time" article's fixed-frequency loops):
+//! no drift, the error bounds of the *late* and *nearest* firing rules, the eventually-collision
+//! rule, the total order of updates, a naive oracle (each clock alone, then merged), quickcheck
+//! properties, and bad input.
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::{
+use tickfold_core::{
     ClockConfig, ClockId, ConfigError, Event, Firing, LoopConfig, LoopState, Nanos, Policy,
     TickRate,
 };
@@ -39,7 +40,7 @@ fn four_clocks(firing: Firing) -> LoopConfig {
         .clock(ClockConfig::new("p37", TickRate::from_period_ms_f64(37.0).unwrap()).firing(firing))
 }
 
-/// The seed's claims: every clock fires exactly floor(10 s / P) times, the late rule is off by
+/// The article's claims: every clock fires exactly floor(10 s / P) times, the late rule is off by
 /// at most one outer period, and the nearest rule by at most half of one.
 fn no_drift(firing: Firing, bound: u64) {
     let x = 5_000_000; // 5 ms outer loop; none of the clock periods is a multiple of it

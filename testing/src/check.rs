@@ -6,7 +6,7 @@ use core::fmt;
 use super::fold::{Driver, Run, Sim, Trace};
 use super::timestep::TimestepReport;
 use super::{KitError, Schedule, debug_diff, fmt_ms};
-use crate::{Event, Nanos, Tick};
+use tickfold_core::{Event, Nanos, Tick};
 
 /// Why a check failed. `Display` and `Debug` both print the full report, so a quickcheck
 /// property can return `Result<(), Failure>` and the shrunk counterexample's report is what

@@ -19,7 +19,7 @@
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::smoothing_rate;
+/// use tickfold_testing::smoothing_rate;
 ///
 /// assert_eq!(smoothing_rate(10.0, 0.1), 0.5); // k = 10: half the distance every 100 ms
 /// assert_eq!(smoothing_rate(10.0, 0.0), 0.0);
@@ -37,7 +37,7 @@ pub fn smoothing_rate(k: f64, dt_secs: f64) -> f64 {
 /// One second at 30 Hz and at 240 Hz ends in the same place (to rounding):
 ///
 /// ```
-/// use tickfold::testing::smooth;
+/// use tickfold_testing::smooth;
 ///
 /// let run = |hz: u32| (0..hz).fold(0.0, |x, _| smooth(x, 1.0, 5.0, 1.0 / f64::from(hz)));
 /// assert!((run(30) - run(240)).abs() < 1e-12);
@@ -57,7 +57,7 @@ pub fn smooth(current: f64, target: f64, k: f64, dt_secs: f64) -> f64 {
 /// # Examples
 ///
 /// ```
-/// use tickfold::testing::smooth_naive;
+/// use tickfold_testing::smooth_naive;
 ///
 /// let run = |hz: u32| (0..hz).fold(0.0, |x, _| smooth_naive(x, 1.0, 3.5 / f64::from(hz)));
 /// assert!((run(30) - run(240)).abs() > 1e-3); // rate = c·dt still depends on dt

@@ -1,14 +1,13 @@
-//! The determinism kit's reports, bad input and replay (feature `quickcheck`): what a user
+//! The determinism kit's reports, bad input and replay: what a user
 //! sees when a check fails, and the typed errors for input the kit refuses.
-#![cfg(feature = "quickcheck")]
 
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::testing::{
+use tickfold_core::{ConfigError, LoopConfig, Nanos, Tick, TickRate};
+use tickfold_testing::{
     Failure, KitError, MismatchKind, Recorder, Schedule, Sim, Timestep, debug_diff,
 };
-use tickfold::{ConfigError, LoopConfig, Nanos, Tick, TickRate};
 
 #[derive(Clone, Debug, PartialEq)]
 struct Body {
@@ -34,8 +33,9 @@ fn good(b: &mut Body, tick: &Tick) {
     step(b, tick.dt_secs());
 }
 
-/// The seed's "heterogeneous iterations" bug: a kick applied once per *frame* (on the last
-/// update of each step) instead of once per tick, so it depends on how frames fall.
+/// The "Main Loops, Refresh Rates, and Determinism" article's "heterogeneous iterations" bug: a
+/// kick applied once per *frame* (on the last update of each step) instead of once per tick, so it
+/// depends on how frames fall.
 fn per_frame_kick(b: &mut Body, tick: &Tick) {
     if tick.last_in_step {
         b.vel[0] += 0.5;
@@ -102,7 +102,7 @@ fn backwards_time_follows_the_fold_rule_and_the_report_says_so() {
     assert_eq!(s.update_count(), 0);
     assert!(s.events.iter().any(|e| matches!(
         e,
-        tickfold::Event::ClockBackwards { by } if *by == Nanos(5_000_000)
+        tickfold_core::Event::ClockBackwards { by } if *by == Nanos(5_000_000)
     )));
     // A failing simulation on that schedule: the report explains the rule.
     let sim = Sim::new(config(), START, per_frame_kick as Update).unwrap();
@@ -225,7 +225,7 @@ fn thrust(b: &mut Body, tick: &Tick, push: &i8) {
     good(b, tick);
 }
 
-fn record(schedule: &Schedule, pushes: &[i8]) -> tickfold::testing::Recording<Body, i8> {
+fn record(schedule: &Schedule, pushes: &[i8]) -> tickfold_testing::Recording<Body, i8> {
     let mut rec = Recorder::new(config(), Nanos(0), START)
         .unwrap()
         .with_checksum(|b| b.pos[0].to_bits() ^ b.vel[0].to_bits().rotate_left(32));

@@ -1,12 +1,11 @@
-//! The fold against a naive oracle: the Scheme seed's accumulator written in a few lines of
-//! integer arithmetic (no floats, the tick length as an exact fraction of nanoseconds), with
-//! the optional cap and max-frame-delta rule, compared event for event on random schedules
-//! and rates.
+//! The fold against a naive oracle: the Scheme loop article's accumulator written in a few lines of
+//! integer arithmetic (no floats, the tick length as an exact fraction of nanoseconds), with the
+//! optional cap and max-frame-delta rule, compared event for event on random schedules and rates.
 
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
 
 /// What one step did, as both sides see it: (tick, t, lag) per update, then alpha if rendered.
 type Step = (Vec<(u64, u64, u64)>, Option<f64>);
@@ -139,7 +138,8 @@ fn the_fold_matches_the_naive_oracle() {
 
 #[test]
 fn the_oracle_reproduces_the_scheme_trace_it_stands_for() {
-    // Guard the oracle itself: seed 001's second trace, 50 Hz ticks and 16 ms frames.
+    // Guard the oracle itself: the Scheme loop article's second trace, 50 Hz ticks and 16 ms
+    // frames.
     let frames = [16_000_000u64; 6];
     let steps = oracle(20_000_000, 1, None, None, &frames);
     let lags: Vec<u64> = steps

@@ -6,8 +6,8 @@
 //! freezes), `S` cycles the time scale (1, ½, ¼, 2); the title bar shows the statistics.
 //!
 //! ```text
-//! cargo run --release --example window
-//! cargo run --release --example window -- --seconds 3   # closes itself after 3 s
+//! cargo run --release -p tickfold-window
+//! cargo run --release -p tickfold-window -- --seconds 3   # closes itself after 3 s
 //! ```
 
 use std::num::NonZeroU32;
@@ -23,7 +23,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-#[path = "shared/balls.rs"]
+#[path = "../../shared/balls.rs"]
 mod balls;
 use balls::{Ball, H, W, spawn, update};
 
