@@ -98,6 +98,15 @@ impl Peer {
         self.session.current_state() == SessionState::Running
     }
 
+    /// Polls the network and reads events without stepping the loop (during the handshake,
+    /// or to start this peer's loop later than the other's).
+    pub fn poll(&mut self) {
+        self.session.poll_remote_clients();
+        let events = &mut self.events;
+        self.rollback
+            .poll_events(&mut self.session, |e| events.push(e));
+    }
+
     /// One frame of the shell at `now`: poll the network, read events, adjust the time scale,
     /// step the fold and run each tick as a ggrs frame, then log newly confirmed checksums.
     /// The loop starts at the first `now` after the handshake.

@@ -17,6 +17,9 @@ use tickfold_snapshot::SnapshotError;
 use crate::error::{NetError, NetEvent};
 use crate::state::RollbackState;
 
+/// Confirmed checksums held for [`Rollback::drain_confirmed`] between two drains.
+const PENDING: usize = 64;
+
 /// What ggrs keeps in its own cells for a saved frame: the frame and its checksum, 16 bytes.
 /// The state itself stays in the adapter's ring, so nothing is cloned per frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -156,7 +159,8 @@ pub struct RollbackStats {
     pub saves: u64,
     /// Confirmed frames whose checksum was handed out by [`Rollback::drain_confirmed`].
     pub confirmed_logged: u64,
-    /// Confirmed frames that left the ring before they were drained (drain every step).
+    /// Confirmed frames whose checksum could not be queued (the queue of 64 was full, or the
+    /// frame had left the ring): drain every step.
     pub confirmed_missed: u64,
     /// Desyncs ggrs reported.
     pub desyncs: u64,
@@ -180,8 +184,12 @@ pub struct Rollback<C: Config, W: RollbackState> {
     slots: usize,
     frame: Frame,
     last_saved: Frame,
-    confirmed: Frame,
+    /// The latest frame whose checksum was queued for [`Rollback::drain_confirmed`].
     logged: Frame,
+    /// Confirmed (frame, checksum) pairs not drained yet: a fixed ring, no allocation.
+    pending: [(Frame, u64); PENDING],
+    pending_head: usize,
+    pending_len: usize,
     refusal: Refusal,
     stats: RollbackStats,
     _config: PhantomData<fn() -> C>,
@@ -216,8 +224,10 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
             slots,
             frame: 0,
             last_saved: -1,
-            confirmed: -1,
             logged: -1,
+            pending: [(0, 0); PENDING],
+            pending_head: 0,
+            pending_len: 0,
             refusal,
             stats: RollbackStats::default(),
             _config: PhantomData,
@@ -275,6 +285,7 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
             match self.attempt(session, local, tick.last_in_step, world, &mut sim) {
                 Ok((fresh, resim)) => {
                     adv.resimulated += resim;
+                    self.queue_confirmed(session.confirmed_frame());
                     if fresh {
                         adv.advanced += 1;
                     } else {
@@ -301,12 +312,6 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
         let dropped = missing - keep;
         self.stats.dropped += dropped;
         adv.dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
-        self.confirmed = self.confirmed.max(
-            session
-                .confirmed_frame()
-                .saturating_add(1)
-                .min(self.last_saved),
-        );
         outcome.map(|()| adv)
     }
 
@@ -432,20 +437,35 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
         Ok(())
     }
 
-    /// Hands out each newly confirmed frame with its checksum, once, in order: the state saved
-    /// as frame `f` is final once the inputs of frame `f − 1` are confirmed. Call it after
-    /// every [`update`](Rollback::update); frames that left the ring meanwhile are counted in
-    /// [`RollbackStats::confirmed_missed`]. Two peers that log these see the same pairs.
-    pub fn drain_confirmed(&mut self, mut f: impl FnMut(Frame, u64)) {
-        while self.logged < self.confirmed {
+    /// Queues the checksums of frames newly confirmed: the state saved as frame `f` is final
+    /// once the inputs of frame `f − 1` are confirmed and the requests that followed (a
+    /// rollback correcting it) were handled, which is the case right after each attempt.
+    fn queue_confirmed(&mut self, confirmed_frame: Frame) {
+        let upto = confirmed_frame.saturating_add(1).min(self.last_saved);
+        while self.logged < upto {
             self.logged += 1;
             match self.checksum(self.logged) {
-                Some(sum) => {
-                    self.stats.confirmed_logged += 1;
-                    f(self.logged, sum);
+                Some(sum) if self.pending_len < PENDING => {
+                    let at = (self.pending_head + self.pending_len) % PENDING;
+                    self.pending[at] = (self.logged, sum);
+                    self.pending_len += 1;
                 }
-                None => self.stats.confirmed_missed += 1,
+                _ => self.stats.confirmed_missed += 1,
             }
+        }
+    }
+
+    /// Hands out each newly confirmed frame with its checksum, once, in order (frames are
+    /// queued as they are confirmed, inside [`update`](Rollback::update)). Call it after every
+    /// step; past 64 undrained frames the newest are counted in
+    /// [`RollbackStats::confirmed_missed`] instead. Two peers that log these see the same pairs.
+    pub fn drain_confirmed(&mut self, mut f: impl FnMut(Frame, u64)) {
+        while self.pending_len > 0 {
+            let (frame, sum) = self.pending[self.pending_head];
+            self.pending_head = (self.pending_head + 1) % PENDING;
+            self.pending_len -= 1;
+            self.stats.confirmed_logged += 1;
+            f(frame, sum);
         }
     }
 
