@@ -69,7 +69,7 @@ impl Game {
         Game {
             ships: DoubleBuffer::new(vec![ship(ARENA / 4), ship(3 * ARENA / 4)]),
             bullets: DoubleBuffer::new(Vec::with_capacity(MAX_BULLETS)),
-            rng: Tracked::new(vec![0x5EED_0F_5EED]),
+            rng: Tracked::new(vec![0x005E_ED0F_5EED]),
         }
     }
 

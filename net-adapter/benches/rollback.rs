@@ -1,6 +1,6 @@
 //! Save + load + re-simulate 8 frames, the work of one 8-frame rollback, for 1k, 10k and 100k
 //! entities: through the adapter's ring (dirty chunks, no allocation) against a clone of the
-//! whole state per saved frame (what bevy_ggrs does with its snapshot resources).
+//! whole state per saved frame (what `bevy_ggrs` does with its snapshot resources).
 //!
 //! Each frame moves one sixteenth of the entities (the awake ones, a rotating block), so the
 //! ring copies only the chunks written since; a game that writes every entity every frame

@@ -66,7 +66,7 @@ pub struct SocketStats {
     pub last_error: Option<ErrorKind>,
 }
 
-/// SplitMix64: small, seeded, good enough for a network simulation.
+/// `SplitMix64`: small, seeded, good enough for a network simulation.
 #[derive(Copy, Clone, Debug)]
 struct Rng(u64);
 

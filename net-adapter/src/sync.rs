@@ -9,7 +9,7 @@ use tickfold_core::{LoopState, TimeScale, Timestamp};
 /// ggrs's [`frames_ahead`](ggrs::P2PSession::frames_ahead) is an average over 30 frames, and
 /// its `WaitRecommendation` event fires at 3 or more frames ahead, at most every 60 frames.
 /// `TimeSync` sets the loop's time scale to `slow` (10/11 by default: each tick lasts 11/10
-/// as long, as bevy_ggrs does) once the peer is `enter` frames ahead or more, and back to 1
+/// as long, as `bevy_ggrs` does) once the peer is `enter` frames ahead or more, and back to 1
 /// only once it is `leave` frames ahead or fewer: a dead zone, so the scale does not toggle
 /// every frame. The scale is exact (a ratio of integers), so no rounding accumulates.
 ///
