@@ -58,6 +58,11 @@ pub use tickfold_core::*;
 
 #[cfg(feature = "std")]
 pub mod runner;
+/// Rollback netcode over ggrs (feature `ggrs`): the `tickfold-ggrs` crate — each tick is one
+/// ggrs frame, saves and loads through the snapshot ring, time sync through the fold. See the
+/// README's "Multiplayer: rollback with ggrs".
+#[cfg(feature = "ggrs")]
+pub use tickfold_ggrs as ggrs_adapter;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
 /// before every update, read blended values at render. See the README's "hecs worlds".
 #[cfg(feature = "hecs")]

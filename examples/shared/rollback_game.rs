@@ -1,0 +1,202 @@
+//! A small two-player game as plain data, for rollback: ships with integer physics (1/256 px,
+//! so every machine computes the same bits), bullets, and an RNG, all in snapshot buffers.
+//! Shared by `examples/rollback.rs`, the tests and the bench of `tickfold-ggrs`.
+#![allow(dead_code, unreachable_pub)]
+
+use tickfold_ggrs::ggrs::{Frame, InputStatus};
+use tickfold_ggrs::{GgrsConfig, RollbackState};
+use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
+
+/// One byte of input per player: bits for thrust up, down, left, right, and fire.
+pub type Input = u8;
+/// The ggrs configuration of the game (input `u8`, UDP or in-memory socket addresses).
+pub type Config = GgrsConfig<Input>;
+
+pub const UP: u8 = 1;
+pub const DOWN: u8 = 2;
+pub const LEFT: u8 = 4;
+pub const RIGHT: u8 = 8;
+pub const FIRE: u8 = 16;
+
+/// Arena side in 1/256 px (a 1024 px square that wraps around).
+const ARENA: i32 = 1024 * 256;
+const THRUST: i32 = 24;
+const MAX_SPEED: i32 = 1200;
+const BULLET_SPEED: i32 = 2400;
+const BULLET_TTL: u32 = 90;
+const COOLDOWN: u32 = 8;
+pub const MAX_BULLETS: usize = 256;
+const HIT_RADIUS: i32 = 12 * 256;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
+#[repr(C)]
+pub struct Ship {
+    pub x: i32,
+    pub y: i32,
+    pub vx: i32,
+    pub vy: i32,
+    pub cooldown: u32,
+    pub hits: u32,
+}
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
+#[repr(C)]
+pub struct Bullet {
+    pub x: i32,
+    pub y: i32,
+    pub vx: i32,
+    pub vy: i32,
+    pub owner: u32,
+    pub ttl: u32,
+}
+
+/// The whole rollback state: three parts, one checksum.
+#[derive(Debug)]
+pub struct Game {
+    pub ships: DoubleBuffer<Ship>,
+    pub bullets: DoubleBuffer<Bullet>,
+    pub rng: Tracked<u64>,
+}
+
+impl Game {
+    /// Two ships facing each other, no bullets, the RNG seeded.
+    pub fn new() -> Game {
+        let ship = |x| Ship {
+            x,
+            y: ARENA / 2,
+            ..Ship::default()
+        };
+        Game {
+            ships: DoubleBuffer::new(vec![ship(ARENA / 4), ship(3 * ARENA / 4)]),
+            bullets: DoubleBuffer::new(Vec::with_capacity(MAX_BULLETS)),
+            rng: Tracked::new(vec![0x005E_ED0F_5EED]),
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        let mut x = self.rng.as_slice()[0];
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let _ = self.rng.set(0, x);
+        x
+    }
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new()
+    }
+}
+
+type Parts = (DoubleBuffer<Ship>, DoubleBuffer<Bullet>, Tracked<u64>);
+
+impl RollbackState for Game {
+    type Ring = (Ring<Ship>, Ring<Bullet>, Ring<u64>);
+
+    fn ring(&self, slots: usize) -> Result<Self::Ring, SnapshotError> {
+        Ok((
+            self.ships.ring(slots)?,
+            self.bullets.ring(slots)?,
+            self.rng.ring(slots)?,
+        ))
+    }
+    fn save(&mut self, ring: &mut Self::Ring, frame: u64) -> u64 {
+        (&mut self.ships, &mut self.bullets, &mut self.rng).save(ring, frame)
+    }
+    fn load(&mut self, ring: &mut Self::Ring, frame: u64) -> bool {
+        (&mut self.ships, &mut self.bullets, &mut self.rng).load(ring, frame)
+    }
+    fn holds(ring: &Self::Ring, frame: u64) -> bool {
+        Parts::holds(ring, frame)
+    }
+    fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64> {
+        Parts::checksum(ring, frame)
+    }
+    fn capture_previous(&mut self) {
+        let _ = self.ships.capture();
+        let _ = self.bullets.capture();
+    }
+}
+
+fn wrap(v: i32) -> i32 {
+    v.rem_euclid(ARENA)
+}
+
+/// One frame of the game, with every player's input (a disconnected player drifts).
+pub fn step(game: &mut Game, inputs: &[(Input, InputStatus)], _frame: Frame) {
+    for (p, &(input, status)) in inputs.iter().enumerate() {
+        let input = if status == InputStatus::Disconnected {
+            0
+        } else {
+            input
+        };
+        let spread = (game.next_random() % 65) as i32 - 32;
+        let Some(ship) = game.ships.get_mut(p) else {
+            continue;
+        };
+        let ax = i32::from(input & RIGHT != 0) - i32::from(input & LEFT != 0);
+        let ay = i32::from(input & DOWN != 0) - i32::from(input & UP != 0);
+        ship.vx = (ship.vx + ax * THRUST).clamp(-MAX_SPEED, MAX_SPEED);
+        ship.vy = (ship.vy + ay * THRUST).clamp(-MAX_SPEED, MAX_SPEED);
+        ship.vx -= ship.vx / 64;
+        ship.vy -= ship.vy / 64;
+        ship.x = wrap(ship.x + ship.vx);
+        ship.y = wrap(ship.y + ship.vy);
+        ship.cooldown = ship.cooldown.saturating_sub(1);
+        let fire = input & FIRE != 0 && ship.cooldown == 0;
+        if fire {
+            ship.cooldown = COOLDOWN;
+        }
+        let ship = *ship;
+        if fire && game.bullets.len() < MAX_BULLETS {
+            let dir = if p == 0 { 1 } else { -1 };
+            game.bullets.push(Bullet {
+                x: ship.x,
+                y: ship.y,
+                vx: dir * BULLET_SPEED + ship.vx,
+                vy: spread * 8 + ship.vy,
+                owner: p as u32,
+                ttl: BULLET_TTL,
+            });
+        }
+    }
+    let mut i = 0;
+    while i < game.bullets.len() {
+        let Some(b) = game.bullets.get_mut(i) else {
+            break;
+        };
+        b.x = wrap(b.x + b.vx);
+        b.y = wrap(b.y + b.vy);
+        b.ttl = b.ttl.saturating_sub(1);
+        let b = *b;
+        let hit = game
+            .ships
+            .current()
+            .iter()
+            .position(|s| (s.x - b.x).abs() < HIT_RADIUS && (s.y - b.y).abs() < HIT_RADIUS);
+        match hit {
+            Some(target) if target as u32 != b.owner => {
+                if let Some(s) = game.ships.get_mut(target) {
+                    s.hits += 1;
+                }
+                let _ = game.bullets.swap_remove(i);
+            }
+            _ if b.ttl == 0 => {
+                let _ = game.bullets.swap_remove(i);
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// A scripted player: a random input held for 12 frames, then another, so the other peer's
+/// predictions (repeat the last input) are wrong now and then, as with a human.
+pub fn scripted_input(player: usize, frame: Frame) -> Input {
+    let block = u64::from(frame.max(0).unsigned_abs() / 12);
+    let mut x = (player as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ block;
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 29;
+    (x >> 8) as u8 & (UP | DOWN | LEFT | RIGHT | FIRE)
+}

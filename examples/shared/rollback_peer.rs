@@ -1,0 +1,199 @@
+//! One peer of the rollback game: its own `LoopState`, a ggrs P2P session, the adapter, time
+//! sync, and a log of confirmed checksums. Shared by `examples/rollback.rs` and the tests.
+#![allow(dead_code, unreachable_pub)]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_ggrs::ggrs::{
+    DesyncDetection, Frame, GgrsError, NonBlockingSocket, P2PSession, PlayerType, SessionBuilder,
+    SessionState,
+};
+use tickfold_ggrs::{NetError, NetEvent, Refusal, Rollback, TimeSync};
+
+use super::game::{self, Config, Game};
+
+/// How a peer's session is set up.
+#[derive(Copy, Clone, Debug)]
+pub struct PeerOptions {
+    pub max_prediction: usize,
+    pub input_delay: usize,
+    pub refusal: Refusal,
+    pub disconnect_timeout: Duration,
+    pub disconnect_notify: Duration,
+    pub time_sync: bool,
+}
+
+impl Default for PeerOptions {
+    fn default() -> PeerOptions {
+        PeerOptions {
+            max_prediction: 8,
+            input_delay: 2,
+            refusal: Refusal::default(),
+            disconnect_timeout: Duration::from_secs(2),
+            disconnect_notify: Duration::from_millis(500),
+            time_sync: true,
+        }
+    }
+}
+
+pub struct Peer {
+    pub handle: usize,
+    pub session: P2PSession<Config>,
+    pub rollback: Rollback<Config, Game>,
+    pub game: Game,
+    pub state: Option<LoopState>,
+    pub sync: TimeSync,
+    pub time_sync: bool,
+    /// Every confirmed frame's checksum, logged when the frame is confirmed.
+    pub confirmed: Vec<(Frame, u64)>,
+    pub events: Vec<NetEvent<SocketAddr>>,
+    /// (frame, frames ahead), one sample per 60 frames.
+    pub ahead: Vec<(Frame, i32)>,
+    /// Rollback depths seen (frames re-simulated per update that rolled back).
+    pub depths: Vec<u32>,
+    pub refused: u64,
+    next_sample: Frame,
+}
+
+impl Peer {
+    /// Player `handle` (0 or 1) on `socket`, playing against `remote`.
+    pub fn new(
+        handle: usize,
+        socket: impl NonBlockingSocket<SocketAddr> + 'static,
+        remote: SocketAddr,
+        opts: PeerOptions,
+    ) -> Result<Peer, Box<dyn std::error::Error>> {
+        let session = SessionBuilder::<Config>::new()
+            .with_num_players(2)?
+            .with_max_prediction_window(opts.max_prediction)
+            .with_input_delay(opts.input_delay)
+            .with_desync_detection_mode(DesyncDetection::On { interval: 1 })
+            .with_disconnect_timeout(opts.disconnect_timeout)
+            .with_disconnect_notify_delay(opts.disconnect_notify)
+            .add_player(PlayerType::Local, handle)?
+            .add_player(PlayerType::Remote(remote), 1 - handle)?
+            .start_p2p_session(socket)?;
+        let game = Game::new();
+        let rollback = Rollback::new(&game, opts.max_prediction, opts.refusal)?;
+        Ok(Peer {
+            handle,
+            session,
+            rollback,
+            game,
+            state: None,
+            sync: TimeSync::new(),
+            time_sync: opts.time_sync,
+            confirmed: Vec::new(),
+            events: Vec::new(),
+            ahead: Vec::new(),
+            depths: Vec::new(),
+            refused: 0,
+            next_sample: 0,
+        })
+    }
+
+    pub fn running(&self) -> bool {
+        self.session.current_state() == SessionState::Running
+    }
+
+    /// Polls the network and reads events without stepping the loop (during the handshake,
+    /// or to start this peer's loop later than the other's).
+    pub fn poll(&mut self) {
+        self.session.poll_remote_clients();
+        let events = &mut self.events;
+        self.rollback
+            .poll_events(&mut self.session, |e| events.push(e));
+    }
+
+    /// One frame of the shell at `now`: poll the network, read events, adjust the time scale,
+    /// step the fold and run each tick as a ggrs frame, then log newly confirmed checksums.
+    /// The loop starts at the first `now` after the handshake.
+    pub fn step(&mut self, now: Nanos) -> Result<(), NetError> {
+        self.session.poll_remote_clients();
+        let mut recommended = false;
+        let events = &mut self.events;
+        self.rollback.poll_events(&mut self.session, |e| {
+            recommended |= matches!(e, NetEvent::WaitRecommendation { .. });
+            events.push(e);
+        });
+        if !self.running() {
+            return Ok(());
+        }
+        let state = match &mut self.state {
+            Some(state) => state,
+            None => {
+                let config = LoopConfig::new(TickRate::from_hz(60).map_err(|_| {
+                    NetError::Ggrs(GgrsError::InvalidRequest {
+                        info: "60 Hz".into(),
+                    })
+                })?);
+                let state = LoopState::new(config, now).map_err(|_| {
+                    NetError::Ggrs(GgrsError::InvalidRequest {
+                        info: "loop config".into(),
+                    })
+                })?;
+                self.state.insert(state)
+            }
+        };
+        if self.time_sync {
+            if recommended {
+                if let Some(scale) = self.sync.recommend() {
+                    state.set_time_scale(scale);
+                }
+            }
+            let _ = self.sync.apply(self.rollback.stats().frames_ahead, state);
+        }
+        let events = state.advance(now);
+        // `updates()` yields `&Tick` today and `Tick` by value after the core rework.
+        #[allow(clippy::needless_borrow)]
+        for tick in events.updates() {
+            let input = game::scripted_input(self.handle, self.rollback.frame());
+            let adv = self.rollback.update(
+                &mut self.session,
+                &tick,
+                &[(self.handle, input)],
+                &mut self.game,
+                game::step,
+            )?;
+            if adv.resimulated > 0 {
+                self.depths.push(adv.resimulated);
+            }
+            self.refused += u64::from(adv.refused);
+        }
+        let log = &mut self.confirmed;
+        self.rollback.drain_confirmed(|f, sum| log.push((f, sum)));
+        let frame = self.rollback.frame();
+        if frame >= self.next_sample {
+            self.ahead.push((frame, self.session.frames_ahead()));
+            self.next_sample = frame + 60;
+        }
+        Ok(())
+    }
+
+    /// The fold's ticks so far (0 before the handshake).
+    pub fn ticks_run(&self) -> u64 {
+        self.state.as_ref().map_or(0, LoopState::ticks_run)
+    }
+}
+
+/// Confirmed frames both peers logged, and how many of those had equal checksums.
+pub fn compare(a: &[(Frame, u64)], b: &[(Frame, u64)]) -> (usize, usize) {
+    let mut common = 0;
+    let mut equal = 0;
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                equal += usize::from(a[i].1 == b[j].1);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (common, equal)
+}

@@ -1,0 +1,256 @@
+//! Two peers of the example game in one process, over the in-memory network on simulated
+//! time (fast, the network part deterministic) and over loopback UDP in real time.
+
+#[path = "../../examples/shared/rollback_game.rs"]
+mod game;
+#[path = "../../examples/shared/rollback_peer.rs"]
+mod peer;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use peer::{Peer, PeerOptions, compare};
+use tickfold_core::Nanos;
+use tickfold_ggrs::{LinkConfig, LoopbackSocket, MemoryNet, NetEvent, Refusal, SimClock};
+
+const MS: u64 = 1_000_000;
+
+fn addr(port: u16) -> SocketAddr {
+    SocketAddr::from(([10, 0, 0, 1], port))
+}
+
+fn pair(link: [LinkConfig; 2], opts: PeerOptions) -> (SimClock, MemoryNet, Peer, Peer) {
+    let clock = SimClock::new();
+    let net = MemoryNet::new(clock.clone());
+    let (a, b) = (addr(1), addr(2));
+    let pa = Peer::new(0, net.socket(a, link[0]), b, opts).expect("peer a");
+    let pb = Peer::new(1, net.socket(b, link[1]), a, opts).expect("peer b");
+    (clock, net, pa, pb)
+}
+
+/// Steps both peers every `dt` of simulated time until both run (the handshake's retries
+/// after a lost packet wait 200 ms of real time, so this may sleep a little).
+fn synchronise(clock: &SimClock, a: &mut Peer, b: &mut Peer, dt: u64) -> u64 {
+    let start = Instant::now();
+    let mut t = clock.now();
+    while !(a.running() && b.running()) {
+        assert!(start.elapsed() < Duration::from_secs(10), "no handshake");
+        t += dt;
+        clock.set(t);
+        a.poll();
+        b.poll();
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    t
+}
+
+fn check_accounting(p: &Peer) {
+    let s = p.rollback.stats();
+    assert_eq!(s.ticks, s.frames + s.owed + s.dropped, "{s:?}");
+    assert_eq!(s.ticks, p.ticks_run(), "the fold's ticks are the adapter's");
+    assert_eq!(s.frames, p.rollback.frame() as u64);
+    assert_eq!(
+        i64::from(p.session.current_frame()),
+        i64::from(p.rollback.frame())
+    );
+}
+
+#[test]
+fn sixty_simulated_seconds_lossy_link_same_confirmed_checksums() {
+    // 80 ms ± 20 ms one way, 5 % loss, each direction with its own seed.
+    let link = [LinkConfig::new(80, 20, 5, 1), LinkConfig::new(80, 20, 5, 2)];
+    let (clock, _net, mut a, mut b) = pair(link, PeerOptions::default());
+    let dt = 2 * MS;
+    let t0 = synchronise(&clock, &mut a, &mut b, dt);
+    let mut t = t0;
+    while t < t0 + 60_000 * MS {
+        t += dt;
+        clock.set(t);
+        a.step(Nanos(t)).expect("a");
+        b.step(Nanos(t)).expect("b");
+    }
+    for p in [&a, &b] {
+        check_accounting(p);
+        let s = p.rollback.stats();
+        assert!(s.frames > 3_500, "{s:?}");
+        assert!(s.rollbacks > 0, "the lossy link never caused a rollback");
+        assert_eq!(s.desyncs, 0);
+        assert_eq!(s.confirmed_missed, 0);
+        assert!(
+            !p.events
+                .iter()
+                .any(|e| matches!(e, NetEvent::Desync { .. }))
+        );
+    }
+    let (common, equal) = compare(&a.confirmed, &b.confirmed);
+    assert!(common > 3_400, "only {common} confirmed frames in common");
+    assert_eq!(common, equal, "confirmed checksums differ");
+}
+
+#[test]
+fn a_peer_that_stops_answering_is_reported_and_the_survivor_runs_on() {
+    let opts = PeerOptions {
+        disconnect_timeout: Duration::from_millis(300),
+        disconnect_notify: Duration::from_millis(100),
+        ..PeerOptions::default()
+    };
+    let link = [LinkConfig::new(20, 0, 0, 1), LinkConfig::new(20, 0, 0, 2)];
+    let (clock, _net, mut a, mut b) = pair(link, opts);
+    let dt = 4 * MS;
+    let mut t = synchronise(&clock, &mut a, &mut b, dt);
+    let t0 = t;
+    while t < t0 + 2_000 * MS {
+        t += dt;
+        clock.set(t);
+        a.step(Nanos(t)).expect("a");
+        b.step(Nanos(t)).expect("b");
+    }
+    let before = a.rollback.frame();
+    // b goes silent. a stalls at its prediction window, then (after 300 ms of real time,
+    // ggrs's timer) hears of the disconnect and runs on alone.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(3) {
+        t += dt;
+        clock.set(t);
+        a.step(Nanos(t)).expect("a");
+        if a.rollback.frame() > before + 120 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        a.events
+            .iter()
+            .any(|e| matches!(e, NetEvent::Disconnected { addr } if *addr == self::addr(2))),
+        "{:?}",
+        a.events
+    );
+    assert!(
+        a.events
+            .iter()
+            .any(|e| matches!(e, NetEvent::Interrupted { .. }))
+    );
+    assert_eq!(a.rollback.stats().disconnects, 1);
+    assert!(a.rollback.frame() > before + 120, "the survivor stopped");
+    assert!(
+        a.refused > 0,
+        "the survivor should have waited at its prediction window"
+    );
+    check_accounting(&a);
+}
+
+#[test]
+fn forced_stall_ticks_run_plus_refused_or_dropped_equal_ticks_due() {
+    for refusal in [Refusal::Retry { max_owed: 8 }, Refusal::Drop] {
+        let opts = PeerOptions {
+            refusal,
+            time_sync: false,
+            ..PeerOptions::default()
+        };
+        let (clock, _net, mut a, mut b) = pair([LinkConfig::PERFECT; 2], opts);
+        let dt = 4 * MS;
+        let mut t = synchronise(&clock, &mut a, &mut b, dt);
+        let t0 = t;
+        while t < t0 + 6_000 * MS {
+            t += dt;
+            clock.set(t);
+            a.step(Nanos(t)).expect("a");
+            // b stalls for half a second in the middle: a reaches its prediction window.
+            let stalled = (2_000 * MS..2_500 * MS).contains(&(t - t0));
+            if !stalled {
+                b.step(Nanos(t)).expect("b");
+            }
+            check_accounting(&a);
+        }
+        let s = a.rollback.stats();
+        assert!(s.refusals > 0, "{refusal:?}: the stall was not felt: {s:?}");
+        match refusal {
+            Refusal::Retry { .. } => assert!(s.dropped > 0 && s.owed <= 8, "{s:?}"),
+            Refusal::Drop => assert!(s.dropped > 0 && s.owed == 0, "{s:?}"),
+        }
+        check_accounting(&a);
+        check_accounting(&b);
+        let (common, equal) = compare(&a.confirmed, &b.confirmed);
+        assert!(common > 100);
+        assert_eq!(common, equal);
+    }
+}
+
+#[test]
+fn a_malformed_packet_is_counted_not_fatal() {
+    let clock = SimClock::new();
+    let net = MemoryNet::new(clock.clone());
+    let (sa, sb) = (
+        net.socket(addr(1), LinkConfig::PERFECT),
+        net.socket(addr(2), LinkConfig::PERFECT),
+    );
+    let stats = sa.stats_handle();
+    let mut a = Peer::new(0, sa, addr(2), PeerOptions::default()).expect("a");
+    let mut b = Peer::new(1, sb, addr(1), PeerOptions::default()).expect("b");
+    let dt = 4 * MS;
+    let mut t = synchronise(&clock, &mut a, &mut b, dt);
+    for _ in 0..200 {
+        net.inject(addr(2), addr(1), vec![0xFF; 7]);
+        t += dt;
+        clock.set(t);
+        a.step(Nanos(t)).expect("a");
+        b.step(Nanos(t)).expect("b");
+    }
+    assert_eq!(stats.borrow().malformed, 200);
+    assert!(stats.borrow().received > 100);
+    assert!(a.rollback.frame() > 40);
+    let (common, equal) = compare(&a.confirmed, &b.confirmed);
+    assert!(common > 20);
+    assert_eq!(common, equal);
+}
+
+/// About 6 s of real time over loopback UDP: b starts its loop 100 ms late, so a runs ~6
+/// frames ahead (within its prediction window of 8); the time scale brings the frame
+/// advantage back within ±1 frame.
+#[test]
+fn loopback_udp_frame_advantage_settles_within_one_frame() {
+    let link = [LinkConfig::new(15, 5, 2, 11), LinkConfig::new(15, 5, 2, 12)];
+    let sa = LoopbackSocket::bind(link[0]).expect("bind a");
+    let sb = LoopbackSocket::bind(link[1]).expect("bind b");
+    let (aa, ab) = (sa.local_addr(), sb.local_addr());
+    let mut a = Peer::new(0, sa, ab, PeerOptions::default()).expect("a");
+    let mut b = Peer::new(1, sb, aa, PeerOptions::default()).expect("b");
+    let start = Instant::now();
+    let now = || Nanos(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+    while !(a.running() && b.running()) {
+        assert!(start.elapsed() < Duration::from_secs(5), "no handshake");
+        a.poll();
+        b.poll();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let synced = start.elapsed();
+    let late = Duration::from_millis(100);
+    while start.elapsed() < synced + Duration::from_secs(6) {
+        a.step(now()).expect("a");
+        if start.elapsed() > synced + late {
+            b.step(now()).expect("b");
+        } else {
+            b.poll();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    eprintln!(
+        "frames ahead, a: {:?}\nframes ahead, b: {:?}",
+        a.ahead, b.ahead
+    );
+    for p in [&a, &b] {
+        check_accounting(p);
+        assert_eq!(p.rollback.stats().desyncs, 0);
+        // The last two seconds of samples (one per 60 frames).
+        let tail: Vec<i32> = p.ahead.iter().rev().take(2).map(|s| s.1).collect();
+        assert!(
+            tail.iter().all(|f| f.abs() <= 1),
+            "frames ahead {:?}",
+            p.ahead
+        );
+    }
+    assert!(a.sync.changes() > 0, "a never slowed down: {:?}", a.ahead);
+    let (common, equal) = compare(&a.confirmed, &b.confirmed);
+    assert!(common > 300);
+    assert_eq!(common, equal);
+}
