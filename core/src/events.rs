@@ -4,23 +4,19 @@
 
 use core::fmt;
 
-use smallvec::SmallVec;
+use alloc::vec::Vec;
 
 use crate::clock::due_time;
 use crate::event::{ClockId, Event, Render, Tick};
+use crate::few::Few;
 use crate::rate::{GridPoint, GridStep};
 use crate::time::{Lag, Nanos};
 
-/// How many events other than updates and the render one step holds without allocating
-/// (controls, a backwards clock, discarded time, drops, a sleep, deferrals, the end of time).
-/// A single-clock step never has more; updates never count against it.
+/// How many events other than updates and the render one step holds without allocating: one
+/// of those that come before the updates (a control, a backwards clock, discarded time, a drop,
+/// a sleep) and one of those that come after them (a deferral, the end of time). A
+/// single-clock step with scale 1 and no pause never has more; updates never count.
 pub const INLINE_EVENTS: usize = 2;
-
-/// How many clocks with updates in the same step the events hold without allocating.
-const INLINE_RUNS: usize = 1;
-
-/// How many clocks with updates in one step the iterators merge without allocating.
-const INLINE_HEADS: usize = 8;
 
 /// One clock's updates in one step: `count` consecutive ticks from the grid point `start`.
 /// Everything a [`Tick`] carries, and the due time the merge across clocks orders by, follows
@@ -96,20 +92,21 @@ impl Run {
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 224 bytes for
+/// room than one. Only reading them costs per update. The value takes 304 bytes for
 /// `Events<Nanos>` on 64-bit targets and allocates only past [`INLINE_EVENTS`] rare events or
 /// when two or more clocks update in the same step (a reused buffer keeps its capacity, so
 /// [`LoopState::advance_into`](crate::LoopState::advance_into) allocates then only the first
-/// time). Iterating merges the clocks lazily and allocates only when more than 8 clocks
-/// update in one step.
+/// time). Iterating merges the clocks lazily; it allocates the merge's cursors (one per
+/// clock that updated) only when two or more clocks update in one step.
 ///
 /// [`Events::into_vec`] gives the list as a `Vec<Event>`.
 #[derive(Clone)]
 pub struct Events<T> {
-    /// The events before the updates (`rare[..pre]`) and after them (`rare[pre..]`).
-    pub(crate) rare: SmallVec<[Event<T>; INLINE_EVENTS]>,
-    pub(crate) pre: u32,
-    pub(crate) runs: SmallVec<[Run; INLINE_RUNS]>,
+    /// The events before the updates and after them.
+    pub(crate) before: Few<Event<T>>,
+    pub(crate) after: Few<Event<T>>,
+    /// One run per clock that updated, in the order of their first updates.
+    pub(crate) runs: Few<Run>,
     /// Virtual time of the step, in ns since the start: every update's lag follows from it.
     pub(crate) v: u64,
     pub(crate) render: Option<Render>,
@@ -122,9 +119,9 @@ impl<T> Events<T> {
     #[inline]
     pub fn new() -> Events<T> {
         Events {
-            rare: SmallVec::new(),
-            pre: 0,
-            runs: SmallVec::new(),
+            before: Few::new(),
+            after: Few::new(),
+            runs: Few::new(),
             v: 0,
             render: None,
             deadline: None,
@@ -134,17 +131,11 @@ impl<T> Events<T> {
     /// Empties the events, keeping any heap capacity.
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.rare.clear();
-        self.pre = 0;
+        self.before.clear();
+        self.after.clear();
         self.runs.clear();
         self.render = None;
         self.deadline = None;
-    }
-
-    /// Marks the end of the events that come before the updates.
-    #[inline]
-    pub(crate) fn end_pre(&mut self) {
-        self.pre = u32::try_from(self.rare.len()).unwrap_or(u32::MAX);
     }
 
     /// When the shell should call `step` again: the next tick due, the next render slot, or
@@ -167,8 +158,10 @@ impl<T> Events<T> {
     /// Ticks this step reports as dropped or discarded, in total, saturating at `u64::MAX`.
     #[must_use]
     pub fn dropped_ticks(&self) -> u64 {
-        self.rare
+        let (before, after) = self.split();
+        before
             .iter()
+            .chain(after)
             .map(|e| match e {
                 Event::DroppedTicks { count, .. } => *count,
                 Event::DiscardedTime { ticks, .. } => *ticks,
@@ -181,15 +174,18 @@ impl<T> Events<T> {
     #[must_use]
     #[inline]
     pub fn update_count(&self) -> u64 {
-        self.runs.iter().map(|r| u64::from(r.count)).sum()
+        self.runs
+            .as_slice()
+            .iter()
+            .map(|r| u64::from(r.count))
+            .sum()
     }
 
     /// How many events the step holds (updates included); O(1) per clock, not per update.
     #[must_use]
     pub fn len(&self) -> usize {
         let updates = usize::try_from(self.update_count()).unwrap_or(usize::MAX);
-        self.rare
-            .len()
+        (self.before.len() + self.after.len())
             .saturating_add(updates)
             .saturating_add(usize::from(self.render.is_some()))
     }
@@ -198,14 +194,18 @@ impl<T> Events<T> {
     #[must_use]
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.rare.is_empty() && self.runs.is_empty() && self.render.is_none()
+        self.before.len() == 0
+            && self.after.len() == 0
+            && self.runs.len() == 0
+            && self.render.is_none()
     }
 
-    /// Whether the description spilled to the heap: more than [`INLINE_EVENTS`] rare events,
-    /// or updates from two or more clocks. Never because of the number of updates.
+    /// Whether the description spilled to the heap: more than one event before the updates or
+    /// after them (see [`INLINE_EVENTS`]), or updates from two or more clocks. Never because of
+    /// the number of updates.
     #[must_use]
     pub fn spilled(&self) -> bool {
-        self.rare.spilled() || self.runs.spilled()
+        self.before.spilled() || self.after.spilled() || self.runs.spilled()
     }
 }
 
@@ -214,15 +214,15 @@ impl<T> Events<T> {
     #[inline]
     pub fn updates(&self) -> Updates<'_> {
         Updates {
-            runs: &self.runs,
+            runs: self.runs.as_slice(),
             v: self.v,
-            walk: Walk::new(&self.runs),
+            walk: Walk::new(self.runs.as_slice()),
         }
     }
 
     /// The events before the updates and after them.
     fn split(&self) -> (&[Event<T>], &[Event<T>]) {
-        self.rare.split_at((self.pre as usize).min(self.rare.len()))
+        (self.before.as_slice(), self.after.as_slice())
     }
 }
 
@@ -232,7 +232,7 @@ impl<T: Copy> Events<T> {
     pub fn iter(&self) -> Iter<'_, T> {
         Iter {
             events: self,
-            cursor: Cursor::new(),
+            cursor: Cursor::new(self),
         }
     }
 
@@ -250,7 +250,10 @@ impl<T: PartialEq> Events<T> {
         match event {
             Event::Update(tick) => self.updates().any(|t| t == *tick),
             Event::Render(render) => self.render.as_ref() == Some(render),
-            e => self.rare.contains(e),
+            e => {
+                let (before, after) = self.split();
+                before.contains(e) || after.contains(e)
+            }
         }
     }
 }
@@ -315,11 +318,11 @@ struct Head {
 #[derive(Clone, Debug)]
 enum Walk {
     One { g: GridPoint, left: u32 },
-    Merge(SmallVec<[Head; INLINE_HEADS]>),
+    Merge(Vec<Head>),
 }
 
 impl Walk {
-    #[inline]
+    #[inline(always)]
     fn new(runs: &[Run]) -> Walk {
         match runs {
             [] => Walk::One {
@@ -330,22 +333,29 @@ impl Walk {
                 g: run.start,
                 left: run.count,
             },
-            runs => Walk::Merge(
-                runs.iter()
-                    .enumerate()
-                    .map(|(i, r)| Head {
-                        g: r.start,
-                        left: r.count,
-                        due: r.due(r.start),
-                        pos: r.pos,
-                        run: i as u32,
-                    })
-                    .collect(),
-            ),
+            runs => Walk::merge(runs),
         }
     }
 
-    #[inline]
+    /// The merge's cursors, one per run.
+    #[cold]
+    #[inline(never)]
+    fn merge(runs: &[Run]) -> Walk {
+        Walk::Merge(
+            runs.iter()
+                .enumerate()
+                .map(|(i, r)| Head {
+                    g: r.start,
+                    left: r.count,
+                    due: r.due(r.start),
+                    pos: r.pos,
+                    run: i as u32,
+                })
+                .collect(),
+        )
+    }
+
+    #[inline(always)]
     fn next(&mut self, runs: &[Run], v: u64) -> Option<Tick> {
         match self {
             Walk::One { g, left } => {
@@ -362,6 +372,7 @@ impl Walk {
         }
     }
 
+    #[inline(never)]
     fn next_merged(heads: &mut [Head], runs: &[Run], v: u64) -> Option<Tick> {
         let mut best: Option<usize> = None;
         for (i, h) in heads.iter().enumerate() {
@@ -412,68 +423,52 @@ impl Iterator for Updates<'_> {
 
 impl ExactSizeIterator for Updates<'_> {}
 
-/// Where an iteration over a step's events stands.
+/// Where an iteration over a step's events stands: the events before the updates are read up
+/// to `before`, the updates walk on, then those after them up to `after`, then the render.
 #[derive(Clone, Debug)]
 struct Cursor {
-    /// 0: before the updates, 1: updates, 2: after them, 3: the render, 4: done.
-    stage: u8,
-    rare: usize,
-    walk: Option<Walk>,
+    before: usize,
+    after: usize,
+    walk: Walk,
+    render: bool,
 }
 
 impl Cursor {
     #[inline]
-    fn new() -> Cursor {
+    fn new<T>(ev: &Events<T>) -> Cursor {
         Cursor {
-            stage: 0,
-            rare: 0,
-            walk: None,
+            before: 0,
+            after: 0,
+            walk: Walk::new(ev.runs.as_slice()),
+            render: true,
         }
     }
 
     #[inline]
     fn next<T: Copy>(&mut self, ev: &Events<T>) -> Option<Event<T>> {
-        loop {
-            match self.stage {
-                0 => {
-                    if self.rare < ev.pre as usize {
-                        self.rare += 1;
-                        return ev.rare.get(self.rare - 1).copied();
-                    }
-                    self.stage = 1;
-                }
-                1 => {
-                    let walk = self.walk.get_or_insert_with(|| Walk::new(&ev.runs));
-                    if let Some(tick) = walk.next(&ev.runs, ev.v) {
-                        return Some(Event::Update(tick));
-                    }
-                    self.stage = 2;
-                }
-                2 => {
-                    if let Some(e) = ev.rare.get(self.rare) {
-                        self.rare += 1;
-                        return Some(*e);
-                    }
-                    self.stage = 3;
-                }
-                3 => {
-                    self.stage = 4;
-                    return ev.render.map(Event::Render);
-                }
-                _ => return None,
-            }
+        if let Some(e) = ev.before.as_slice().get(self.before) {
+            self.before += 1;
+            return Some(*e);
         }
+        if let Some(tick) = self.walk.next(ev.runs.as_slice(), ev.v) {
+            return Some(Event::Update(tick));
+        }
+        if let Some(e) = ev.after.as_slice().get(self.after) {
+            self.after += 1;
+            return Some(*e);
+        }
+        if self.render {
+            self.render = false;
+            return ev.render.map(Event::Render);
+        }
+        None
     }
 
     fn remaining<T>(&self, ev: &Events<T>) -> usize {
-        let render = usize::from(self.stage <= 3 && ev.render.is_some());
-        let rare = ev.rare.len().saturating_sub(self.rare);
-        let updates = match (&self.walk, self.stage) {
-            (_, 0) | (None, 1) => usize::try_from(ev.update_count()).unwrap_or(usize::MAX),
-            (Some(w), 1) => w.remaining(),
-            _ => 0,
-        };
-        render.saturating_add(rare).saturating_add(updates)
+        let render = usize::from(self.render && ev.render.is_some());
+        let before = ev.before.len().saturating_sub(self.before);
+        let after = ev.after.len().saturating_sub(self.after);
+        (render + before + after).saturating_add(self.walk.remaining())
     }
 }
 
@@ -529,8 +524,8 @@ impl<T: Copy> IntoIterator for Events<T> {
     #[inline]
     fn into_iter(self) -> IntoIter<T> {
         IntoIter {
+            cursor: Cursor::new(&self),
             events: self,
-            cursor: Cursor::new(),
         }
     }
 }

@@ -28,18 +28,16 @@ impl<T: Timestamp> Inner<T> {
         let x_est = self.last_frame_v;
         let now_real = self.last_real.unwrap_or(0);
         let mut deadline_real = if self.paused {
-            ev.end_pre();
             None
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
             let d = self.run_lone_constant_rate(ev, now, behind, now_real);
-            ev.end_pre();
             d
         } else {
             self.run_merged(ev, now_real, x_est)
         };
         for clock in &mut self.clocks {
             if let Some(next_tick) = clock.end_of_time() {
-                ev.rare.push(Event::EndOfTime {
+                ev.after.push(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });
@@ -60,13 +58,13 @@ impl<T: Timestamp> Inner<T> {
             return;
         }
         if self.pending_controls & PENDING_PAUSED != 0 {
-            ev.rare.push(Event::Paused);
+            ev.before.push(Event::Paused);
         }
         if self.pending_controls & PENDING_RESUMED != 0 {
-            ev.rare.push(Event::Resumed);
+            ev.before.push(Event::Resumed);
         }
         if self.pending_controls & PENDING_SCALE != 0 {
-            ev.rare.push(Event::ScaleChanged(self.scale));
+            ev.before.push(Event::ScaleChanged(self.scale));
             self.reported_scale = self.scale;
         }
         self.pending_controls = 0;
@@ -78,7 +76,7 @@ impl<T: Timestamp> Inner<T> {
         let v = self.virt;
         for clock in &mut self.clocks {
             if clock.config.policy != Policy::CatchUp && !clock.ended() && v > clock.due() {
-                clock.skip_missed(v, false, &mut ev.rare);
+                clock.skip_missed(v, false, &mut ev.before);
             }
         }
         loop {
@@ -94,13 +92,12 @@ impl<T: Timestamp> Inner<T> {
             let Some((_, i)) = best else { break };
             self.fire(ev, i);
         }
-        ev.end_pre();
         let mut wake = u64::MAX;
         let mut backlog = false;
         for clock in &mut self.clocks {
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
-                ev.rare.push(Event::Deferred {
+                ev.after.push(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });
@@ -149,14 +146,14 @@ impl<T: Timestamp> Inner<T> {
         if clock.ended() {
             return None;
         }
-        let slot = clock.skip_missed(v, true, &mut ev.rare);
+        let slot = clock.skip_missed(v, true, &mut ev.before);
         if clock.ended() {
             return None;
         }
         if v < slot {
             let real = self.virt_rem.real_needed(self.scale, slot - v)?;
             let until = deadline_from(now, behind, real);
-            ev.rare.push(Event::Sleep { until });
+            ev.before.push(Event::Sleep { until });
         }
         self.fire(ev, 0);
         let clock = &mut self.clocks[0];

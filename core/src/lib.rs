@@ -35,6 +35,7 @@ mod event;
 mod events;
 #[cfg(test)]
 mod fast_path_tests;
+mod few;
 mod general;
 #[cfg(feature = "glam")]
 pub mod glam;

@@ -3,8 +3,7 @@
 //! added and removed in `clocks.rs`.
 
 use alloc::boxed::Box;
-
-use smallvec::SmallVec;
+use alloc::vec::Vec;
 
 use crate::clock::Clock;
 use crate::config::LoopConfig;
@@ -85,7 +84,7 @@ pub(crate) const PENDING_SCALE: u8 = 4;
 ///
 /// A `LoopState` is one pointer (8 bytes on 64-bit targets) to a box holding the clocks and
 /// the loop's time, so moving it through [`step`](LoopState::step) copies 8 bytes. Stepping
-/// never allocates. Cloning allocates one box (and, with several clocks, their list) and
+/// never allocates. Cloning allocates two blocks (the box and the list of clocks) and
 /// copies every clock (a few hundred bytes each): a clone is an independent value, and
 /// `==` compares the contents, so tests and replays can keep every state.
 ///
@@ -117,8 +116,8 @@ pub struct LoopState<T = Nanos> {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Inner<T> {
     pub(crate) start: T,
-    /// The clocks, in declaration order (they live in the box, the first one inline).
-    pub(crate) clocks: SmallVec<[Clock; 1]>,
+    /// The clocks, in declaration order.
+    pub(crate) clocks: Vec<Clock>,
     /// The clock whose alpha the Render event carries.
     pub(crate) alpha_clock: ClockId,
     pub(crate) next_id: u16,
@@ -157,7 +156,7 @@ impl<T: Timestamp> LoopState<T> {
         let max_delta = config.checked_max_delta()?;
         let mut state = Inner {
             start,
-            clocks: SmallVec::new(),
+            clocks: Vec::with_capacity(config.clocks.len()),
             alpha_clock: ClockId(0),
             next_id: 0,
             max_delta,
@@ -279,6 +278,6 @@ mod tests {
         // description whatever the number of updates (sizes documented on the types).
         assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), 8);
         let events = core::mem::size_of::<Events<Nanos>>();
-        assert!(events <= 256, "Events<Nanos> grew to {events} bytes");
+        assert!(events <= 320, "Events<Nanos> grew to {events} bytes");
     }
 }

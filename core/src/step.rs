@@ -97,7 +97,6 @@ impl<T: Timestamp> Inner<T> {
         }
         let v = self.virt;
         ev.v = v;
-        ev.end_pre();
         let clock = &mut self.clocks[0];
         let mut n = 0;
         if v >= clock.due_at {
@@ -111,14 +110,14 @@ impl<T: Timestamp> Inner<T> {
         }
         let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
             // The cap stopped the clock with ticks still due.
-            ev.rare.push(Event::Deferred {
+            ev.after.push(Event::Deferred {
                 clock: clock.id,
                 ticks: clock.pending(v).max(1),
             });
             Some(0)
         } else if clock.due_at == u64::MAX && clock.ended() {
             if let Some(next_tick) = clock.end_of_time() {
-                ev.rare.push(Event::EndOfTime {
+                ev.after.push(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });
@@ -165,7 +164,7 @@ impl<T: Timestamp> Inner<T> {
                 .unwrap_or(0)
                 .saturating_add(last),
         };
-        ev.rare.push(Event::ClockBackwards { by: Nanos(by) });
+        ev.before.push(Event::ClockBackwards { by: Nanos(by) });
         self.last_real = Some(last);
         (0, by)
     }
@@ -181,7 +180,7 @@ impl<T: Timestamp> Inner<T> {
             let limit = before.saturating_add(max);
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
-                    ev.rare.push(Event::DiscardedTime {
+                    ev.before.push(Event::DiscardedTime {
                         clock: clock.id,
                         time: Nanos(time),
                         first,
