@@ -30,8 +30,7 @@ impl<T: Timestamp> Inner<T> {
         let mut deadline_real = if self.paused {
             None
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
-            let d = self.run_lone_constant_rate(ev, now, behind, now_real);
-            d
+            self.run_lone_constant_rate(ev, now, behind, now_real)
         } else {
             self.run_merged(ev, now_real, x_est)
         };
