@@ -367,8 +367,15 @@ impl Clock {
             self.tick_end,
             second_end,
         );
-        if cap == 1 || v < second_due || self.next_tick.saturating_add(1) >= self.end {
-            self.fire();
+        let last = self.next_tick.saturating_add(1) >= self.end;
+        if cap == 1 || v < second_due || last {
+            // One tick: the grid moves on by one and the next due time is already known.
+            self.next_tick = self.next_tick.saturating_add(1);
+            self.ran = self.ran.saturating_add(1);
+            self.tick_start = self.tick_end;
+            self.tick_end = second_end;
+            self.count += 1;
+            self.due_at = if last { u64::MAX } else { second_due };
             return 1;
         }
         // Two or more due: count them at once. ticks_at is capped by `end`.
