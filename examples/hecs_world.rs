@@ -138,7 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             match event {
                 Event::Update(tick) => {
                     let dt = tick.dt_secs() as f32;
-                    interp.before_update(&mut world, tick);
+                    interp.before_update(&mut world, &tick);
                     update(
                         &mut world,
                         &mut interp,

@@ -125,7 +125,7 @@ fn main() {
                     if tick.last_in_step && frame % 100 == 0 {
                         before_last = world.current().to_vec(); // the naive oracle, now and then
                     }
-                    world.before_update(tick);
+                    world.before_update(&tick);
                     update(&mut world, tick.index, tick.dt_secs() as f32);
                     // Every 30 ticks one particle expires and one is born, in both buffers
                     // (and so in the oracle of the back, too).

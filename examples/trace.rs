@@ -18,9 +18,7 @@ use std::time::Duration;
 mod timeline;
 use timeline::Mark;
 
-use tickfold::{
-    ClockConfig, ConfigError, Event, Firing, LoopConfig, LoopState, Nanos, Policy, TickRate,
-};
+use tickfold::{ClockConfig, Event, Firing, LoopConfig, LoopState, Nanos, Policy, TickRate};
 
 const HELP: &str = "\
 trace: fold the tickfold loop on a fake clock and print every event.
@@ -118,7 +116,7 @@ fn ms_list(list: &str) -> Result<Vec<u64>, String> {
     list.split(',').map(ms_to_ns).collect()
 }
 
-fn err(e: ConfigError) -> String {
+fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
@@ -337,6 +335,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                     r#""event":"end_of_time","clock":"{}","next_tick":{next_tick}"#,
                     name(*clock)
                 ),
+                other => format!(r#""event":"other","debug":"{other:?}""#),
             };
             format!(r#"{{"at_ns":{at},{body}}}"#)
         }
@@ -403,6 +402,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                 name(*clock)
             )
         }
+        (Format::Text, other) => format!("{other:?}"),
     }
 }
 
@@ -435,7 +435,7 @@ fn run(a: &Args) -> Result<(), String> {
         let mut row = Vec::new();
         for event in &events {
             if a.format != Format::Svg {
-                writeln!(out, "{}", line(&state, now, event, a.format)).map_err(closed)?;
+                writeln!(out, "{}", line(&state, now, &event, a.format)).map_err(closed)?;
             }
             let at = now;
             match event {
@@ -464,10 +464,10 @@ fn run(a: &Args) -> Result<(), String> {
                     clock,
                     ..
                 } => {
-                    let rate = state.clock_stats(*clock).map(|c| c.rate);
+                    let rate = state.clock_stats(clock).map(|c| c.rate);
                     if let Some(rate) = rate {
                         let (from, to) = (
-                            rate.tick_start_nanos(*first),
+                            rate.tick_start_nanos(first),
                             rate.tick_start_nanos(first + count),
                         );
                         row.push(Mark::Dropped { from, to });

@@ -176,13 +176,14 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
             self.state.advance_into(now, &mut self.events);
             self.next = 0;
         }
-        while let Some(event) = self.events.get(self.next) {
+        // Resuming after a Sleep skips only the few events before it (they come first).
+        for event in self.events.iter().skip(self.next) {
             if let Event::Sleep { until } = event {
-                if !reach(&mut self.clock, &mut self.sleeper, *until) {
-                    return Some(*until);
+                if !reach(&mut self.clock, &mut self.sleeper, until) {
+                    return Some(until);
                 }
             }
-            on_event(event, &self.state);
+            on_event(&event, &self.state);
             self.next += 1;
         }
         self.events

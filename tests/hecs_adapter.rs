@@ -51,7 +51,7 @@ fn every_render_shows_the_exact_motion_at_its_alpha() {
                 match event {
                     Event::Update(tick) => {
                         updates += 1;
-                        interp.before_update(&mut world, tick);
+                        interp.before_update(&mut world, &tick);
                         for (x, s) in world.query_mut::<(&mut f64, &Speed)>() {
                             *x += s.0 * tick.dt_secs();
                         }

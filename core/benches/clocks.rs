@@ -1,6 +1,6 @@
 //! Several clocks in one loop: ns per step with 1, 4 and 16 clocks, the cost of cloning a
 //! `LoopState` with 16 clocks, and the data-structure question behind it — an inline array
-//! (`SmallVec`, what `LoopState` uses) against a persistent `im::Vector` for a list of
+//! (`SmallVec`; `LoopState` keeps a plain `Vec` in its box) against a persistent `im::Vector` for a list of
 //! clock-sized records that every step mutates.
 //!
 //! Run with `cargo bench -p tickfold-core --bench clocks`.

@@ -1,10 +1,35 @@
 //! One fixed-rate clock inside a loop: its exact grid, its accounting and its firing rules.
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::event::{ClockId, DropReason, Event, Tick};
+use crate::event::{ClockId, DropReason, Event};
+use crate::events::Run;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, TickRate};
-use crate::time::{Lag, Nanos};
+use crate::time::Lag;
+
+/// The virtual time at which the tick whose interval is `[start, end)` on a clock's grid comes
+/// due: `origin + end − phase` for catch-up, `origin + start` for the constant-rate policies.
+/// Saturates at `u64::MAX` (past the end of time). Shared by the clock and the lazy merge of
+/// [`Events`](crate::Events), so both order ticks by the same due times.
+#[inline]
+pub(crate) fn due_time(
+    rate: TickRate,
+    origin: u64,
+    phase_ns: u64,
+    constant_rate: bool,
+    start: GridPoint,
+    end: GridPoint,
+) -> u64 {
+    if constant_rate {
+        return origin.saturating_add(start.ceil());
+    }
+    if !end.saturated() {
+        return origin.saturating_add(end.ceil().saturating_sub(phase_ns));
+    }
+    // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
+    let exact = rate.ceil_wide(end.m) - u128::from(phase_ns) + u128::from(origin);
+    u64::try_from(exact).unwrap_or(u64::MAX)
+}
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -31,8 +56,11 @@ pub(crate) struct Clock {
     snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
-    /// Index in the event list of this clock's latest update in the current step.
-    last_event: usize,
+    /// Index in the step's list of runs of this clock's run (valid while `count > 0`).
+    pub(crate) run_slot: usize,
+    /// [`due`](Self::due), kept up to date whenever the grid moves: `u64::MAX` once the clock
+    /// has ended, so one comparison `v >= due_at` rules out both "not yet" and "never".
+    pub(crate) due_at: u64,
     /// The tick length's numerator and denominator (ns) as floats, for alpha.
     num_f: f64,
     den_f: f64,
@@ -54,7 +82,7 @@ impl Clock {
             // Slot k starts at origin + k·dt: it fits while k·dt ≤ room.
             config.rate.ticks_in_wide(room).saturating_add(1)
         };
-        Clock {
+        let mut clock = Clock {
             id,
             config,
             checked,
@@ -69,14 +97,17 @@ impl Clock {
             dropped_slots: 0,
             snap: Snap::new(),
             count: 0,
-            last_event: 0,
+            run_slot: 0,
+            due_at: 0,
             num_f: config.rate.period_ratio().0 as f64,
             den_f: config.rate.period_ratio().1 as f64,
             step: GridStep::of(config.rate),
             plain: config.policy == Policy::CatchUp
                 && config.firing == Firing::Late
                 && checked.hysteresis_ns == 0,
-        }
+        };
+        clock.due_at = clock.compute_due();
+        clock
     }
 
     #[inline]
@@ -109,17 +140,23 @@ impl Clock {
     /// has not [`ended`](Self::ended); `u64::MAX` after.
     #[inline]
     pub(crate) fn due(&self) -> u64 {
-        if self.constant_rate() {
-            return self.origin.saturating_add(self.tick_start.ceil());
+        self.due_at
+    }
+
+    /// [`due`](Self::due) from the grid (called whenever the grid moves).
+    #[inline]
+    fn compute_due(&self) -> u64 {
+        if self.ended() {
+            return u64::MAX;
         }
-        if !self.tick_end.saturated() {
-            let local = self.tick_end.ceil().saturating_sub(self.checked.phase_ns);
-            return self.origin.saturating_add(local);
-        }
-        // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
-        let exact = self.rate().ceil_wide(self.tick_end.m) - u128::from(self.checked.phase_ns)
-            + u128::from(self.origin);
-        u64::try_from(exact).unwrap_or(u64::MAX)
+        due_time(
+            self.rate(),
+            self.origin,
+            self.checked.phase_ns,
+            self.constant_rate(),
+            self.tick_start,
+            self.tick_end,
+        )
     }
 
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
@@ -165,12 +202,20 @@ impl Clock {
         Some((first, count, now - limit))
     }
 
-    /// Makes tick `j` the next one (after a drop).
+    /// Makes tick `j` the next one (after a drop, or after a run of catch-up ticks): one
+    /// division, whatever the distance.
     fn jump_to(&mut self, j: u64) {
         let rate = self.rate();
         self.next_tick = j;
         self.tick_start = GridPoint::at(rate, j);
-        self.tick_end = GridPoint::at(rate, j.saturating_add(1));
+        if j == u64::MAX {
+            // The grid saturates here (both points are `u64::MAX`·dt).
+            self.tick_end = self.tick_start;
+        } else {
+            self.tick_end = self.tick_start;
+            self.tick_end.advance_by(self.step);
+        }
+        self.due_at = self.compute_due();
     }
 
     /// Ticks due by virtual time `v` (slots started, for the constant-rate policies).
@@ -270,43 +315,77 @@ impl Clock {
         self.origin.saturating_add(self.tick_start.ceil())
     }
 
-    /// Fires the next tick at virtual time `v` (which may precede its due time under the
-    /// constant-rate sleep, the nearest rule or hysteresis). The lag is exact: `v − k·dt`,
-    /// rounded down, for catch-up (negative only when hysteresis fires before `k·dt`); for the
-    /// constant-rate policies, the time since the slot started, 0 when the shell sleeps until it.
+    /// The description of a run of updates starting at this clock's next tick: the lazily
+    /// produced [`Tick`](crate::Tick)s of [`Events`](crate::Events) are computed from it.
+    /// `pos` is the clock's place in declaration order (it breaks ties between clocks).
+    #[inline]
+    pub(crate) fn run(&self, pos: usize) -> Run {
+        Run {
+            clock: self.id,
+            pos: u16::try_from(pos).unwrap_or(u16::MAX),
+            count: 0,
+            constant_rate: self.constant_rate(),
+            origin: self.origin,
+            phase_ns: self.checked.phase_ns,
+            start: self.tick_start,
+            step: self.step,
+        }
+    }
+
+    /// Fires the next tick (at a virtual time that may precede its due time under the
+    /// constant-rate sleep, the nearest rule or hysteresis): the grid moves one tick on. The
+    /// tick itself is described by the step's [`Run`] and produced when the events are read.
     // Always inlined: the fast path calls it once per step or tick.
     #[inline(always)]
-    pub(crate) fn fire(&mut self, v: u64, event_index: usize) -> Tick {
-        let rate = self.rate();
-        let lag = match self.local(v) {
-            Some(l) if self.constant_rate() => {
-                Lag::from(Nanos((l as u64).saturating_sub(self.tick_start.ceil())))
-            }
-            // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
-            Some(l) => Lag::between(l, u128::from(self.tick_start.ceil())),
-            None => Lag::ZERO,
-        };
-        let tick = Tick {
-            clock: self.id,
-            index: self.next_tick,
-            t: Nanos(self.tick_start.floor()),
-            dt: rate,
-            lag,
-            last_in_step: true,
-        };
+    pub(crate) fn fire(&mut self) {
         self.next_tick = self.next_tick.saturating_add(1);
         self.ran = self.ran.saturating_add(1);
         self.tick_start = self.tick_end;
         self.tick_end.advance_by(self.step);
         self.count += 1;
-        self.last_event = event_index;
-        tick
+        self.due_at = self.compute_due();
     }
 
-    /// This step's previous update event, which is no longer the last of the step.
-    #[inline]
-    pub(crate) fn previous_event(&self) -> Option<usize> {
-        (self.count > 0).then_some(self.last_event)
+    /// The fast path's catch-up (a plain clock: catch-up, late firing, no hysteresis, nothing
+    /// run yet this step): fires every tick due by `v`, up to the cap, and returns how many.
+    /// O(1) in the number of ticks: one comparison when none is due, two when one is, one
+    /// division for the count and one for the new grid point when more are.
+    #[inline(always)]
+    pub(crate) fn catch_up(&mut self, v: u64) -> u32 {
+        if v < self.due_at || self.ended() {
+            // `ended` only runs when `v == due_at == u64::MAX`.
+            return 0;
+        }
+        let cap = self.checked.cap;
+        let mut second_end = self.tick_end;
+        second_end.advance_by(self.step);
+        let second_due = due_time(
+            self.rate(),
+            self.origin,
+            self.checked.phase_ns,
+            false,
+            self.tick_end,
+            second_end,
+        );
+        let last = self.next_tick.saturating_add(1) >= self.end;
+        if cap == 1 || v < second_due || last {
+            // One tick: the grid moves on by one and the next due time is already known.
+            self.next_tick = self.next_tick.saturating_add(1);
+            self.ran = self.ran.saturating_add(1);
+            self.tick_start = self.tick_end;
+            self.tick_end = second_end;
+            self.count += 1;
+            self.due_at = if last { u64::MAX } else { second_due };
+            return 1;
+        }
+        // Two or more due: count them at once. ticks_at is capped by `end`.
+        let due = self.ticks_at(v).saturating_sub(self.next_tick);
+        let n = due.min(u64::from(cap)) as u32;
+        let j = self.next_tick.saturating_add(u64::from(n));
+        self.ran = self.ran.saturating_add(u64::from(n));
+        self.count = n;
+        self.jump_to(j);
+        n
     }
 
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the

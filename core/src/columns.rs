@@ -43,7 +43,7 @@ use crate::event::{ClockId, Tick};
 /// for event in &events {
 ///     match event {
 ///         Event::Update(tick) => {
-///             captures += usize::from(world.before_update(tick)); // only before the last
+///             captures += usize::from(world.before_update(&tick)); // only before the last
 ///             world.current.iter_mut().for_each(|x| *x += 1.0);
 ///         }
 ///         Event::Render(r) => world.blend_into(r.alpha, &mut drawn),

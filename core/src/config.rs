@@ -1,8 +1,8 @@
-//! Loop configuration, checked once at construction, and its typed error.
+//! Loop configuration, checked once at construction.
 
-use core::fmt;
 use core::time::Duration;
 
+use crate::error::ConfigError;
 use crate::rate::{TickRate, TimeScale};
 use crate::time::Nanos;
 
@@ -379,82 +379,3 @@ pub(crate) struct Checked {
     pub(crate) phase_ns: u64,
     pub(crate) hysteresis_ns: u64,
 }
-
-/// An invalid loop setting, reported when the loop or a rate is constructed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// A tick rate (or one of its parts) was zero.
-    ZeroRate,
-    /// A tick rate was NaN, infinite or negative.
-    InvalidRate,
-    /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
-    RateTooHigh,
-    /// A positive rate given as a float was below 1 µHz, the resolution of
-    /// [`TickRate::from_hz_f64`](crate::TickRate::from_hz_f64).
-    RateTooLow,
-    /// A tick length does not fit in 64-bit nanoseconds.
-    RateOutOfRange,
-    /// The per-step update cap was 0.
-    ZeroUpdateCap,
-    /// The max frame delta was zero.
-    ZeroMaxFrameDelta,
-    /// A time scale was NaN, infinite, negative, above 4,000 or had a zero denominator.
-    InvalidScale,
-    /// The phase was outside `[0, 1)` or NaN.
-    InvalidPhase,
-    /// The hysteresis was outside `[0, 0.5]` or NaN.
-    InvalidHysteresis,
-    /// The named option only applies to [`Policy::CatchUp`].
-    CatchUpOnly(&'static str),
-    /// Two clocks of one loop share this name.
-    DuplicateClock(&'static str),
-    /// No clock of the loop has this name.
-    UnknownClock(&'static str),
-    /// The loop's only clock cannot be removed.
-    LastClock,
-    /// A loop has had 65,535 clocks added: clock ids are never reused.
-    TooManyClocks,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::ZeroRate => f.write_str("tick rate must be greater than zero"),
-            ConfigError::InvalidRate => f.write_str("tick rate must be a finite, positive number"),
-            ConfigError::RateTooHigh => {
-                f.write_str("tick rate is too high: a tick must last at least 1 ns")
-            }
-            ConfigError::RateTooLow => f.write_str(
-                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_period for slower clocks)",
-            ),
-            ConfigError::RateOutOfRange => {
-                f.write_str("tick length does not fit in 64-bit nanoseconds (584 years)")
-            }
-            ConfigError::ZeroUpdateCap => {
-                f.write_str("max updates per step must be at least 1 (use None for no cap)")
-            }
-            ConfigError::ZeroMaxFrameDelta => {
-                f.write_str("max frame delta must be greater than zero (use None for no clamp)")
-            }
-            ConfigError::InvalidScale => f.write_str(
-                "time scale must be a finite number in [0, 4000] with a non-zero denominator",
-            ),
-            ConfigError::InvalidPhase => {
-                f.write_str("phase must be a fraction of a tick in [0, 1)")
-            }
-            ConfigError::InvalidHysteresis => {
-                f.write_str("hysteresis must be a fraction of a tick in [0, 0.5]")
-            }
-            ConfigError::CatchUpOnly(what) => {
-                write!(f, "{what} only applies to the catch-up policy")
-            }
-            ConfigError::DuplicateClock(name) => write!(f, "two clocks are named {name:?}"),
-            ConfigError::UnknownClock(name) => write!(f, "no clock is named {name:?}"),
-            ConfigError::LastClock => f.write_str("a loop needs at least one clock"),
-            ConfigError::TooManyClocks => f.write_str("a loop can add at most 65,535 clocks"),
-        }
-    }
-}
-
-impl core::error::Error for ConfigError {}

@@ -1,8 +1,4 @@
-//! What one step of the fold reports: updates, renders, sleeps, drops, and the next deadline.
-
-use core::ops::Deref;
-
-use smallvec::SmallVec;
+//! What one step of the fold reports: updates, renders, sleeps, drops, and controls.
 
 use crate::rate::{TickRate, TimeScale};
 use crate::time::{Lag, Nanos};
@@ -81,13 +77,17 @@ pub struct Render {
 
 /// Why a step could not account for a stretch of time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DropReason {
     /// Constant-rate policies: these slots passed before their update could run.
     SlotMissed,
 }
 
 /// Something the shell must do or know, in the order it happened.
+///
+/// New kinds of events may be added: a `match` outside this crate needs a `_ =>` arm.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Event<T> {
     /// The clock moved backwards by `by` ns. The rule: no time passes, the loop keeps its latest
     /// `now` and measures the next step from there, nothing renders.
@@ -157,109 +157,4 @@ pub enum Event<T> {
     Resumed,
     /// The time scale changed since the previous step, taking effect from the previous `now`.
     ScaleChanged(TimeScale),
-}
-
-/// How many events a step holds without allocating: the default cap of 8 updates plus a
-/// render, a drop, a deferral and a control event.
-pub const INLINE_EVENTS: usize = 12;
-
-/// The events of one step, in time order, and when to call `step` next.
-///
-/// Dereferences to a slice of [`Event`]; [`Events::into_vec`] gives a `Vec<Event>`. It stores up
-/// to [`INLINE_EVENTS`] events inline, so a step under the default cap never allocates.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Events<T> {
-    pub(crate) list: SmallVec<[Event<T>; INLINE_EVENTS]>,
-    pub(crate) deadline: Option<T>,
-}
-
-impl<T> Events<T> {
-    /// An empty list, for [`LoopState::advance_into`](crate::LoopState::advance_into).
-    #[must_use]
-    pub fn new() -> Events<T> {
-        Events {
-            list: SmallVec::new(),
-            deadline: None,
-        }
-    }
-
-    /// When the shell should call `step` again: the next tick due, the next render slot, or
-    /// `now` itself when a backlog or a constant-rate loop wants to go on at once. Never earlier
-    /// than the step's `now`. `None` when nothing will happen by the passage of time alone
-    /// (paused with no render cap, a time scale of 0, or every clock at the end of time).
-    #[must_use]
-    pub fn deadline(&self) -> Option<&T> {
-        self.deadline.as_ref()
-    }
-
-    /// The updates of this step, in order.
-    pub fn updates(&self) -> impl Iterator<Item = &Tick> + '_ {
-        self.list.iter().filter_map(|e| match e {
-            Event::Update(t) => Some(t),
-            _ => None,
-        })
-    }
-
-    /// The render of this step, if any.
-    #[must_use]
-    pub fn render(&self) -> Option<&Render> {
-        self.list.iter().find_map(|e| match e {
-            Event::Render(r) => Some(r),
-            _ => None,
-        })
-    }
-
-    /// Ticks this step reports as dropped or discarded, in total, saturating at `u64::MAX`.
-    #[must_use]
-    pub fn dropped_ticks(&self) -> u64 {
-        self.list
-            .iter()
-            .map(|e| match e {
-                Event::DroppedTicks { count, .. } => *count,
-                Event::DiscardedTime { ticks, .. } => *ticks,
-                _ => 0,
-            })
-            .fold(0, u64::saturating_add)
-    }
-
-    /// Whether the events spilled to the heap (more than [`INLINE_EVENTS`]).
-    #[must_use]
-    pub fn spilled(&self) -> bool {
-        self.list.spilled()
-    }
-
-    /// The events as the `Vec<Event>` of the design card.
-    #[must_use]
-    pub fn into_vec(self) -> alloc::vec::Vec<Event<T>> {
-        self.list.into_vec()
-    }
-}
-
-impl<T> Default for Events<T> {
-    fn default() -> Self {
-        Events::new()
-    }
-}
-
-impl<T> Deref for Events<T> {
-    type Target = [Event<T>];
-    fn deref(&self) -> &[Event<T>] {
-        &self.list
-    }
-}
-
-impl<T> IntoIterator for Events<T> {
-    type Item = Event<T>;
-    type IntoIter = smallvec::IntoIter<[Event<T>; INLINE_EVENTS]>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.list.into_iter()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Events<T> {
-    type Item = &'a Event<T>;
-    type IntoIter = core::slice::Iter<'a, Event<T>>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.list.iter()
-    }
 }

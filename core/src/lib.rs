@@ -18,20 +18,26 @@
 //! # Ok::<(), tickfold_core::ConfigError>(())
 //! ```
 //!
-//! With default features off the crate is `#![no_std]` (it needs `alloc` only when a step
-//! spills past [`INLINE_EVENTS`]); the `std` feature adds the [`Timestamp`] impl for
-//! `std::time::Instant`. [`ConfigError`] implements `core::error::Error` either way.
+//! With default features off the crate is `#![no_std]` (it needs `alloc` for the state's box,
+//! allocated once by [`LoopState::new`]); the `std` feature adds the [`Timestamp`] impl for
+//! `std::time::Instant`. The errors ([`RateError`], [`ConfigError`], [`ClockError`]) implement
+//! `core::error::Error` either way.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
 mod clock;
+mod clocks;
 mod columns;
 mod config;
+mod error;
 mod event;
+mod events;
 #[cfg(test)]
 mod fast_path_tests;
+mod few;
+mod general;
 #[cfg(feature = "glam")]
 pub mod glam;
 mod interpolate;
@@ -41,12 +47,15 @@ mod mint;
 mod rate;
 mod state;
 mod stats;
+mod step;
 mod time;
 mod virt;
 
 pub use columns::{BlendColumns, Columns};
-pub use config::{ClockConfig, ConfigError, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
-pub use event::{ClockId, DropReason, Event, Events, INLINE_EVENTS, Render, Tick};
+pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
+pub use error::{ClockError, ConfigError, RateError};
+pub use event::{ClockId, DropReason, Event, Render, Tick};
+pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 pub use interpolate::Interpolate;
 pub use rate::{TickRate, TimeScale};
 pub use state::LoopState;

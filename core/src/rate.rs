@@ -2,7 +2,7 @@
 
 use core::time::Duration;
 
-use crate::config::ConfigError;
+use crate::error::RateError;
 
 const NANOS_PER_SEC: u64 = 1_000_000_000;
 
@@ -26,7 +26,7 @@ pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
 ///
 /// 60 Hz is exactly 50,000,000/3 ns, not 16,666,667 ns: tick *k* starts at exactly *k*·dt, so
 /// 60 ticks at 60 Hz are exactly one second and the grid never drifts. All constructors check
-/// their input and return a [`ConfigError`] for a zero, negative, NaN or infinite rate, and for a
+/// their input and return a [`RateError`] for a zero, negative, NaN or infinite rate, and for a
 /// tick shorter than one nanosecond.
 ///
 /// # Examples
@@ -41,7 +41,7 @@ pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// assert_eq!(TickRate::from_period(Duration::from_millis(20))?, TickRate::from_hz(50)?);
 /// assert!(TickRate::from_hz(0).is_err());
 /// assert!(TickRate::from_hz_f64(f64::NAN).is_err());
-/// # Ok::<(), tickfold_core::ConfigError>(())
+/// # Ok::<(), tickfold_core::RateError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TickRate {
@@ -60,18 +60,18 @@ impl TickRate {
 
     /// A tick of `num / den` nanoseconds, reduced. Fails if it is zero, undefined, shorter than
     /// 1 ns or does not fit.
-    fn from_ns_ratio(num: u128, den: u128) -> Result<TickRate, ConfigError> {
+    fn from_ns_ratio(num: u128, den: u128) -> Result<TickRate, RateError> {
         if num == 0 || den == 0 {
-            return Err(ConfigError::ZeroRate);
+            return Err(RateError::Zero);
         }
         let g = gcd(num, den);
         let (num, den) = (num / g, den / g);
         if num < den {
-            return Err(ConfigError::RateTooHigh);
+            return Err(RateError::TooHigh);
         }
         match (u64::try_from(num), u64::try_from(den)) {
             (Ok(num), Ok(den)) => Ok(TickRate { num, den }),
-            _ => Err(ConfigError::RateOutOfRange),
+            _ => Err(RateError::OutOfRange),
         }
     }
 
@@ -79,8 +79,8 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::ZeroRate`] for 0 and [`ConfigError::RateTooHigh`] above 1 GHz.
-    pub fn from_hz(hz: u64) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Zero`] for 0 and [`RateError::TooHigh`] above 1 GHz.
+    pub fn from_hz(hz: u64) -> Result<TickRate, RateError> {
         TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC), u128::from(hz))
     }
 
@@ -88,10 +88,10 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::ZeroRate`] if either part is 0; [`ConfigError::RateTooHigh`] above 1 GHz.
-    pub fn from_hz_ratio(num: u64, den: u64) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Zero`] if either part is 0; [`RateError::TooHigh`] above 1 GHz.
+    pub fn from_hz_ratio(num: u64, den: u64) -> Result<TickRate, RateError> {
         if num == 0 || den == 0 {
-            return Err(ConfigError::ZeroRate);
+            return Err(RateError::Zero);
         }
         TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC) * u128::from(den), u128::from(num))
     }
@@ -101,23 +101,23 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
-    /// [`ConfigError::ZeroRate`] for 0, [`ConfigError::RateTooLow`] for a positive rate that
-    /// rounds to 0 µHz, [`ConfigError::RateTooHigh`] above 1 GHz.
-    pub fn from_hz_f64(hz: f64) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Invalid`] for NaN, infinite or negative input,
+    /// [`RateError::Zero`] for 0, [`RateError::TooLow`] for a positive rate that
+    /// rounds to 0 µHz, [`RateError::TooHigh`] above 1 GHz.
+    pub fn from_hz_f64(hz: f64) -> Result<TickRate, RateError> {
         if !hz.is_finite() || hz < 0.0 {
-            return Err(ConfigError::InvalidRate);
+            return Err(RateError::Invalid);
         }
         if hz == 0.0 {
-            return Err(ConfigError::ZeroRate);
+            return Err(RateError::Zero);
         }
         let micro = hz * 1e6;
         if micro >= u64::MAX as f64 {
-            return Err(ConfigError::RateTooHigh);
+            return Err(RateError::TooHigh);
         }
         let micro = round_nonneg(micro);
         if micro == 0 {
-            return Err(ConfigError::RateTooLow);
+            return Err(RateError::TooLow);
         }
         TickRate::from_hz_ratio(micro, 1_000_000)
     }
@@ -126,8 +126,8 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::ZeroRate`] for a zero period; [`ConfigError::RateOutOfRange`] above 584 years.
-    pub fn from_period(period: Duration) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Zero`] for a zero period; [`RateError::OutOfRange`] above 584 years.
+    pub fn from_period(period: Duration) -> Result<TickRate, RateError> {
         TickRate::from_ns_ratio(period.as_nanos(), 1)
     }
 
@@ -135,8 +135,8 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::ZeroRate`] if either part is 0; [`ConfigError::RateTooHigh`] below 1 ns.
-    pub fn from_secs_ratio(num: u64, den: u64) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Zero`] if either part is 0; [`RateError::TooHigh`] below 1 ns.
+    pub fn from_secs_ratio(num: u64, den: u64) -> Result<TickRate, RateError> {
         TickRate::from_ns_ratio(u128::from(num) * u128::from(NANOS_PER_SEC), u128::from(den))
     }
 
@@ -144,22 +144,22 @@ impl TickRate {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidRate`] for NaN, infinite or negative input,
-    /// [`ConfigError::ZeroRate`] for 0, [`ConfigError::RateTooHigh`] for a positive period that
-    /// rounds to 0 ns (a tick shorter than 1 ns), [`ConfigError::RateOutOfRange`] above 584 years.
-    pub fn from_period_ms_f64(ms: f64) -> Result<TickRate, ConfigError> {
+    /// [`RateError::Invalid`] for NaN, infinite or negative input,
+    /// [`RateError::Zero`] for 0, [`RateError::TooHigh`] for a positive period that
+    /// rounds to 0 ns (a tick shorter than 1 ns), [`RateError::OutOfRange`] above 584 years.
+    pub fn from_period_ms_f64(ms: f64) -> Result<TickRate, RateError> {
         if !ms.is_finite() || ms < 0.0 {
-            return Err(ConfigError::InvalidRate);
+            return Err(RateError::Invalid);
         }
         if ms == 0.0 {
-            return Err(ConfigError::ZeroRate);
+            return Err(RateError::Zero);
         }
         let ns = ms * 1e6;
         if ns >= u64::MAX as f64 {
-            return Err(ConfigError::RateOutOfRange);
+            return Err(RateError::OutOfRange);
         }
         match round_nonneg(ns) {
-            0 => Err(ConfigError::RateTooHigh),
+            0 => Err(RateError::TooHigh),
             ns => TickRate::from_ns_ratio(u128::from(ns), 1),
         }
     }
@@ -245,6 +245,15 @@ impl GridStep {
             den: rate.den,
         }
     }
+
+    /// The rate this step was split from (no division: `num = pq·den + pr` fits, as `num` did).
+    #[inline]
+    pub(crate) fn rate(self) -> TickRate {
+        TickRate {
+            num: self.pq * self.den + self.pr,
+            den: self.den,
+        }
+    }
 }
 
 /// An exact multiple `m`·dt on a tick grid, walked forward with one add and one compare per
@@ -260,6 +269,9 @@ pub(crate) struct GridPoint {
 }
 
 impl GridPoint {
+    /// The origin, 0·dt.
+    pub(crate) const ZERO: GridPoint = GridPoint { m: 0, q: 0, r: 0 };
+
     /// The point `m`·dt, computed with one division.
     pub(crate) fn at(rate: TickRate, m: u64) -> GridPoint {
         let prod = u128::from(m) * u128::from(rate.num);
@@ -351,7 +363,7 @@ const MAX_SCALE: u64 = 4_000;
 /// use tickfold_core::TimeScale;
 /// assert_eq!(TimeScale::from_f64(0.5)?, TimeScale::ratio(1, 2)?);
 /// assert!(TimeScale::from_f64(f64::NAN).is_err());
-/// # Ok::<(), tickfold_core::ConfigError>(())
+/// # Ok::<(), tickfold_core::RateError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TimeScale {
@@ -367,15 +379,15 @@ impl TimeScale {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidScale`] when `den` is 0 or the scale is above 4,000.
-    pub fn ratio(num: u32, den: u32) -> Result<TimeScale, ConfigError> {
+    /// [`RateError::InvalidScale`] when `den` is 0 or the scale is above 4,000.
+    pub fn ratio(num: u32, den: u32) -> Result<TimeScale, RateError> {
         if den == 0 {
-            return Err(ConfigError::InvalidScale);
+            return Err(RateError::InvalidScale);
         }
         let g = gcd(u128::from(num), u128::from(den)).max(1) as u32;
         let (num, den) = (num / g, den / g);
         if u64::from(num) > MAX_SCALE * u64::from(den) {
-            return Err(ConfigError::InvalidScale);
+            return Err(RateError::InvalidScale);
         }
         Ok(TimeScale { num, den })
     }
@@ -384,10 +396,10 @@ impl TimeScale {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidScale`] for NaN, infinite, negative or values above 4,000.
-    pub fn from_f64(scale: f64) -> Result<TimeScale, ConfigError> {
+    /// [`RateError::InvalidScale`] for NaN, infinite, negative or values above 4,000.
+    pub fn from_f64(scale: f64) -> Result<TimeScale, RateError> {
         if !scale.is_finite() || !(0.0..=MAX_SCALE as f64).contains(&scale) {
-            return Err(ConfigError::InvalidScale);
+            return Err(RateError::InvalidScale);
         }
         TimeScale::ratio(round_nonneg(scale * 1e6) as u32, 1_000_000)
     }
@@ -441,35 +453,26 @@ mod tests {
 
     #[test]
     fn bad_rates_are_typed_errors() {
-        assert_eq!(TickRate::from_hz(0), Err(ConfigError::ZeroRate));
-        assert_eq!(
-            TickRate::from_hz(2_000_000_000),
-            Err(ConfigError::RateTooHigh)
-        );
-        assert_eq!(TickRate::from_hz_f64(-1.0), Err(ConfigError::InvalidRate));
+        assert_eq!(TickRate::from_hz(0), Err(RateError::Zero));
+        assert_eq!(TickRate::from_hz(2_000_000_000), Err(RateError::TooHigh));
+        assert_eq!(TickRate::from_hz_f64(-1.0), Err(RateError::Invalid));
         assert_eq!(
             TickRate::from_hz_f64(f64::INFINITY),
-            Err(ConfigError::InvalidRate)
+            Err(RateError::Invalid)
         );
-        assert_eq!(TickRate::from_hz_f64(0.0), Err(ConfigError::ZeroRate));
-        assert_eq!(
-            TickRate::from_period(Duration::ZERO),
-            Err(ConfigError::ZeroRate)
-        );
-        assert_eq!(TickRate::from_secs_ratio(1, 0), Err(ConfigError::ZeroRate));
+        assert_eq!(TickRate::from_hz_f64(0.0), Err(RateError::Zero));
+        assert_eq!(TickRate::from_period(Duration::ZERO), Err(RateError::Zero));
+        assert_eq!(TickRate::from_secs_ratio(1, 0), Err(RateError::Zero));
         assert_eq!(
             TickRate::from_period_ms_f64(f64::NAN),
-            Err(ConfigError::InvalidRate)
+            Err(RateError::Invalid)
         );
     }
 
     #[test]
     fn scales_above_4000_are_refused() {
-        assert_eq!(
-            TimeScale::ratio(u32::MAX, 1),
-            Err(ConfigError::InvalidScale)
-        );
-        assert_eq!(TimeScale::ratio(4_001, 1), Err(ConfigError::InvalidScale));
+        assert_eq!(TimeScale::ratio(u32::MAX, 1), Err(RateError::InvalidScale));
+        assert_eq!(TimeScale::ratio(4_001, 1), Err(RateError::InvalidScale));
         assert!(TimeScale::ratio(4_000, 1).is_ok());
         // Reduced first: 8,000/2 is 4,000.
         assert_eq!(TimeScale::ratio(8_000, 2), TimeScale::ratio(4_000, 1));

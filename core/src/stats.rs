@@ -10,8 +10,8 @@ impl<T> LoopState<T> {
     /// Everything the loop knows about clock `id`, or `None` if it does not exist.
     #[must_use]
     pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
-        let v = self.virt;
-        self.clock_ref(id).map(|c| {
+        let v = self.inner.virt;
+        self.inner.clock_ref(id).map(|c| {
             let (alpha, lag) = c.alpha(v);
             ClockStats {
                 id: c.id,
@@ -32,23 +32,23 @@ impl<T> LoopState<T> {
     /// The clock that drives the render alpha.
     #[must_use]
     pub fn alpha_clock(&self) -> ClockId {
-        self.alpha_clock
+        self.inner.alpha_clock
     }
 
     fn alpha_stats(&self) -> ClockStats {
-        self.clock_stats(self.alpha_clock).unwrap_or_default()
+        self.clock_stats(self.inner.alpha_clock).unwrap_or_default()
     }
 
     /// Whether virtual time is paused.
     #[must_use]
     pub fn is_paused(&self) -> bool {
-        self.paused
+        self.inner.paused
     }
 
     /// The current time scale.
     #[must_use]
     pub fn time_scale(&self) -> TimeScale {
-        self.scale
+        self.inner.scale
     }
 
     /// The alpha clock's tick rate.
@@ -60,19 +60,19 @@ impl<T> LoopState<T> {
     /// The loop's start, as given to [`LoopState::new`].
     #[must_use]
     pub fn start(&self) -> &T {
-        &self.start
+        &self.inner.start
     }
 
     /// Virtual time since the start, in ns: real time less pauses, scaled.
     #[must_use]
     pub fn virtual_time(&self) -> Nanos {
-        Nanos(self.virt)
+        Nanos(self.inner.virt)
     }
 
     /// Latest real time seen, in ns since the start (0 before the first step).
     #[must_use]
     pub fn real_time(&self) -> Nanos {
-        Nanos(self.last_real.unwrap_or(0))
+        Nanos(self.inner.last_real.unwrap_or(0))
     }
 
     /// The number the alpha clock's next update will carry.

@@ -114,8 +114,8 @@ fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun
                     reason,
                     ..
                 } => {
-                    assert_eq!(*reason, DropReason::SlotMissed);
-                    run.drops.push((*first, *count));
+                    assert_eq!(reason, DropReason::SlotMissed);
+                    run.drops.push((first, count));
                 }
                 Event::Render(_) => {}
                 other => panic!("unexpected event {other:?}"),
@@ -373,7 +373,7 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
         let deferred: Vec<u64> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Deferred { ticks, .. } => Some(*ticks),
+                Event::Deferred { ticks, .. } => Some(ticks),
                 _ => None,
             })
             .collect();
@@ -408,7 +408,7 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     let discarded: Vec<(u64, u64)> = events
         .iter()
         .filter_map(|e| match e {
-            Event::DiscardedTime { time, ticks, .. } => Some((time.0, *ticks)),
+            Event::DiscardedTime { time, ticks, .. } => Some((time.0, ticks)),
             _ => None,
         })
         .collect();

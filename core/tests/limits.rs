@@ -6,7 +6,7 @@ use core::time::Duration;
 
 use tickfold_core::{
     ClockId, ConfigError, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
-    Policy, TickRate, TimeScale,
+    Policy, RateError, TickRate, TimeScale,
 };
 
 const MS: u64 = 1_000_000;
@@ -28,18 +28,22 @@ fn config_errors_are_typed_and_explained() {
     let base = || LoopConfig::new(hz(60));
     let cases: Vec<(Result<(), ConfigError>, ConfigError, &str)> = vec![
         (
-            TickRate::from_hz(0).map(|_| ()),
-            ConfigError::ZeroRate,
+            TickRate::from_hz(0).map(|_| ()).map_err(ConfigError::from),
+            ConfigError::Rate(RateError::Zero),
             "zero",
         ),
         (
-            TickRate::from_hz_f64(-60.0).map(|_| ()),
-            ConfigError::InvalidRate,
+            TickRate::from_hz_f64(-60.0)
+                .map(|_| ())
+                .map_err(ConfigError::from),
+            ConfigError::Rate(RateError::Invalid),
             "positive",
         ),
         (
-            TickRate::from_hz_f64(f64::NAN).map(|_| ()),
-            ConfigError::InvalidRate,
+            TickRate::from_hz_f64(f64::NAN)
+                .map(|_| ())
+                .map_err(ConfigError::from),
+            ConfigError::Rate(RateError::Invalid),
             "finite",
         ),
         (
@@ -53,8 +57,10 @@ fn config_errors_are_typed_and_explained() {
             "frame delta",
         ),
         (
-            TimeScale::from_f64(f64::NAN).map(|_| ()),
-            ConfigError::InvalidScale,
+            TimeScale::from_f64(f64::NAN)
+                .map(|_| ())
+                .map_err(ConfigError::from),
+            ConfigError::Rate(RateError::InvalidScale),
             "scale",
         ),
         (
@@ -127,7 +133,7 @@ fn clock_going_backwards_is_reported_and_never_double_counted() {
     state.advance(Nanos(SEC + 100 * MS));
     let events = state.advance(Nanos(SEC - 50 * MS));
     assert_eq!(
-        &events[..],
+        events.into_vec(),
         [Event::ClockBackwards {
             by: Nanos(150 * MS)
         }]
@@ -141,7 +147,7 @@ fn deferred(events: &Events<Nanos>) -> Vec<u64> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Deferred { ticks, .. } => Some(*ticks),
+            Event::Deferred { ticks, .. } => Some(ticks),
             _ => None,
         })
         .collect()
@@ -185,7 +191,7 @@ fn gap_with_clamp_reports_discarded_time_and_ticks() {
         .collect();
     assert_eq!(
         discarded,
-        [&Event::DiscardedTime {
+        [Event::DiscardedTime {
             clock: ClockId(0),
             time: Nanos(9_750 * MS),
             first: 0,

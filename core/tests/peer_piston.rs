@@ -16,7 +16,7 @@
 
 use core::time::Duration;
 
-use tickfold_core::{ConfigError, Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, RateError, Render, TickRate};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
@@ -141,7 +141,7 @@ fn ups_reset_gives_up_the_backlog_and_says_so() {
     let e = state.advance(Nanos(100 * MS));
     assert_eq!(e.dropped_ticks(), 10);
     assert!(matches!(
-        e.first(),
+        e.iter().next(),
         Some(Event::DiscardedTime {
             first: 0,
             ticks: 10,
@@ -178,7 +178,7 @@ fn ups_reset_zero_always_catches_up() {
 /// zero rate is refused at construction.
 #[test]
 fn zero_ups_is_refused() {
-    assert_eq!(TickRate::from_hz(0), Err(ConfigError::ZeroRate));
+    assert_eq!(TickRate::from_hz(0), Err(RateError::Zero));
 }
 
 /// `lazy`: "rendering only when receiving input; update and idle events are disabled". The

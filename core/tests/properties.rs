@@ -125,7 +125,7 @@ fn check(config: &Config, schedule: &Schedule) -> Result<(), String> {
         let fail = |what: &str| {
             Err(format!(
                 "step {step} (now {now}): {what}; events {:?}",
-                &events[..]
+                events.clone().into_vec()
             ))
         };
         let mut updates = 0;
@@ -139,14 +139,14 @@ fn check(config: &Config, schedule: &Schedule) -> Result<(), String> {
                     updates += 1;
                 }
                 Event::DroppedTicks { first, count, .. } => {
-                    if *first != next_index {
+                    if first != next_index {
                         return fail("a drop that does not start at the next tick");
                     }
                     next_index += count;
                     seen_dropped += count;
                 }
                 Event::DiscardedTime { first, ticks, .. } => {
-                    if *ticks > 0 && *first != next_index {
+                    if ticks > 0 && first != next_index {
                         return fail("a clamp drop that does not start at the next tick");
                     }
                     next_index += ticks;

@@ -21,7 +21,7 @@
 //!         match event {
 //!             // 1. the capture rule, 2. the user's update
 //!             Event::Update(tick) => {
-//!                 positions.before_update(&mut world, tick);
+//!                 positions.before_update(&mut world, &tick);
 //!                 for (p, v) in world.query_mut::<(&mut [f32; 2], &Velocity)>() {
 //!                     p[0] += v.0 * tick.dt_secs() as f32;
 //!                 }

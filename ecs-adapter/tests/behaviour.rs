@@ -45,7 +45,7 @@ fn a_catch_up_step_captures_once_before_its_last_update() {
     for event in &events {
         match event {
             Event::Update(tick) => {
-                interp.before_update(&mut world, tick);
+                interp.before_update(&mut world, &tick);
                 for (x, v) in world.query_mut::<(&mut f64, &Velocity)>() {
                     *x += v.0;
                 }

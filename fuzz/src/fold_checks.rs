@@ -271,7 +271,7 @@ fn check_numbering(
         }
     };
     for e in events.iter() {
-        match *e {
+        match e {
             Event::DroppedTicks {
                 clock,
                 first,
@@ -383,7 +383,7 @@ fn check_renders(step: &Step, events: &Events<Nanos>, state: &LoopState<Nanos>) 
     let renders: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            Event::Render(r) => Some(*r),
+            Event::Render(r) => Some(r),
             _ => None,
         })
         .collect();
@@ -489,7 +489,7 @@ fn check_controls(step: &Step, events: &Events<Nanos>) {
     let scaled: Vec<TimeScale> = events
         .iter()
         .filter_map(|e| match e {
-            Event::ScaleChanged(s) => Some(*s),
+            Event::ScaleChanged(s) => Some(s),
             _ => None,
         })
         .collect();

@@ -81,7 +81,7 @@ impl CaptureStats {
 /// for event in &events {
 ///     match event {
 ///         Event::Update(tick) => {
-///             xs.before_update(tick);
+///             xs.before_update(&tick);
 ///             *xs.get_mut(0).unwrap() += 1.0;
 ///         }
 ///         Event::Render(r) => {

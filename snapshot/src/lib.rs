@@ -30,7 +30,7 @@
 //!     (state, events) = state.step(Nanos(frame * 25_000_000)); // 40 fps: 2 or 3 updates
 //!     for event in &events {
 //!         if let Event::Update(tick) = event {
-//!             world.before_update(tick);                 // one capture per step
+//!             world.before_update(&tick);                // one capture per step
 //!             for p in world.current_mut() {
 //!                 p.x += p.v * tick.dt_secs() as f32;
 //!             }

@@ -42,7 +42,7 @@ fn ticks_allocate_nothing_and_the_counter_sees_what_does() {
             for event in &events {
                 match event {
                     Event::Update(tick) => {
-                        world.before_update(tick);
+                        world.before_update(&tick);
                         let i = (tick.index * 7919 % 30_000) as usize;
                         world.get_mut(i).unwrap()[0] += 1.0;
                         world.slice_mut(i / 2..i / 2 + 100).unwrap()[0][1] = 2.0;

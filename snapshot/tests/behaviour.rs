@@ -174,7 +174,7 @@ fn one_capture_per_step_gives_the_state_before_the_last_update() {
         (state, events) = state.step(Nanos(now));
         for event in &events {
             if let Event::Update(tick) = event {
-                buf.before_update(tick);
+                buf.before_update(&tick);
                 if tick.last_in_step {
                     naive_before_last = naive.clone();
                 }
@@ -244,7 +244,7 @@ fn double_follows_the_same_rules_for_one_value() {
     let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     let (_, events) = state.step(Nanos(250_000_000)); // 2 updates, alpha 0.5
     for t in events.updates() {
-        assert_eq!(d.before_update(t), t.last_in_step);
+        assert_eq!(d.before_update(&t), t.last_in_step);
         *d.current_mut() += 1.0;
     }
     assert_eq!((*d.previous(), *d.current()), (2.0, 3.0));

@@ -27,7 +27,7 @@ fn fold_hour(c: &mut Criterion) {
             for &now in &nows {
                 state.advance_into(black_box(now), &mut events);
                 for tick in events.updates() {
-                    update(&mut x, tick);
+                    update(&mut x, &tick);
                 }
             }
             black_box(x)

@@ -25,7 +25,7 @@ impl Driver for LoopState<Nanos> {
     }
 
     fn drive(&mut self, now: Nanos, events: &mut Vec<Event<Nanos>>) {
-        events.extend_from_slice(&self.advance(now));
+        events.extend(self.advance(now));
     }
 }
 

@@ -65,7 +65,7 @@ mod timestep;
 
 use core::fmt;
 
-use tickfold_core::{ConfigError, TickRate};
+use tickfold_core::{ConfigError, RateError, TickRate};
 
 /// The quickcheck version the kit's `Arbitrary` impls are written for: use it for your own
 /// `Arbitrary` types and `QuickCheck` runners so that both sides agree.
@@ -104,7 +104,7 @@ pub enum KitError {
         /// The span in nanoseconds.
         span_ns: u64,
     },
-    /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::ZeroRate`]).
+    /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::Rate(RateError::Zero)`]).
     Config(ConfigError),
 }
 
@@ -138,6 +138,12 @@ impl std::error::Error for KitError {
     }
 }
 
+impl From<RateError> for KitError {
+    fn from(e: RateError) -> KitError {
+        KitError::Config(ConfigError::Rate(e))
+    }
+}
+
 impl From<ConfigError> for KitError {
     fn from(e: ConfigError) -> KitError {
         KitError::Config(e)
@@ -147,7 +153,7 @@ impl From<ConfigError> for KitError {
 /// A value the kit accepts as a rate: a [`TickRate`], whole hertz (`144u64`) or an exact
 /// `(num, den)` ratio of hertz (`(60_000u64, 1_001u64)` is 59.94 Hz).
 ///
-/// Zero gives [`KitError::Config`]`(`[`ConfigError::ZeroRate`]`)`.
+/// Zero gives [`KitError::Config`]`(`[`ConfigError::Rate(RateError::Zero)`]`)`.
 pub trait IntoTickRate {
     /// The rate, checked.
     ///
@@ -224,14 +230,14 @@ mod tests {
     fn zero_rates_are_typed_errors() {
         assert_eq!(
             0u64.into_tick_rate(),
-            Err(KitError::Config(ConfigError::ZeroRate))
+            Err(KitError::Config(ConfigError::Rate(RateError::Zero)))
         );
         assert_eq!(
             (60u64, 0u64).into_tick_rate(),
-            Err(KitError::Config(ConfigError::ZeroRate))
+            Err(KitError::Config(ConfigError::Rate(RateError::Zero)))
         );
         assert!(
-            KitError::Config(ConfigError::ZeroRate)
+            KitError::Config(ConfigError::Rate(RateError::Zero))
                 .to_string()
                 .contains("greater than zero")
         );

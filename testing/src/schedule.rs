@@ -542,7 +542,7 @@ mod tests {
         ];
         assert_eq!(
             TickRate::from_period(Duration::ZERO),
-            Err(tickfold_core::ConfigError::ZeroRate)
+            Err(tickfold_core::RateError::Zero)
         );
         let frames = [0, 1, -1, 16_666_667, i64::MAX / 2, i64::MAX, i64::MIN];
         for (rate, hz) in rates {
@@ -578,7 +578,9 @@ mod tests {
         assert_eq!(format!("{s:#}"), "Schedule::from_nanos(vec![5, -2])?");
         assert_eq!(
             Schedule::vsync(0u64, 3),
-            Err(KitError::Config(tickfold_core::ConfigError::ZeroRate))
+            Err(KitError::Config(tickfold_core::ConfigError::Rate(
+                tickfold_core::RateError::Zero
+            )))
         );
         assert_eq!(Schedule::vsync(60u64, 0), Err(KitError::EmptySchedule));
         assert_eq!(

@@ -4,7 +4,7 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{ConfigError, LoopConfig, Nanos, Tick, TickRate};
+use tickfold_core::{ConfigError, LoopConfig, Nanos, RateError, Tick, TickRate};
 use tickfold_testing::{
     Failure, KitError, MismatchKind, Recorder, Schedule, Sim, Timestep, debug_diff,
 };
@@ -182,7 +182,7 @@ fn bad_input_gives_typed_errors() {
     assert_eq!(Schedule::vsync(144u64, 0), Err(KitError::EmptySchedule));
     assert_eq!(
         Schedule::vsync(0u64, 10),
-        Err(KitError::Config(ConfigError::ZeroRate))
+        Err(KitError::Config(ConfigError::Rate(RateError::Zero)))
     );
     let sim = Sim::new(config(), START, good as Update).unwrap();
     let err = sim.same_across_schedules(Vec::new()).unwrap_err();
@@ -198,11 +198,11 @@ fn bad_input_gives_typed_errors() {
     let second = Duration::from_secs(1);
     assert_eq!(
         Timestep::new(second, &[60u64, 0]).err(),
-        Some(KitError::Config(ConfigError::ZeroRate))
+        Some(KitError::Config(ConfigError::Rate(RateError::Zero)))
     );
     assert_eq!(
         Timestep::new(second, &[(60u64, 0u64)]).err(),
-        Some(KitError::Config(ConfigError::ZeroRate))
+        Some(KitError::Config(ConfigError::Rate(RateError::Zero)))
     );
     assert_eq!(
         Timestep::new(second, &[] as &[u64]).err(),

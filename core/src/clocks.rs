@@ -1,0 +1,76 @@
+//! Adding and removing clocks while the loop runs.
+
+use crate::clock::Clock;
+use crate::config::{Checked, ClockConfig};
+use crate::error::ClockError;
+use crate::event::ClockId;
+use crate::state::{Inner, LoopState};
+use crate::time::Nanos;
+
+impl<T> LoopState<T> {
+    /// Adds a clock to a running loop. Its tick 0 starts at virtual time `start` (ns since the
+    /// loop's start; `None` means the latest virtual time, so it starts now).
+    ///
+    /// A start in the past follows the clock's policy: a catch-up clock catches up, at most its
+    /// cap per step, reporting the backlog as [`Event::Deferred`](crate::Event::Deferred); a
+    /// constant-rate clock drops the slots that passed, reported as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) at the next step.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::DuplicateClock`] if the name is taken, [`ClockError::Config`] for invalid
+    /// settings, [`ClockError::TooManyClocks`] after 65,535 clocks.
+    pub fn add_clock(
+        &mut self,
+        config: ClockConfig,
+        start: Option<Nanos>,
+    ) -> Result<ClockId, ClockError> {
+        let s = &mut *self.inner;
+        let checked = config.validate()?;
+        if s.clock_id(config.name).is_some() {
+            return Err(ClockError::DuplicateClock(config.name));
+        }
+        let origin = start.map_or(s.virt, |s| s.0);
+        s.push_clock(config, checked, origin)
+            .ok_or(ClockError::TooManyClocks)
+    }
+
+    /// Removes the clock called `name`. If it drove the render alpha, the first remaining clock
+    /// does from now on. Ids are never reused.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] if no clock has that name, [`ClockError::LastClock`] if it
+    /// is the only one.
+    pub fn remove_clock(&mut self, name: &'static str) -> Result<ClockId, ClockError> {
+        let s = &mut *self.inner;
+        let i = s
+            .clocks
+            .iter()
+            .position(|c| c.config.name == name)
+            .ok_or(ClockError::UnknownClock(name))?;
+        if s.clocks.len() == 1 {
+            return Err(ClockError::LastClock);
+        }
+        let id = s.clocks.remove(i).id;
+        if id == s.alpha_clock {
+            s.alpha_clock = s.clocks[0].id;
+        }
+        Ok(id)
+    }
+}
+
+impl<T> Inner<T> {
+    /// Appends a checked clock whose tick 0 starts at `origin`; `None` when ids ran out.
+    pub(crate) fn push_clock(
+        &mut self,
+        config: ClockConfig,
+        checked: Checked,
+        origin: u64,
+    ) -> Option<ClockId> {
+        let id = ClockId(self.next_id);
+        self.next_id = self.next_id.checked_add(1)?;
+        self.clocks.push(Clock::new(id, config, checked, origin));
+        Some(id)
+    }
+}

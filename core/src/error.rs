@@ -1,0 +1,189 @@
+//! The typed errors, one per operation: building a rate or a scale ([`RateError`]), checking a
+//! loop's settings ([`ConfigError`]) and adding or removing a clock at run time
+//! ([`ClockError`]). A leaf module: it imports nothing from the rest of the crate.
+
+use core::fmt;
+
+/// An invalid tick rate or time scale, from the constructors of
+/// [`TickRate`](crate::TickRate) and [`TimeScale`](crate::TimeScale).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RateError {
+    /// A tick rate (or one of its parts) was zero.
+    Zero,
+    /// A tick rate was NaN, infinite or negative.
+    Invalid,
+    /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
+    TooHigh,
+    /// A positive rate given as a float was below 1 µHz, the resolution of
+    /// [`TickRate::from_hz_f64`](crate::TickRate::from_hz_f64).
+    TooLow,
+    /// A tick length does not fit in 64-bit nanoseconds.
+    OutOfRange,
+    /// A time scale was NaN, infinite, negative, above 4,000 or had a zero denominator.
+    InvalidScale,
+}
+
+impl fmt::Display for RateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RateError::Zero => "tick rate must be greater than zero",
+            RateError::Invalid => "tick rate must be a finite, positive number",
+            RateError::TooHigh => "tick rate is too high: a tick must last at least 1 ns",
+            RateError::TooLow => {
+                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_period for slower clocks)"
+            }
+            RateError::OutOfRange => "tick length does not fit in 64-bit nanoseconds (584 years)",
+            RateError::InvalidScale => {
+                "time scale must be a finite number in [0, 4000] with a non-zero denominator"
+            }
+        })
+    }
+}
+
+impl core::error::Error for RateError {}
+
+/// An invalid loop setting, from [`LoopState::new`](crate::LoopState::new) (or a clock's
+/// settings, wrapped in [`ClockError::Config`] by
+/// [`LoopState::add_clock`](crate::LoopState::add_clock)).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A rate or scale was invalid (`?` on a rate constructor converts into this).
+    Rate(RateError),
+    /// The per-step update cap was 0.
+    ZeroUpdateCap,
+    /// The max frame delta was zero.
+    ZeroMaxFrameDelta,
+    /// The phase was outside `[0, 1)` or NaN.
+    InvalidPhase,
+    /// The hysteresis was outside `[0, 0.5]` or NaN.
+    InvalidHysteresis,
+    /// The named option only applies to [`Policy::CatchUp`](crate::Policy::CatchUp).
+    CatchUpOnly(&'static str),
+    /// Two clocks of one loop share this name.
+    DuplicateClock(&'static str),
+    /// The alpha clock named here is not one of the loop's clocks.
+    UnknownClock(&'static str),
+    /// A loop cannot hold more than 65,535 clocks.
+    TooManyClocks,
+}
+
+impl From<RateError> for ConfigError {
+    fn from(e: RateError) -> ConfigError {
+        ConfigError::Rate(e)
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Rate(e) => fmt::Display::fmt(e, f),
+            ConfigError::ZeroUpdateCap => {
+                f.write_str("max updates per step must be at least 1 (use None for no cap)")
+            }
+            ConfigError::ZeroMaxFrameDelta => {
+                f.write_str("max frame delta must be greater than zero (use None for no clamp)")
+            }
+            ConfigError::InvalidPhase => {
+                f.write_str("phase must be a fraction of a tick in [0, 1)")
+            }
+            ConfigError::InvalidHysteresis => {
+                f.write_str("hysteresis must be a fraction of a tick in [0, 0.5]")
+            }
+            ConfigError::CatchUpOnly(what) => {
+                write!(f, "{what} only applies to the catch-up policy")
+            }
+            ConfigError::DuplicateClock(name) => write!(f, "two clocks are named {name:?}"),
+            ConfigError::UnknownClock(name) => {
+                write!(
+                    f,
+                    "the alpha clock {name:?} is not one of the loop's clocks"
+                )
+            }
+            ConfigError::TooManyClocks => f.write_str("a loop can hold at most 65,535 clocks"),
+        }
+    }
+}
+
+impl core::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            ConfigError::Rate(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Why [`LoopState::add_clock`](crate::LoopState::add_clock) or
+/// [`LoopState::remove_clock`](crate::LoopState::remove_clock) refused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClockError {
+    /// The loop already has a clock with this name.
+    DuplicateClock(&'static str),
+    /// No clock of the loop has this name.
+    UnknownClock(&'static str),
+    /// The loop's only clock cannot be removed.
+    LastClock,
+    /// A loop has had 65,535 clocks added: clock ids are never reused.
+    TooManyClocks,
+    /// The new clock's settings are invalid.
+    Config(ConfigError),
+}
+
+impl From<ConfigError> for ClockError {
+    fn from(e: ConfigError) -> ClockError {
+        ClockError::Config(e)
+    }
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClockError::DuplicateClock(name) => {
+                write!(f, "the loop already has a clock named {name:?}")
+            }
+            ClockError::UnknownClock(name) => write!(f, "no clock is named {name:?}"),
+            ClockError::LastClock => f.write_str("a loop needs at least one clock"),
+            ClockError::TooManyClocks => {
+                f.write_str("a loop can add at most 65,535 clocks (ids are never reused)")
+            }
+            ClockError::Config(e) => write!(f, "invalid clock settings: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for ClockError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            ClockError::Config(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn messages_name_the_problem_and_wrap_the_cause() {
+        let e = ClockError::from(ConfigError::from(RateError::Zero));
+        assert_eq!(
+            e.to_string(),
+            "invalid clock settings: tick rate must be greater than zero"
+        );
+        let source = core::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(
+            source.as_deref(),
+            Some("tick rate must be greater than zero")
+        );
+        assert!(
+            ConfigError::UnknownClock("ai")
+                .to_string()
+                .contains("\"ai\"")
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! The general step: several clocks merged by due time, constant-rate policies, pauses, time
+//! scales, hysteresis, the nearest rule and the render cap.
+
+use crate::clock::Clock;
+use crate::config::Policy;
+use crate::event::{Event, Render};
+use crate::events::Events;
+use crate::rate::GridPoint;
+use crate::state::{Inner, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::step::deadline_from;
+use crate::time::{Lag, Timestamp};
+
+impl<T: Timestamp> Inner<T> {
+    /// The step for every configuration.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
+        self.emit_controls(ev);
+        let first = self.last_real.is_none();
+        let (elapsed, behind) = self.read_clock(now, ev);
+        if !self.paused && elapsed > 0 {
+            let before = self.virt;
+            self.add_real(elapsed, ev);
+            self.last_frame_v = self.virt - before;
+        }
+        ev.v = self.virt;
+        // The nearest rule expects the next frame to last as long as the one that just ended.
+        let x_est = self.last_frame_v;
+        let now_real = self.last_real.unwrap_or(0);
+        let mut deadline_real = if self.paused {
+            None
+        } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
+            self.run_lone_constant_rate(ev, now, behind, now_real)
+        } else {
+            self.run_merged(ev, now_real, x_est)
+        };
+        for clock in &mut self.clocks {
+            if let Some(next_tick) = clock.end_of_time() {
+                ev.after.push(Event::EndOfTime {
+                    clock: clock.id,
+                    next_tick,
+                });
+            }
+        }
+        if (first || elapsed > 0) && self.render_slot_open(now_real) {
+            ev.render = Some(self.render_event());
+        }
+        if let Some(slot) = self.render_next {
+            let r = slot.ceil();
+            deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
+        }
+        ev.deadline = deadline_real.map(|d| deadline_from(now, behind, d.saturating_sub(now_real)));
+    }
+
+    fn emit_controls(&mut self, ev: &mut Events<T>) {
+        if self.pending_controls == 0 {
+            return;
+        }
+        if self.pending_controls & PENDING_PAUSED != 0 {
+            ev.before.push(Event::Paused);
+        }
+        if self.pending_controls & PENDING_RESUMED != 0 {
+            ev.before.push(Event::Resumed);
+        }
+        if self.pending_controls & PENDING_SCALE != 0 {
+            ev.before.push(Event::ScaleChanged(self.scale));
+            self.reported_scale = self.scale;
+        }
+        self.pending_controls = 0;
+    }
+
+    /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
+    /// deadline (ns since start).
+    fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
+        let v = self.virt;
+        for clock in &mut self.clocks {
+            if clock.config.policy != Policy::CatchUp && !clock.ended() && v > clock.due() {
+                clock.skip_missed(v, false, &mut ev.before);
+            }
+        }
+        loop {
+            let mut best: Option<(u64, usize)> = None;
+            for (i, clock) in self.clocks.iter().enumerate() {
+                if !clock.ended() && clock.ready(v, x_est, false) {
+                    let due = clock.due();
+                    if best.is_none_or(|(d, _)| due < d) {
+                        best = Some((due, i));
+                    }
+                }
+            }
+            let Some((_, i)) = best else { break };
+            self.fire(ev, i);
+        }
+        let mut wake = u64::MAX;
+        let mut backlog = false;
+        for clock in &mut self.clocks {
+            if let Some(ticks) = clock.end_step(v) {
+                backlog = true;
+                ev.after.push(Event::Deferred {
+                    clock: clock.id,
+                    ticks,
+                });
+            }
+            if !clock.ended() {
+                wake = wake.min(clock.wake());
+            }
+        }
+        if backlog {
+            return Some(now_real);
+        }
+        if self.clocks.iter().all(Clock::ended) {
+            return None;
+        }
+        self.virt_rem
+            .real_needed(self.scale, wake.saturating_sub(v))
+            .map(|r| now_real.saturating_add(r))
+    }
+
+    /// Fires clock `i`'s next tick: the first one of the step opens the clock's run.
+    fn fire(&mut self, ev: &mut Events<T>, i: usize) {
+        let clock = &mut self.clocks[i];
+        if clock.count == 0 {
+            clock.run_slot = ev.runs.len();
+            ev.runs.push(clock.run(i));
+        }
+        if let Some(run) = ev.runs.get_mut(clock.run_slot) {
+            run.count += 1;
+        }
+        clock.fire();
+    }
+
+    /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
+    /// [`Event::Sleep`] until then (the *drop & rest* and *keep working* constant-rate loops).
+    /// A slot that virtual time can never reach (a time scale of 0, the end of time) does not
+    /// run: the deadline is then `None`. Returns the real deadline.
+    fn run_lone_constant_rate(
+        &mut self,
+        ev: &mut Events<T>,
+        now: T,
+        behind: u64,
+        now_real: u64,
+    ) -> Option<u64> {
+        let v = self.virt;
+        let clock = &mut self.clocks[0];
+        if clock.ended() {
+            return None;
+        }
+        let slot = clock.skip_missed(v, true, &mut ev.before);
+        if clock.ended() {
+            return None;
+        }
+        if v < slot {
+            let real = self.virt_rem.real_needed(self.scale, slot - v)?;
+            let until = deadline_from(now, behind, real);
+            ev.before.push(Event::Sleep { until });
+        }
+        self.fire(ev, 0);
+        let clock = &mut self.clocks[0];
+        clock.end_step(v);
+        // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
+        if clock.ended() || self.scale.as_ratio().0 == 0 {
+            None
+        } else {
+            Some(now_real)
+        }
+    }
+
+    /// Whether the render cap allows a frame at `now_real`; moves the slot past `now_real` if so.
+    fn render_slot_open(&mut self, now_real: u64) -> bool {
+        let (Some(rate), Some(_)) = (self.render_rate, self.render_next) else {
+            return true;
+        };
+        if self.render_next.is_some_and(|slot| now_real < slot.ceil()) {
+            return false;
+        }
+        // Next slot: the first one strictly after now, on the fixed grid (it never slips).
+        self.render_next = Some(GridPoint::at(
+            rate,
+            rate.ticks_in(now_real).saturating_add(1),
+        ));
+        true
+    }
+
+    fn render_event(&self) -> Render {
+        let (alpha, lag) = self
+            .alpha_clock_ref()
+            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt));
+        Render {
+            alpha,
+            lag,
+            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran),
+            paused: self.paused,
+        }
+    }
+}

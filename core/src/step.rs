@@ -1,0 +1,201 @@
+//! The step, `(LoopState, now) -> (LoopState, Events)`, and its fast path for the plain
+//! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
+//! paused). Everything else takes the general path in `general.rs`.
+
+use crate::event::{Event, Render};
+use crate::events::Events;
+use crate::rate::TimeScale;
+use crate::state::{Inner, LoopState};
+use crate::time::{Nanos, Timestamp};
+
+impl<T: Timestamp> LoopState<T> {
+    /// Advances the loop to `now` and says what happened: the pure fold.
+    ///
+    /// Returns the next state and the events, in the order the shell must handle them. See the
+    /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
+    /// repeated `now`s. Never panics; allocates nothing in a single-clock loop (see
+    /// [`Events`] for the rest). Moves 8 bytes of state in and out.
+    #[must_use = "the returned state replaces the old one; dropping it loses the step"]
+    #[inline]
+    pub fn step(mut self, now: T) -> (LoopState<T>, Events<T>) {
+        let mut events = Events::new();
+        self.advance_into(now, &mut events);
+        (self, events)
+    }
+
+    /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
+    #[inline]
+    pub fn advance(&mut self, now: T) -> Events<T> {
+        let mut events = Events::new();
+        self.advance_into(now, &mut events);
+        events
+    }
+
+    /// [`advance`](LoopState::advance) into a buffer the caller reuses: `events` is cleared,
+    /// then filled (keeping any heap capacity it had).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Events, LoopConfig, LoopState, Nanos, TickRate};
+    ///
+    /// // 60 Hz ticks, frames every 1/60 s (rounded down to whole ns): the phase of ½ keeps
+    /// // the frames off the tick boundaries, so each frame runs exactly one update.
+    /// let config = LoopConfig::new(TickRate::from_hz(60)?).phase(0.5);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let mut events = Events::new();
+    /// for frame in 1..=60u64 {
+    ///     state.advance_into(Nanos(frame * 1_000_000_000 / 60), &mut events);
+    ///     assert_eq!(events.updates().count(), 1);
+    /// }
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[inline]
+    pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
+        events.clear();
+        let s = &mut *self.inner;
+        if s.is_plain() {
+            s.advance_plain(now, events);
+        } else {
+            s.advance_general(now, events);
+        }
+    }
+}
+
+impl<T: Timestamp> Inner<T> {
+    /// Whether this step can take the fast path: one catch-up clock with late firing and no
+    /// hysteresis, real-time scale, no render cap, not paused and no control to report (the
+    /// default configuration). The fast path gives exactly the general path's events and state
+    /// (a property test checks it on random schedules).
+    #[inline]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.clocks.len() == 1
+            && self.clocks[0].plain
+            && self.pending_controls == 0
+            && !self.paused
+            && self.scale == TimeScale::ONE
+            && self.virt_rem.is_zero()
+            && self.render_rate.is_none()
+    }
+
+    /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
+    /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
+    /// once instead of one by one.
+    #[inline]
+    pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
+        let first = self.last_real.is_none();
+        let (elapsed, behind) = self.read_clock(now, ev);
+        if elapsed > 0 {
+            let before = self.virt;
+            // At a scale of 1 the virtual advance is the real one.
+            if self.max_delta.is_some_and(|max| elapsed > max) {
+                self.add_real(elapsed, ev);
+            } else {
+                self.virt = before.saturating_add(elapsed);
+            }
+            self.last_frame_v = self.virt - before;
+        }
+        let v = self.virt;
+        ev.v = v;
+        let clock = &mut self.clocks[0];
+        let mut n = 0;
+        if v >= clock.due_at {
+            let mut run = clock.run(0);
+            n = clock.catch_up(v);
+            clock.count = 0;
+            if n > 0 {
+                run.count = n;
+                ev.runs.push(run);
+            }
+        }
+        let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
+            // The cap stopped the clock with ticks still due.
+            ev.after.push(Event::Deferred {
+                clock: clock.id,
+                ticks: clock.pending(v).max(1),
+            });
+            Some(0)
+        } else if clock.due_at == u64::MAX && clock.ended() {
+            if let Some(next_tick) = clock.end_of_time() {
+                ev.after.push(Event::EndOfTime {
+                    clock: clock.id,
+                    next_tick,
+                });
+            }
+            None
+        } else {
+            Some(clock.due_at - v)
+        };
+        if first || elapsed > 0 {
+            let (alpha, lag) = clock.alpha(v);
+            ev.render = Some(Render {
+                alpha,
+                lag,
+                ticks: clock.ran,
+                paused: false,
+            });
+        }
+        ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
+    }
+
+    /// Applies the time rules to `now`; returns the real ns that passed and how far `now` is
+    /// behind the latest `now` (0 unless the clock went backwards).
+    #[inline]
+    pub(crate) fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> (u64, u64) {
+        let last = self.last_real.unwrap_or(0);
+        match now.nanos_since(self.start) {
+            Some(real) if real >= last => {
+                self.last_real = Some(real);
+                (real - last, 0)
+            }
+            _ => self.read_backwards(now, last, ev),
+        }
+    }
+
+    /// [`read_clock`](Self::read_clock) when the clock went backwards.
+    #[cold]
+    #[inline(never)]
+    fn read_backwards(&mut self, now: T, last: u64, ev: &mut Events<T>) -> (u64, u64) {
+        let by = match now.nanos_since(self.start) {
+            Some(real) => last - real,
+            None => self
+                .start
+                .nanos_since(now)
+                .unwrap_or(0)
+                .saturating_add(last),
+        };
+        ev.before.push(Event::ClockBackwards { by: Nanos(by) });
+        self.last_real = Some(last);
+        (0, by)
+    }
+
+    /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
+    /// to the virtual advance: beyond it, each clock drops its oldest due ticks (see
+    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)).
+    pub(crate) fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
+        let before = self.virt;
+        let dv = self.virt_rem.advance(self.scale, elapsed);
+        self.virt = before.saturating_add(dv);
+        if let Some(max) = self.max_delta.filter(|max| self.virt - before > *max) {
+            let limit = before.saturating_add(max);
+            for clock in &mut self.clocks {
+                if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
+                    ev.before.push(Event::DiscardedTime {
+                        clock: clock.id,
+                        time: Nanos(time),
+                        first,
+                        ticks,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A deadline `after` ns past the latest `now`, as a timestamp measured from the step's `now`
+/// (which is `behind` ns before the latest `now` if the clock went backwards), so that it is
+/// never earlier than `now`, even where `start + deadline` would not fit the timestamp type.
+#[inline]
+pub(crate) fn deadline_from<T: Timestamp>(now: T, behind: u64, after: u64) -> T {
+    now.add_nanos(after.saturating_add(behind))
+}
