@@ -23,8 +23,8 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use tickfold::runner::{Runner, SpinSleep, SystemClock};
-use tickfold::{Event, LoopConfig, LoopState, TickRate};
+use tickfold::runner::{RealTime, Runner, SpinSleep};
+use tickfold::{Event, LoopConfig, LoopState, Period};
 use tickfold_hecs::Interpolated;
 use tickfold_hecs::glam::Vec2;
 use tickfold_hecs::hecs::World;
@@ -145,13 +145,13 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 }
 
 fn run(o: &Options) -> Result<(), String> {
-    let config = LoopConfig::new(TickRate::from_hz(o.tick_hz).map_err(|e| e.to_string())?)
+    let config = LoopConfig::new(Period::from_hz(o.tick_hz).map_err(|e| e.to_string())?)
         .render_rate(Some(
-            TickRate::from_hz(o.render_hz).map_err(|e| e.to_string())?,
+            Period::from_hz(o.render_hz).map_err(|e| e.to_string())?,
         ));
     let start = Instant::now();
     let state = LoopState::new(config, start).map_err(|e| e.to_string())?;
-    let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
+    let mut runner = Runner::new(state, RealTime, SpinSleep::default());
     let mut interp = Interpolated::<Vec2>::new();
     let mut world = world(o.balls, &mut interp);
     let mut positions: Vec<Vec2> = Vec::with_capacity(o.balls);

@@ -15,7 +15,7 @@
 //! cargo run --release --example hecs_world
 //! ```
 
-use tickfold::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
 use tickfold_hecs::glam::{Quat, Vec3};
 use tickfold_hecs::hecs::{Entity, World};
 use tickfold_hecs::{Counts, Interpolated, Tracker};
@@ -119,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         spawn_one(&mut world, &mut interp, &mut rng, 0);
     }
 
-    let config = LoopConfig::new(TickRate::from_hz(60)?);
+    let config = LoopConfig::new(Period::from_hz(60)?);
     let mut state = LoopState::new(config, Nanos(0))?;
     let mut events = tickfold::Events::new();
     let mut instances: Vec<Vec3> = Vec::with_capacity(ENTITIES);

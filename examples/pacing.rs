@@ -24,8 +24,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use tickfold::runner::{Runner, SpinSleep, SystemClock};
-use tickfold::{Event, LoopConfig, LoopState, TickRate};
+use tickfold::runner::{RealTime, Runner, SpinSleep};
+use tickfold::{Event, LoopConfig, LoopState, Period};
 
 /// 1/60 s, exactly, as a fraction of nanoseconds.
 const NUM: u128 = 1_000_000_000;
@@ -97,9 +97,9 @@ fn interval(iterations: u64) -> Run {
 fn tickfold(iterations: u64) -> Result<Run, String> {
     let cpu = cpu_time::ProcessTime::now();
     let start = Instant::now();
-    let config = LoopConfig::new(TickRate::from_hz(60).map_err(|e| e.to_string())?);
+    let config = LoopConfig::new(Period::from_hz(60).map_err(|e| e.to_string())?);
     let state = LoopState::new(config, start).map_err(|e| e.to_string())?;
-    let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
+    let mut runner = Runner::new(state, RealTime, SpinSleep::default());
     let (mut lateness, mut drift) = (Vec::new(), Vec::new());
     while (drift.len() as u64) < iterations {
         let deadline = runner.frame(|event, _| {

@@ -13,7 +13,7 @@
 //! cargo run --release --example plain_world
 //! ```
 
-use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
 use tickfold_snapshot::DoubleBuffer;
 
 const CLOUDS: usize = 60;
@@ -84,7 +84,7 @@ fn update(world: &mut DoubleBuffer<Particle>, tick: u64, dt: f32) {
 }
 
 fn main() {
-    let rate = TickRate::from_hz(60).expect("60 Hz is a valid rate");
+    let rate = Period::from_hz(60).expect("60 Hz is a valid rate");
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("valid config");
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let count = CLOUDS * PER_CLOUD;

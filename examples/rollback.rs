@@ -21,7 +21,7 @@ mod peer;
 
 use std::time::{Duration, Instant};
 
-use tickfold::{LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::SessionBuilder;
 use tickfold_ggrs::{LinkConfig, LoopbackSocket, Refusal, Rollback};
 
@@ -55,7 +55,7 @@ fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
         .start_synctest_session()?;
     let mut world = Game::new();
     let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop)?;
-    let config = LoopConfig::new(TickRate::from_hz(60)?).phase(0.5);
+    let config = LoopConfig::new(Period::from_hz(60)?).phase(0.5);
     let mut state = LoopState::new(config, Nanos(0))?;
     let start = Instant::now();
     for f in 1..=10_000u64 {

@@ -18,7 +18,7 @@ use std::time::Duration;
 mod timeline;
 use timeline::Mark;
 
-use tickfold::{ClockConfig, Event, Firing, LoopConfig, LoopState, Nanos, Policy, TickRate};
+use tickfold::{ClockConfig, Event, Firing, LoopConfig, LoopState, Nanos, Period, Policy};
 
 const HELP: &str = "\
 trace: fold the tickfold loop on a fake clock and print every event.
@@ -86,14 +86,14 @@ enum Format {
 }
 
 struct Args {
-    clocks: Vec<(&'static str, TickRate)>,
+    clocks: Vec<(&'static str, Period)>,
     policy: Policy,
     firing: Firing,
     max_updates: Option<u32>,
     max_frame: Option<Duration>,
     phase: f64,
     hysteresis: f64,
-    render_rate: Option<TickRate>,
+    render_rate: Option<Period>,
     frame: Vec<u64>,
     update: Vec<u64>,
     render: Vec<u64>,
@@ -120,29 +120,29 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-fn hz(text: &str) -> Result<TickRate, String> {
+fn hz(text: &str) -> Result<Period, String> {
     if let Some((n, d)) = text.split_once('/') {
         let n = n.parse().map_err(|_| format!("bad rate {text:?}"))?;
         let d = d.parse().map_err(|_| format!("bad rate {text:?}"))?;
-        return TickRate::from_hz_ratio(n, d).map_err(err);
+        return Period::from_hz_ratio(n, d).map_err(err);
     }
     match text.parse::<u64>() {
-        Ok(n) => TickRate::from_hz(n).map_err(err),
+        Ok(n) => Period::from_hz(n).map_err(err),
         Err(_) => {
             let f: f64 = text.parse().map_err(|_| format!("bad rate {text:?}"))?;
-            TickRate::from_hz_f64(f).map_err(err)
+            Period::from_hz_f64(f).map_err(err)
         }
     }
 }
 
-fn tick_ms(text: &str) -> Result<TickRate, String> {
+fn tick_ms(text: &str) -> Result<Period, String> {
     let f: f64 = text
         .parse()
         .map_err(|_| format!("bad tick length {text:?}"))?;
-    TickRate::from_period_ms_f64(f).map_err(err)
+    Period::from_millis_f64(f).map_err(err)
 }
 
-fn parse_clock(spec: &str) -> Result<(&'static str, TickRate), String> {
+fn parse_clock(spec: &str) -> Result<(&'static str, Period), String> {
     let (name, rate) = spec
         .split_once('=')
         .ok_or(format!("--clock wants NAME=HZ or NAME=ms:F, got {spec:?}"))?;
@@ -170,7 +170,7 @@ fn parse(argv: &[String]) -> Result<Option<Args>, String> {
         steps: 10,
         format: Format::Jsonl,
     };
-    let mut tick: Option<TickRate> = None;
+    let mut tick: Option<Period> = None;
     let mut it = argv.iter();
     while let Some(flag) = it.next() {
         if flag == "--help" || flag == "-h" {
@@ -253,7 +253,7 @@ fn parse(argv: &[String]) -> Result<Option<Args>, String> {
 }
 
 fn config(a: &Args) -> LoopConfig {
-    let clock = |(name, rate): (&'static str, TickRate)| {
+    let clock = |(name, rate): (&'static str, Period)| {
         ClockConfig::new(name, rate)
             .policy(a.policy)
             .firing(a.firing)
@@ -322,7 +322,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
                     r#""event":"deferred","clock":"{}","ticks":{ticks}"#,
                     name(*clock)
                 ),
-                Event::ClockBackwards { by } => {
+                Event::TimeBackwards { by } => {
                     format!(r#""event":"clock_backwards","by_ns":{}"#, by.0)
                 }
                 Event::Paused => r#""event":"paused""#.into(),
@@ -345,7 +345,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
             } else {
                 String::new()
             };
-            let (num, den) = t.dt.period_ratio();
+            let (num, den) = t.dt.as_nanos_ratio();
             let dt = if num % den == 0 {
                 ms(num / den)
             } else {
@@ -388,7 +388,7 @@ fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> Str
         (Format::Text, Event::Deferred { clock, ticks }) => {
             format!("Deferred {ticks} tick(s) of {}", name(*clock))
         }
-        (Format::Text, Event::ClockBackwards { by }) => {
+        (Format::Text, Event::TimeBackwards { by }) => {
             format!("Clock went backwards by {} ms", ms(by.0))
         }
         (Format::Text, Event::Paused) => "Paused".into(),
@@ -445,7 +445,7 @@ fn run(a: &Args) -> Result<(), String> {
                 }
                 Event::Update(t) => {
                     now = now.saturating_add(*update.next().unwrap_or(&0));
-                    let dt = t.dt.period_floor_nanos();
+                    let dt = t.dt.floor_nanos();
                     row.push(Mark::Update {
                         index: t.index,
                         slot: t.t.0,

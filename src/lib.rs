@@ -8,9 +8,9 @@
 //! "Fix Your Timestep!", written as the purely functional Scheme loop article's recursion.
 //!
 //! ```
-//! use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
+//! use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
 //!
-//! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(50)?), Nanos(0))?;
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
 //! let (mut previous, mut current) = (0.0_f64, 0.0_f64);
 //! for frame in 1..=6u64 {
 //!     let events;
@@ -35,7 +35,7 @@
 //!
 //! | crate | here | what it holds |
 //! |---|---|---|
-//! | [`tickfold_core`] | the crate root | the fold: [`LoopState`], [`LoopConfig`], [`Events`], exact [`TickRate`]s, [`Interpolate`]; `no_std` without the `std` feature |
+//! | [`tickfold_core`] | the crate root | the fold: [`LoopState`], [`LoopConfig`], [`Events`], exact [`Period`]s, [`Interpolate`]; `no_std` without the `std` feature |
 //! | `tickfold` | [`runner`] | the imperative shell: read a clock, step, hand events to your code, sleep until the deadline |
 //! | `tickfold-testing` | `tickfold::testing` | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
 //! | `tickfold-hecs` | `tickfold::hecs_adapter` | capture tracked hecs components before each update, read blended values at render |

@@ -1,4 +1,4 @@
-//! The imperative shell around the fold: read a clock, step, hand the events to user code,
+//! The imperative shell around the fold: read the time, step, hand the events to user code,
 //! wait until the deadline.
 //!
 //! The runner does not take over control flow. [`Runner::frame`] does one frame and returns the
@@ -9,11 +9,11 @@
 //!
 //! ```
 //! use std::time::Instant;
-//! use tickfold::runner::{Runner, SpinSleep, SystemClock};
-//! use tickfold::{Event, LoopConfig, LoopState, TickRate};
+//! use tickfold::runner::{Runner, SpinSleep, RealTime};
+//! use tickfold::{Event, LoopConfig, LoopState, Period};
 //!
-//! let state = LoopState::new(LoopConfig::new(TickRate::from_hz(200)?), Instant::now())?;
-//! let mut runner = Runner::new(state, SystemClock, SpinSleep::default());
+//! let state = LoopState::new(LoopConfig::new(Period::from_hz(200)?), Instant::now())?;
+//! let mut runner = Runner::new(state, RealTime, SpinSleep::default());
 //! let mut updates = 0;
 //! runner.run(
 //!     |event, _state| {
@@ -32,16 +32,16 @@ use std::time::{Duration, Instant};
 use tickfold_core::{Event, Events, LoopState, Timestamp};
 
 /// Where the runner reads the time.
-pub trait Clock<T> {
+pub trait TimeSource<T> {
     /// The current time.
     fn now(&mut self) -> T;
 }
 
-/// The real monotonic clock, `Instant::now()`.
+/// The real monotonic time, `Instant::now()`.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct SystemClock;
+pub struct RealTime;
 
-impl Clock<Instant> for SystemClock {
+impl TimeSource<Instant> for RealTime {
     fn now(&mut self) -> Instant {
         Instant::now()
     }
@@ -54,7 +54,7 @@ pub const SLEEP_TRIES: u32 = 8;
 /// How the runner waits for a deadline.
 ///
 /// A sleeper may wake early (a spurious wake-up, a coarse OS timer): the runner reads its
-/// clock after every sleep and asks again, so an update never runs before its slot.
+/// time after every sleep and asks again, so an update never runs before its slot.
 pub trait Sleeper<T> {
     /// Returns no earlier than `deadline` (as well as the sleeper can), or at once if it has
     /// passed.
@@ -103,11 +103,15 @@ impl<T> Sleeper<T> for NoSleep {
     }
 }
 
-/// Sleeps with `sleeper` until `clock` reads `until` or later, at most [`SLEEP_TRIES`] times;
-/// whether the clock got there.
-fn reach<T: Timestamp>(clock: &mut impl Clock<T>, sleeper: &mut impl Sleeper<T>, until: T) -> bool {
+/// Sleeps with `sleeper` until `time` reads `until` or later, at most [`SLEEP_TRIES`] times;
+/// whether the time got there.
+fn reach<T: Timestamp>(
+    time: &mut impl TimeSource<T>,
+    sleeper: &mut impl Sleeper<T>,
+    until: T,
+) -> bool {
     for _ in 0..SLEEP_TRIES {
-        if clock.now().nanos_since(until).is_some() {
+        if time.now().nanos_since(until).is_some() {
             return true;
         }
         if !sleeper.can_sleep() {
@@ -115,19 +119,19 @@ fn reach<T: Timestamp>(clock: &mut impl Clock<T>, sleeper: &mut impl Sleeper<T>,
         }
         sleeper.sleep_until(until);
     }
-    clock.now().nanos_since(until).is_some()
+    time.now().nanos_since(until).is_some()
 }
 
-/// Drives a [`LoopState`] with a clock and a sleeper.
+/// Drives a [`LoopState`] with a time source and a sleeper.
 ///
-/// Each [`frame`](Runner::frame): read the clock, [`LoopState::advance_into`] (no allocation
+/// Each [`frame`](Runner::frame): read the time, [`LoopState::advance_into`] (no allocation
 /// per frame), then hand every event in order to the handler, carrying out
 /// [`Event::Sleep`] with the sleeper before the events after it. The handler also gets the
 /// state, for clock names and per-clock alpha.
 #[derive(Debug)]
 pub struct Runner<T, C, S> {
     state: LoopState<T>,
-    clock: C,
+    time: C,
     sleeper: S,
     events: Events<T>,
     /// The index of the next event to hand on; below `events.len()` while a `Sleep` waits.
@@ -135,13 +139,13 @@ pub struct Runner<T, C, S> {
     idle: Duration,
 }
 
-impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
+impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// A runner for `state`. When nothing is due by time alone (paused with no render cap) it
     /// waits `1/60 s` between frames; see [`Runner::with_idle`].
-    pub fn new(state: LoopState<T>, clock: C, sleeper: S) -> Runner<T, C, S> {
+    pub fn new(state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
         Runner {
             state,
-            clock,
+            time,
             sleeper,
             events: Events::new(),
             next: 0,
@@ -156,22 +160,22 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
         self
     }
 
-    /// One frame: reads the clock, steps the fold, and hands each event to `on_event` in order,
+    /// One frame: reads the time, steps the fold, and hands each event to `on_event` in order,
     /// sleeping on [`Event::Sleep`] before going on. Returns the deadline for the next frame,
     /// or `None` when nothing is due by time alone.
     ///
-    /// On an [`Event::Sleep`] the runner reads the clock after every sleep and sleeps again
-    /// while it is early, so the update after it never runs before its slot. If the clock has
+    /// On an [`Event::Sleep`] the runner reads the time after every sleep and sleeps again
+    /// while it is early, so the update after it never runs before its slot. If the time has
     /// still not reached the slot after [`SLEEP_TRIES`] sleeps, or the sleeper cannot sleep
     /// ([`NoSleep`]), `frame` stops before that `Sleep` and returns its time. The next call
-    /// does not step the fold: it reads the clock again and hands on the rest of the events
+    /// does not step the fold: it reads the time again and hands on the rest of the events
     /// once their time has come (a vsync-paced shell simply calls `frame` on its next vsync).
     ///
-    /// The deadline returned is never earlier than the clock read at the start of the call: when
+    /// The deadline returned is never earlier than the time read at the start of the call: when
     /// the events handed on were stepped in an earlier call, a deadline that has passed since
     /// comes back as that reading (call again at once).
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
-        let now = self.clock.now();
+        let now = self.time.now();
         if self.next >= self.events.len() {
             self.state.advance_into(now, &mut self.events);
             self.next = 0;
@@ -179,7 +183,7 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
         // Resuming after a Sleep skips only the few events before it (they come first).
         for event in self.events.iter().skip(self.next) {
             if let Event::Sleep { until } = event {
-                if !reach(&mut self.clock, &mut self.sleeper, until) {
+                if !reach(&mut self.time, &mut self.sleeper, until) {
                     return Some(until);
                 }
             }
@@ -194,7 +198,7 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// Sleeps until `deadline`; returns how late the wake-up was, in ns (0 if on time or early).
     pub fn wait_until(&mut self, deadline: T) -> u64 {
         self.sleeper.sleep_until(deadline);
-        self.clock.now().nanos_since(deadline).unwrap_or(0)
+        self.time.now().nanos_since(deadline).unwrap_or(0)
     }
 
     /// Frames until `keep_going` says stop: `frame`, then wait for the deadline (or the idle
@@ -209,7 +213,7 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
             let wake = match deadline {
                 Some(d) => d,
                 None => {
-                    let now = self.clock.now();
+                    let now = self.time.now();
                     now.add_nanos(u64::try_from(self.idle.as_nanos()).unwrap_or(u64::MAX))
                 }
             };
@@ -233,9 +237,9 @@ impl<T: Timestamp, C: Clock<T>, S: Sleeper<T>> Runner<T, C, S> {
         &self.events
     }
 
-    /// The clock, e.g. to read it for statistics.
-    pub fn clock_mut(&mut self) -> &mut C {
-        &mut self.clock
+    /// The time source, e.g. to read it for statistics.
+    pub fn time_source_mut(&mut self) -> &mut C {
+        &mut self.time
     }
 
     /// Gives back the state.

@@ -4,7 +4,7 @@
 //! the exact motion at the render's alpha.
 
 use approx::assert_relative_eq;
-use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, Period};
 use tickfold_hecs::Interpolated;
 use tickfold_hecs::hecs::World;
 
@@ -36,7 +36,7 @@ fn every_render_shows_the_exact_motion_at_its_alpha() {
         for s in speeds {
             interp.spawn(&mut world, (0.0_f64, Speed(s)));
         }
-        let config = LoopConfig::new(TickRate::from_hz(60).unwrap());
+        let config = LoopConfig::new(Period::from_hz(60).unwrap());
         let mut state = LoopState::new(config, Nanos(0)).unwrap();
         let (mut events, mut now, mut drawn) = (Events::new(), 0_u64, Vec::new());
         let (mut updates, mut renders, mut catch_up) = (0_u64, 0_u64, 0_u64);

@@ -22,16 +22,16 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
-use tickfold::runner::{Clock, Runner, Sleeper};
+use tickfold::runner::{Runner, Sleeper, TimeSource};
 use tickfold::{
-    ClockId, DropReason, Event, Events, LoopConfig, LoopState, Nanos, Policy, RateError, TickRate,
+    ClockId, DropReason, Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, RateError,
 };
 
 const US: u64 = 1_000;
 const MS: u64 = 1_000_000;
 
 fn interval(period_ms: u64, policy: Policy) -> LoopState {
-    let rate = TickRate::from_period(Duration::from_millis(period_ms)).unwrap();
+    let rate = Period::from_duration(Duration::from_millis(period_ms)).unwrap();
     LoopState::new(LoopConfig::new(rate).policy(policy), Nanos(0)).unwrap()
 }
 
@@ -166,13 +166,10 @@ fn burst_runs_every_missed_tick_on_the_original_grid() {
 /// `build_with_target_rate(f64::INFINITY)` (a period shorter than any clock can measure).
 #[test]
 fn zero_period_is_a_typed_error() {
-    assert_eq!(TickRate::from_period(Duration::ZERO), Err(RateError::Zero));
-    assert_eq!(TickRate::from_period_ms_f64(0.0), Err(RateError::Zero));
-    assert_eq!(
-        TickRate::from_hz_f64(f64::INFINITY),
-        Err(RateError::Invalid)
-    );
-    assert_eq!(TickRate::from_hz(2_000_000_000), Err(RateError::TooHigh));
+    assert_eq!(Period::from_duration(Duration::ZERO), Err(RateError::Zero));
+    assert_eq!(Period::from_millis_f64(0.0), Err(RateError::Zero));
+    assert_eq!(Period::from_hz_f64(f64::INFINITY), Err(RateError::Invalid));
+    assert_eq!(Period::from_hz(2_000_000_000), Err(RateError::TooHigh));
 }
 
 /// `spin_sleep` `loop_helper_test::loop_sleep_already_past_target`: sleeping when the target has
@@ -181,7 +178,7 @@ fn zero_period_is_a_typed_error() {
 #[test]
 fn already_past_the_target_does_not_sleep() {
     for policy in [Policy::DropAndRest, Policy::KeepWorking] {
-        let rate = TickRate::from_hz(1_000_000_000).unwrap(); // 1 ns slots
+        let rate = Period::from_hz(1_000_000_000).unwrap(); // 1 ns slots
         let mut state = LoopState::new(LoopConfig::new(rate).policy(policy), Nanos(0)).unwrap();
         state.advance(Nanos(0));
         let e = state.advance(Nanos(5 * MS));
@@ -195,10 +192,10 @@ fn already_past_the_target_does_not_sleep() {
 /// rate given as a float comes back as that rate, and as an exact period.
 #[test]
 fn target_rate_as_float_is_exact() {
-    let rate = TickRate::from_hz_f64(100.0).unwrap();
+    let rate = Period::from_hz_f64(100.0).unwrap();
     assert_eq!(rate.hz_f64(), 100.0);
-    assert_eq!(rate.period_ratio(), (10 * MS, 1));
-    let rate = TickRate::from_hz_f64(150.0).unwrap();
+    assert_eq!(rate.as_nanos_ratio(), (10 * MS, 1));
+    let rate = Period::from_hz_f64(150.0).unwrap();
     assert!((rate.hz_f64() - 150.0).abs() < 1e-9);
     assert_eq!(rate.tick_start_nanos(150), 1_000_000_000);
 }
@@ -281,7 +278,7 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
         next_burst = tick + period;
         now.max(tick)
     };
-    let config = LoopConfig::new(TickRate::from_period(Duration::from_millis(50)).unwrap())
+    let config = LoopConfig::new(Period::from_duration(Duration::from_millis(50)).unwrap())
         .max_updates(Some(1))
         .max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
@@ -312,9 +309,9 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
 
 /// A clock the test moves by hand.
 #[derive(Clone, Default)]
-struct FakeClock(Rc<Cell<u64>>);
+struct FakeTime(Rc<Cell<u64>>);
 
-impl Clock<Nanos> for FakeClock {
+impl TimeSource<Nanos> for FakeTime {
     fn now(&mut self) -> Nanos {
         Nanos(self.0.get())
     }
@@ -323,7 +320,7 @@ impl Clock<Nanos> for FakeClock {
 /// A sleeper that wakes `early` ns before the deadline (an OS timer with coarse slack, or a
 /// spin that gave up) or `late` ns after it.
 struct Inexact {
-    clock: FakeClock,
+    clock: FakeTime,
     early: u64,
     late: u64,
     /// The deadline of the previous sleep: a second sleep for the same deadline (the runner
@@ -348,7 +345,7 @@ impl Sleeper<Nanos> for Inexact {
 /// Runs `frames` frames of a 50 ms drop-and-rest loop whose updates take 10 ms; returns
 /// (tick index, slot start, clock when the update ran) per update, and the Sleep deadlines.
 fn run_interval(early: u64, late: u64, frames: usize) -> (Vec<(u64, u64, u64)>, Vec<u64>) {
-    let clock = FakeClock::default();
+    let clock = FakeTime::default();
     let sleeper = Inexact {
         clock: clock.clone(),
         early,

@@ -10,7 +10,7 @@ use std::fmt;
 
 use game::{Config, Game};
 use tickfold::testing::{Schedule, Sim};
-use tickfold::{LoopConfig, Tick, TickRate};
+use tickfold::{LoopConfig, Period, Tick};
 use tickfold_ggrs::ggrs::{SessionBuilder, SyncTestSession};
 use tickfold_ggrs::{Refusal, Rollback};
 use tickfold_snapshot::{chunk_checksum, state_checksum};
@@ -83,7 +83,7 @@ fn update(r: &mut Rolling, tick: &Tick) {
 
 #[test]
 fn a_rollback_game_is_the_same_across_frame_schedules() -> Result<(), Box<dyn std::error::Error>> {
-    let config = LoopConfig::new(TickRate::from_hz(60)?).max_frame_delta(None);
+    let config = LoopConfig::new(Period::from_hz(60)?).max_frame_delta(None);
     let sim = Sim::new(config, Rolling::new(Game::new()), update)?;
     let schedules = [
         Schedule::vsync(144u64, 288)?,

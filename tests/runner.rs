@@ -8,22 +8,22 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use tickfold::runner::{Clock, NoSleep, Runner, Sleeper};
-use tickfold::{Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
+use tickfold::runner::{NoSleep, Runner, Sleeper, TimeSource};
+use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
 const MS: u64 = 1_000_000;
 
 /// A clock the test moves by hand.
 #[derive(Clone, Default)]
-struct FakeClock(Rc<Cell<u64>>);
+struct FakeTime(Rc<Cell<u64>>);
 
-impl Clock<Nanos> for FakeClock {
+impl TimeSource<Nanos> for FakeTime {
     fn now(&mut self) -> Nanos {
         Nanos(self.0.get())
     }
 }
 
-impl FakeClock {
+impl FakeTime {
     fn advance(&self, ns: u64) {
         self.0.set(self.0.get() + ns);
     }
@@ -31,7 +31,7 @@ impl FakeClock {
 
 /// Records every deadline and "sleeps" by moving the fake clock there, `late` ns too far.
 struct Recorder {
-    clock: FakeClock,
+    clock: FakeTime,
     calls: Rc<RefCell<Vec<u64>>>,
     late: u64,
 }
@@ -44,11 +44,11 @@ impl Sleeper<Nanos> for Recorder {
     }
 }
 
-type FakeRunner = Runner<Nanos, FakeClock, Recorder>;
+type FakeRunner = Runner<Nanos, FakeTime, Recorder>;
 type Calls = Rc<RefCell<Vec<u64>>>;
 
-fn runner(config: LoopConfig, late: u64) -> (FakeRunner, FakeClock, Calls) {
-    let clock = FakeClock::default();
+fn runner(config: LoopConfig, late: u64) -> (FakeRunner, FakeTime, Calls) {
+    let clock = FakeTime::default();
     let calls = Rc::new(RefCell::new(Vec::new()));
     let sleeper = Recorder {
         clock: clock.clone(),
@@ -62,7 +62,7 @@ fn runner(config: LoopConfig, late: u64) -> (FakeRunner, FakeClock, Calls) {
 #[test]
 fn waits_for_exactly_the_deadlines_and_never_drifts() {
     // Every wake-up is 300 µs late, yet tick k still runs for due time ceil((k+1)/60 s).
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let (mut r, clock, calls) = runner(LoopConfig::new(rate), 300_000);
     let mut updates = Vec::new();
     r.run(
@@ -73,7 +73,7 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
         },
         |s| s.real_time().0 < 3_600 * 1_000 * MS,
     );
-    let (num, den) = rate.period_ratio();
+    let (num, den) = rate.as_nanos_ratio();
     let due = |k: u64| {
         u64::try_from((u128::from(k + 1) * u128::from(num)).div_ceil(u128::from(den))).unwrap()
     };
@@ -94,7 +94,7 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
 
 #[test]
 fn wait_until_reports_the_lateness() {
-    let (mut r, _clock, _) = runner(LoopConfig::new(TickRate::from_hz(60).unwrap()), 42);
+    let (mut r, _clock, _) = runner(LoopConfig::new(Period::from_hz(60).unwrap()), 42);
     assert_eq!(r.wait_until(Nanos(5 * MS)), 42);
     // A deadline already passed: no sleep, and the lateness is how far past it the clock is.
     assert_eq!(r.wait_until(Nanos(MS)), 5 * MS + 42 - MS);
@@ -103,7 +103,7 @@ fn wait_until_reports_the_lateness() {
 #[test]
 fn sleep_events_are_carried_out_before_the_update_they_schedule() {
     let config =
-        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
     let (mut r, clock, calls) = runner(config, 0);
     let mut seen = Vec::new();
     for _ in 0..5 {
@@ -134,7 +134,7 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
     // An 8-frame animation drawn at 10 ms slots; every 4th draw takes 25 ms and loses slots.
     const FRAMES: u64 = 8;
     let config =
-        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
     let (mut r, clock, _) = runner(config, 0);
     let (mut naive, mut dropped, mut draws) = (0u64, 0u64, 0u64);
     for _ in 0..200 {
@@ -170,8 +170,8 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
 
 #[test]
 fn no_sleep_leaves_pacing_to_the_caller() {
-    let clock = FakeClock::default();
-    let state = LoopState::new(LoopConfig::new(TickRate::from_hz(50).unwrap()), Nanos(0)).unwrap();
+    let clock = FakeTime::default();
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(50).unwrap()), Nanos(0)).unwrap();
     let mut r = Runner::new(state, clock.clone(), NoSleep);
     let mut renders = 0;
     // A vsync at 144 Hz: the caller calls `frame` per vsync; the runner never waits.
@@ -187,7 +187,7 @@ fn no_sleep_leaves_pacing_to_the_caller() {
 /// Wakes `early` ns before the deadline on its first `early_times` calls, then on time (or
 /// never moves the clock at all when `frozen`).
 struct EarlyWaker {
-    clock: FakeClock,
+    clock: FakeTime,
     calls: Rc<RefCell<Vec<u64>>>,
     early: u64,
     early_times: usize,
@@ -211,9 +211,9 @@ impl Sleeper<Nanos> for EarlyWaker {
 }
 
 /// A drop-and-rest loop at 10 ms slots whose updates take 3 ms, driven by `sleeper`.
-fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeClock, sleeper: S) -> Runner<Nanos, FakeClock, S> {
+fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeTime, sleeper: S) -> Runner<Nanos, FakeTime, S> {
     let config =
-        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
     Runner::new(
         LoopState::new(config, Nanos(0)).unwrap(),
         clock.clone(),
@@ -223,8 +223,8 @@ fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeClock, sleeper: S) -> Runner<Nanos
 
 /// One frame; returns the deadline and each update's tick with the clock when it ran.
 fn frame_updates<S: Sleeper<Nanos>>(
-    r: &mut Runner<Nanos, FakeClock, S>,
-    clock: &FakeClock,
+    r: &mut Runner<Nanos, FakeTime, S>,
+    clock: &FakeTime,
 ) -> (Option<Nanos>, Vec<(u64, u64)>) {
     let mut seen = Vec::new();
     let deadline = r.frame(|e, _| {
@@ -238,7 +238,7 @@ fn frame_updates<S: Sleeper<Nanos>>(
 
 #[test]
 fn a_sleeper_that_wakes_early_is_asked_again_before_the_update() {
-    let clock = FakeClock::default();
+    let clock = FakeTime::default();
     let calls = Calls::default();
     let sleeper = EarlyWaker {
         clock: clock.clone(),
@@ -263,7 +263,7 @@ fn a_sleeper_that_wakes_early_is_asked_again_before_the_update() {
 
 #[test]
 fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
-    let clock = FakeClock::default();
+    let clock = FakeTime::default();
     let calls = Calls::default();
     let sleeper = EarlyWaker {
         clock: clock.clone(),
@@ -305,7 +305,7 @@ fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
 #[test]
 fn no_sleep_never_runs_a_rest_update_before_its_slot() {
     // A vsync-paced shell with a drop-and-rest loop: `frame` per vsync, nothing sleeps.
-    let clock = FakeClock::default();
+    let clock = FakeTime::default();
     let mut r = rest_runner(&clock, NoSleep);
     let mut seen = Vec::new();
     for _ in 0..12 {
@@ -326,7 +326,7 @@ fn no_sleep_never_runs_a_rest_update_before_its_slot() {
 #[test]
 fn a_late_sleeper_runs_the_update_late_and_keeps_the_grid() {
     let config =
-        LoopConfig::new(TickRate::from_period_ms_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
     let (mut r, clock, calls) = runner(config, 4 * MS);
     let mut seen = Vec::new();
     for _ in 0..3 {

@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use smallvec::SmallVec;
-use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
 
 const NAMES: [&str; 16] = [
     "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14",
@@ -18,7 +18,7 @@ const NAMES: [&str; 16] = [
 
 /// `n` clocks at 60, 61, 62 … Hz: one frame of 1/60 s runs about one update per clock.
 fn state(n: usize) -> LoopState {
-    let hz = |k: usize| TickRate::from_hz(60 + k as u64).unwrap();
+    let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
     let mut config = LoopConfig::new(hz(0)).phase(0.5);
     for (k, name) in NAMES.iter().enumerate().take(n).skip(1) {
         config = config.clock(ClockConfig::new(name, hz(k)));

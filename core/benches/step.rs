@@ -17,12 +17,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tickfold_core::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, Period};
 
 /// 60 Hz ticks; the phase of ½ keeps 60 Hz frames off the tick boundaries.
 fn state() -> LoopState {
     LoopState::new(
-        LoopConfig::new(TickRate::from_hz(60).unwrap()).phase(0.5),
+        LoopConfig::new(Period::from_hz(60).unwrap()).phase(0.5),
         Nanos(0),
     )
     .unwrap()
@@ -121,7 +121,7 @@ fn game_loop(c: &mut Criterion) {
 /// One step of 1,000 updates (1 kHz, a 1 s frame, no cap, no clamp): the step alone, then the
 /// step and reading every update.
 fn thousand(c: &mut Criterion) {
-    let config = LoopConfig::new(TickRate::from_hz(1_000).unwrap())
+    let config = LoopConfig::new(Period::from_hz(1_000).unwrap())
         .max_updates(None)
         .max_frame_delta(None);
     let mut group = c.benchmark_group("thousand");
@@ -154,7 +154,7 @@ const NAMES: [&str; 16] = [
 fn clocks(c: &mut Criterion) {
     let mut group = c.benchmark_group("clocks");
     for n in [1usize, 4, 16] {
-        let hz = |k: usize| TickRate::from_hz(60 + k as u64).unwrap();
+        let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
         let mut config = LoopConfig::new(hz(0)).phase(0.5);
         for (k, name) in NAMES.iter().enumerate().take(n).skip(1) {
             config = config.clock(ClockConfig::new(name, hz(k)));

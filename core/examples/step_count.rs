@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 
-use tickfold_core::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, Period};
 
 const NAMES: [&str; 16] = [
     "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14",
@@ -16,7 +16,7 @@ const NAMES: [&str; 16] = [
 ];
 
 fn state(clocks: usize) -> LoopState {
-    let hz = |k: usize| TickRate::from_hz(60 + k as u64).unwrap();
+    let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
     let mut config = LoopConfig::new(hz(0)).phase(0.5);
     for (k, name) in NAMES.iter().enumerate().take(clocks).skip(1) {
         config = config.clock(ClockConfig::new(name, hz(k)));
@@ -84,7 +84,7 @@ fn main() {
         }
         "gl0" | "gl1" | "gl8" => total = game_loop(n, num, den),
         "k1000" => {
-            let config = LoopConfig::new(TickRate::from_hz(1_000).unwrap())
+            let config = LoopConfig::new(Period::from_hz(1_000).unwrap())
                 .max_updates(None)
                 .max_frame_delta(None);
             let mut s = LoopState::new(config, Nanos(0)).unwrap();

@@ -4,7 +4,7 @@ use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event};
 use crate::events::Run;
 use crate::jitter::Snap;
-use crate::rate::{GridPoint, GridStep, TickRate};
+use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::Lag;
 
 /// The virtual time at which the tick whose interval is `[start, end)` on a clock's grid comes
@@ -13,7 +13,7 @@ use crate::time::Lag;
 /// [`Events`](crate::Events), so both order ticks by the same due times.
 #[inline]
 pub(crate) fn due_time(
-    rate: TickRate,
+    rate: Period,
     origin: u64,
     phase_ns: u64,
     constant_rate: bool,
@@ -99,8 +99,8 @@ impl Clock {
             count: 0,
             run_slot: 0,
             due_at: 0,
-            num_f: config.rate.period_ratio().0 as f64,
-            den_f: config.rate.period_ratio().1 as f64,
+            num_f: config.rate.as_nanos_ratio().0 as f64,
+            den_f: config.rate.as_nanos_ratio().1 as f64,
             step: GridStep::of(config.rate),
             plain: config.policy == Policy::CatchUp
                 && config.firing == Firing::Late
@@ -111,7 +111,7 @@ impl Clock {
     }
 
     #[inline]
-    pub(crate) fn rate(&self) -> TickRate {
+    pub(crate) fn rate(&self) -> Period {
         self.config.rate
     }
 
@@ -276,7 +276,7 @@ impl Clock {
     /// (after a long frame, half of it would otherwise reach many ticks into the future).
     #[inline]
     fn near(&self, due: u64, v: u64, x_est: u64) -> bool {
-        let two_ticks = u128::from(self.rate().period_floor_nanos()) * 2;
+        let two_ticks = u128::from(self.rate().floor_nanos()) * 2;
         self.config.firing == Firing::Nearest
             && u128::from(due - v.min(due)) * 2 < u128::from(x_est).min(two_ticks)
     }
@@ -396,7 +396,7 @@ impl Clock {
         let h = self.checked.hysteresis_ns;
         if h > 0 {
             self.snap
-                .record(v, self.count, h, self.rate().period_ratio());
+                .record(v, self.count, h, self.rate().as_nanos_ratio());
         }
         let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
         self.count = 0;

@@ -19,7 +19,7 @@ use crate::event::{ClockId, Tick};
 /// A plain `Vec` of positions, captured by the rule and blended at render:
 ///
 /// ```
-/// use tickfold_core::{BlendColumns, Columns, Event, Interpolate, LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{BlendColumns, Columns, Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
 ///
 /// struct Positions { current: Vec<f32>, previous: Vec<f32> }
 ///
@@ -36,7 +36,7 @@ use crate::event::{ClockId, Tick};
 /// }
 ///
 /// let mut world = Positions { current: vec![0.0; 3], previous: vec![0.0; 3] };
-/// let config = LoopConfig::new(TickRate::from_hz(10)?).max_frame_delta(None);
+/// let config = LoopConfig::new(Period::from_hz(10)?).max_frame_delta(None);
 /// let state = LoopState::new(config, Nanos(0))?;
 /// let (_, events) = state.step(Nanos::from_millis(350)); // three updates, α = 0.5
 /// let (mut captures, mut drawn) = (0, Vec::new());

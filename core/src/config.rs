@@ -3,7 +3,7 @@
 use core::time::Duration;
 
 use crate::error::ConfigError;
-use crate::rate::{TickRate, TimeScale};
+use crate::rate::{Period, TimeScale};
 use crate::time::Nanos;
 
 use smallvec::SmallVec;
@@ -61,11 +61,11 @@ pub enum Firing {
 /// # Examples
 ///
 /// ```
-/// use tickfold_core::{ClockConfig, Firing, LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{ClockConfig, Firing, LoopConfig, LoopState, Nanos, Period};
 ///
-/// let config = LoopConfig::new(TickRate::from_hz(120)?) // the main clock: physics
-///     .clock(ClockConfig::new("ai", TickRate::from_hz(10)?))
-///     .clock(ClockConfig::new("net", TickRate::from_hz(30)?).firing(Firing::Nearest));
+/// let config = LoopConfig::new(Period::from_hz(120)?) // the main clock: physics
+///     .clock(ClockConfig::new("ai", Period::from_hz(10)?))
+///     .clock(ClockConfig::new("net", Period::from_hz(30)?).firing(Firing::Nearest));
 /// let state = LoopState::new(config, Nanos(0))?;
 /// assert_eq!(state.clock_names().collect::<Vec<_>>(), ["main", "ai", "net"]);
 /// # Ok::<(), tickfold_core::ConfigError>(())
@@ -73,7 +73,7 @@ pub enum Firing {
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct ClockConfig {
     pub(crate) name: &'static str,
-    pub(crate) rate: TickRate,
+    pub(crate) rate: Period,
     pub(crate) max_updates: Option<u32>,
     pub(crate) policy: Policy,
     pub(crate) phase: f64,
@@ -85,7 +85,7 @@ impl ClockConfig {
     /// A clock called `name` (unique within its loop) ticking at `rate`, with default settings.
     /// Names are usually literals; leak a `String` for names chosen at run time.
     #[must_use]
-    pub fn new(name: &'static str, rate: TickRate) -> ClockConfig {
+    pub fn new(name: &'static str, rate: Period) -> ClockConfig {
         ClockConfig {
             name,
             rate,
@@ -163,7 +163,7 @@ impl ClockConfig {
 
     /// The clock's tick rate.
     #[must_use]
-    pub fn rate(&self) -> TickRate {
+    pub fn rate(&self) -> Period {
         self.rate
     }
 
@@ -186,7 +186,7 @@ impl ClockConfig {
                 return Err(ConfigError::CatchUpOnly("hysteresis"));
             }
         }
-        let (num, den) = self.rate.period_ratio();
+        let (num, den) = self.rate.as_nanos_ratio();
         // Rounded once here; from now on everything is integer. phase < 1 so this is < dt.
         // Truncation is the floor for these non-negative values.
         let of_tick = |f: f64| ((num as f64 / den as f64) * f) as u64;
@@ -217,10 +217,10 @@ impl ClockConfig {
 /// # Examples
 ///
 /// ```
-/// use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 /// use core::time::Duration;
 ///
-/// let config = LoopConfig::new(TickRate::from_hz(60)?)
+/// let config = LoopConfig::new(Period::from_hz(60)?)
 ///     .max_updates(Some(4))
 ///     .max_frame_delta(Some(Duration::from_millis(100)))
 ///     .phase(0.5);
@@ -233,7 +233,7 @@ pub struct LoopConfig {
     pub(crate) clocks: SmallVec<[ClockConfig; 1]>,
     pub(crate) alpha_clock: Option<&'static str>,
     pub(crate) max_frame_delta: Option<Duration>,
-    pub(crate) render_rate: Option<TickRate>,
+    pub(crate) render_rate: Option<Period>,
     pub(crate) scale: TimeScale,
     pub(crate) paused: bool,
 }
@@ -241,7 +241,7 @@ pub struct LoopConfig {
 impl LoopConfig {
     /// The default settings with one clock, `"main"`, at tick rate `rate`.
     #[must_use]
-    pub fn new(rate: TickRate) -> LoopConfig {
+    pub fn new(rate: Period) -> LoopConfig {
         LoopConfig::from_clock(ClockConfig::new("main", rate))
     }
 
@@ -332,7 +332,7 @@ impl LoopConfig {
 
     /// Render at most at `rate`, on a fixed grid of slots that never slips. Default: no cap.
     #[must_use]
-    pub fn render_rate(mut self, rate: Option<TickRate>) -> LoopConfig {
+    pub fn render_rate(mut self, rate: Option<Period>) -> LoopConfig {
         self.render_rate = rate;
         self
     }
@@ -353,8 +353,8 @@ impl LoopConfig {
 
     /// The main clock's tick rate.
     #[must_use]
-    pub fn rate(&self) -> TickRate {
-        self.clocks.first().map_or(TickRate::ONE_SECOND, |c| c.rate)
+    pub fn rate(&self) -> Period {
+        self.clocks.first().map_or(Period::ONE_SECOND, |c| c.rate)
     }
 
     /// The clocks, in declaration order.

@@ -5,7 +5,7 @@
 use core::fmt;
 
 /// An invalid tick rate or time scale, from the constructors of
-/// [`TickRate`](crate::TickRate) and [`TimeScale`](crate::TimeScale).
+/// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RateError {
@@ -16,7 +16,7 @@ pub enum RateError {
     /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
     TooHigh,
     /// A positive rate given as a float was below 1 µHz, the resolution of
-    /// [`TickRate::from_hz_f64`](crate::TickRate::from_hz_f64).
+    /// [`Period::from_hz_f64`](crate::Period::from_hz_f64).
     TooLow,
     /// A tick length does not fit in 64-bit nanoseconds.
     OutOfRange,
@@ -31,7 +31,7 @@ impl fmt::Display for RateError {
             RateError::Invalid => "tick rate must be a finite, positive number",
             RateError::TooHigh => "tick rate is too high: a tick must last at least 1 ns",
             RateError::TooLow => {
-                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_period for slower clocks)"
+                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_duration for slower clocks)"
             }
             RateError::OutOfRange => "tick length does not fit in 64-bit nanoseconds (584 years)",
             RateError::InvalidScale => {

@@ -1,6 +1,6 @@
 //! What one step of the fold reports: updates, renders, sleeps, drops, and controls.
 
-use crate::rate::{TickRate, TimeScale};
+use crate::rate::{Period, TimeScale};
 use crate::time::{Lag, Nanos};
 
 /// Which clock an event belongs to. Clock 0 is the loop's main clock; further clocks are
@@ -19,7 +19,7 @@ pub struct Tick {
     /// Exact when `index`·dt is a whole number of nanoseconds (60 ticks at 60 Hz are 1 s).
     pub t: Nanos,
     /// The fixed tick length.
-    pub dt: TickRate,
+    pub dt: Period,
     /// How far simulation time was behind virtual time just before this tick ran, rounded
     /// down: the `lag` of the purely functional Scheme loop's trace. For [`Policy::CatchUp`]
     /// it is `now − index·dt`, exact at any distance; a tick the *nearest* rule fires early
@@ -91,7 +91,7 @@ pub enum DropReason {
 pub enum Event<T> {
     /// The clock moved backwards by `by` ns. The rule: no time passes, the loop keeps its latest
     /// `now` and measures the next step from there, nothing renders.
-    ClockBackwards {
+    TimeBackwards {
         /// How far before the latest `now` the step's `now` was.
         by: Nanos,
     },

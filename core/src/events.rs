@@ -84,7 +84,7 @@ impl Run {
 /// [`Events::updates`]) produces the [`Event`]s by value, in this order:
 ///
 /// 1. controls ([`Event::Paused`], [`Event::Resumed`], [`Event::ScaleChanged`]),
-///    [`Event::ClockBackwards`], [`Event::DiscardedTime`]s, [`Event::DroppedTicks`],
+///    [`Event::TimeBackwards`], [`Event::DiscardedTime`]s, [`Event::DroppedTicks`],
 ///    [`Event::Sleep`];
 /// 2. the [`Event::Update`]s of every clock, merged by due time, ties going to the clock
 ///    declared first;

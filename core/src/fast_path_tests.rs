@@ -7,7 +7,7 @@ use core::time::Duration;
 use alloc::vec::Vec;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
-use crate::{Events, LoopConfig, LoopState, Nanos, TickRate};
+use crate::{Events, LoopConfig, LoopState, Nanos, Period};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -51,7 +51,7 @@ impl Arbitrary for Case {
 }
 
 fn same_paths(case: Case) -> bool {
-    let config = LoopConfig::new(TickRate::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
+    let config = LoopConfig::new(Period::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
         .max_updates(case.cap)
         .max_frame_delta(case.clamp.map(Duration::from_nanos))
         .phase(case.phase);
@@ -96,7 +96,7 @@ fn the_fast_path_is_the_general_path() {
 
 #[test]
 fn the_fast_path_is_taken_only_for_plain_loops() {
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let plain = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     assert!(plain.inner.is_plain());
     let capped = LoopConfig::new(rate).render_rate(Some(rate));

@@ -5,10 +5,10 @@
 //! 60 Hz are exactly one second and the tick count never depends on how frames slice time.
 //!
 //! ```
-//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 //!
 //! // 2 ticks per second, frames of 1 s: the first printed trace of the purely functional Scheme loop article.
-//! let config = LoopConfig::new(TickRate::from_hz(2)?).max_frame_delta(None);
+//! let config = LoopConfig::new(Period::from_hz(2)?).max_frame_delta(None);
 //! let state = LoopState::new(config, Nanos(0))?;
 //! let (state, events) = state.step(Nanos::from_secs(1));
 //! let lags: Vec<u64> = events.updates().map(|t| t.lag.behind().0 / 1_000_000).collect();
@@ -39,7 +39,7 @@ mod fast_path_tests;
 mod few;
 mod general;
 #[cfg(feature = "glam")]
-pub mod glam;
+mod glam_impls;
 mod interpolate;
 mod jitter;
 #[cfg(feature = "mint")]
@@ -51,13 +51,19 @@ mod step;
 mod time;
 mod virt;
 
+/// The glam crate itself (feature `glam`), re-exported so that your glam types are the ones
+/// the [`Interpolate`] impls are written for.
+#[cfg(feature = "glam")]
+pub use ::glam;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{ClockId, DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
+#[cfg(feature = "glam")]
+pub use glam_impls::Nlerp;
 pub use interpolate::Interpolate;
-pub use rate::{TickRate, TimeScale};
+pub use rate::{Period, TimeScale};
 pub use state::LoopState;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};

@@ -32,35 +32,35 @@ pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// # Examples
 ///
 /// ```
-/// use tickfold_core::TickRate;
+/// use tickfold_core::Period;
 /// use core::time::Duration;
 ///
-/// let r = TickRate::from_hz(60)?;
-/// assert_eq!(r.period_ratio(), (50_000_000, 3));
+/// let r = Period::from_hz(60)?;
+/// assert_eq!(r.as_nanos_ratio(), (50_000_000, 3));
 /// assert_eq!(r.tick_start_nanos(60), 1_000_000_000);
-/// assert_eq!(TickRate::from_period(Duration::from_millis(20))?, TickRate::from_hz(50)?);
-/// assert!(TickRate::from_hz(0).is_err());
-/// assert!(TickRate::from_hz_f64(f64::NAN).is_err());
+/// assert_eq!(Period::from_duration(Duration::from_millis(20))?, Period::from_hz(50)?);
+/// assert!(Period::from_hz(0).is_err());
+/// assert!(Period::from_hz_f64(f64::NAN).is_err());
 /// # Ok::<(), tickfold_core::RateError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TickRate {
+pub struct Period {
     /// Numerator of the period in nanoseconds (reduced).
     num: u64,
     /// Denominator of the period in nanoseconds (reduced, never zero).
     den: u64,
 }
 
-impl TickRate {
+impl Period {
     /// One tick per second.
-    pub const ONE_SECOND: TickRate = TickRate {
+    pub const ONE_SECOND: Period = Period {
         num: NANOS_PER_SEC,
         den: 1,
     };
 
     /// A tick of `num / den` nanoseconds, reduced. Fails if it is zero, undefined, shorter than
     /// 1 ns or does not fit.
-    fn from_ns_ratio(num: u128, den: u128) -> Result<TickRate, RateError> {
+    fn from_ns_ratio(num: u128, den: u128) -> Result<Period, RateError> {
         if num == 0 || den == 0 {
             return Err(RateError::Zero);
         }
@@ -70,7 +70,7 @@ impl TickRate {
             return Err(RateError::TooHigh);
         }
         match (u64::try_from(num), u64::try_from(den)) {
-            (Ok(num), Ok(den)) => Ok(TickRate { num, den }),
+            (Ok(num), Ok(den)) => Ok(Period { num, den }),
             _ => Err(RateError::OutOfRange),
         }
     }
@@ -80,8 +80,8 @@ impl TickRate {
     /// # Errors
     ///
     /// [`RateError::Zero`] for 0 and [`RateError::TooHigh`] above 1 GHz.
-    pub fn from_hz(hz: u64) -> Result<TickRate, RateError> {
-        TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC), u128::from(hz))
+    pub fn from_hz(hz: u64) -> Result<Period, RateError> {
+        Period::from_ns_ratio(u128::from(NANOS_PER_SEC), u128::from(hz))
     }
 
     /// `num / den` ticks per second, exactly: `from_hz_ratio(60_000, 1_001)` is NTSC's 59.94 Hz.
@@ -89,11 +89,11 @@ impl TickRate {
     /// # Errors
     ///
     /// [`RateError::Zero`] if either part is 0; [`RateError::TooHigh`] above 1 GHz.
-    pub fn from_hz_ratio(num: u64, den: u64) -> Result<TickRate, RateError> {
+    pub fn from_hz_ratio(num: u64, den: u64) -> Result<Period, RateError> {
         if num == 0 || den == 0 {
             return Err(RateError::Zero);
         }
-        TickRate::from_ns_ratio(u128::from(NANOS_PER_SEC) * u128::from(den), u128::from(num))
+        Period::from_ns_ratio(u128::from(NANOS_PER_SEC) * u128::from(den), u128::from(num))
     }
 
     /// `hz` ticks per second given as a float, rounded once to a whole number of micro-hertz
@@ -104,7 +104,7 @@ impl TickRate {
     /// [`RateError::Invalid`] for NaN, infinite or negative input,
     /// [`RateError::Zero`] for 0, [`RateError::TooLow`] for a positive rate that
     /// rounds to 0 µHz, [`RateError::TooHigh`] above 1 GHz.
-    pub fn from_hz_f64(hz: f64) -> Result<TickRate, RateError> {
+    pub fn from_hz_f64(hz: f64) -> Result<Period, RateError> {
         if !hz.is_finite() || hz < 0.0 {
             return Err(RateError::Invalid);
         }
@@ -119,7 +119,7 @@ impl TickRate {
         if micro == 0 {
             return Err(RateError::TooLow);
         }
-        TickRate::from_hz_ratio(micro, 1_000_000)
+        Period::from_hz_ratio(micro, 1_000_000)
     }
 
     /// One tick every `period`.
@@ -127,8 +127,8 @@ impl TickRate {
     /// # Errors
     ///
     /// [`RateError::Zero`] for a zero period; [`RateError::OutOfRange`] above 584 years.
-    pub fn from_period(period: Duration) -> Result<TickRate, RateError> {
-        TickRate::from_ns_ratio(period.as_nanos(), 1)
+    pub fn from_duration(period: Duration) -> Result<Period, RateError> {
+        Period::from_ns_ratio(period.as_nanos(), 1)
     }
 
     /// One tick every `num / den` seconds, exactly: `from_secs_ratio(1, 60)` is 60 Hz.
@@ -136,8 +136,8 @@ impl TickRate {
     /// # Errors
     ///
     /// [`RateError::Zero`] if either part is 0; [`RateError::TooHigh`] below 1 ns.
-    pub fn from_secs_ratio(num: u64, den: u64) -> Result<TickRate, RateError> {
-        TickRate::from_ns_ratio(u128::from(num) * u128::from(NANOS_PER_SEC), u128::from(den))
+    pub fn from_secs_ratio(num: u64, den: u64) -> Result<Period, RateError> {
+        Period::from_ns_ratio(u128::from(num) * u128::from(NANOS_PER_SEC), u128::from(den))
     }
 
     /// One tick every `ms` milliseconds, given as a float and rounded once to whole nanoseconds.
@@ -147,7 +147,7 @@ impl TickRate {
     /// [`RateError::Invalid`] for NaN, infinite or negative input,
     /// [`RateError::Zero`] for 0, [`RateError::TooHigh`] for a positive period that
     /// rounds to 0 ns (a tick shorter than 1 ns), [`RateError::OutOfRange`] above 584 years.
-    pub fn from_period_ms_f64(ms: f64) -> Result<TickRate, RateError> {
+    pub fn from_millis_f64(ms: f64) -> Result<Period, RateError> {
         if !ms.is_finite() || ms < 0.0 {
             return Err(RateError::Invalid);
         }
@@ -160,13 +160,13 @@ impl TickRate {
         }
         match round_nonneg(ns) {
             0 => Err(RateError::TooHigh),
-            ns => TickRate::from_ns_ratio(u128::from(ns), 1),
+            ns => Period::from_ns_ratio(u128::from(ns), 1),
         }
     }
 
     /// The tick length as a reduced fraction `(num, den)` of nanoseconds.
     #[must_use]
-    pub const fn period_ratio(self) -> (u64, u64) {
+    pub const fn as_nanos_ratio(self) -> (u64, u64) {
         (self.num, self.den)
     }
 
@@ -184,7 +184,7 @@ impl TickRate {
 
     /// The tick length rounded down to whole nanoseconds.
     #[must_use]
-    pub const fn period_floor_nanos(self) -> u64 {
+    pub const fn floor_nanos(self) -> u64 {
         self.num / self.den
     }
 
@@ -226,7 +226,7 @@ impl TickRate {
     }
 }
 
-/// The period of a [`TickRate`] as whole ns plus a remainder, for walking a grid.
+/// The period of a [`Period`] as whole ns plus a remainder, for walking a grid.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct GridStep {
     /// `num / den`: whole ns per tick.
@@ -238,7 +238,7 @@ pub(crate) struct GridStep {
 
 impl GridStep {
     /// The period of `rate` split for [`GridPoint::advance_by`] (two divisions, done once).
-    pub(crate) fn of(rate: TickRate) -> GridStep {
+    pub(crate) fn of(rate: Period) -> GridStep {
         GridStep {
             pq: rate.num / rate.den,
             pr: rate.num % rate.den,
@@ -248,8 +248,8 @@ impl GridStep {
 
     /// The rate this step was split from (no division: `num = pq·den + pr` fits, as `num` did).
     #[inline]
-    pub(crate) fn rate(self) -> TickRate {
-        TickRate {
+    pub(crate) fn rate(self) -> Period {
+        Period {
             num: self.pq * self.den + self.pr,
             den: self.den,
         }
@@ -273,7 +273,7 @@ impl GridPoint {
     pub(crate) const ZERO: GridPoint = GridPoint { m: 0, q: 0, r: 0 };
 
     /// The point `m`·dt, computed with one division.
-    pub(crate) fn at(rate: TickRate, m: u64) -> GridPoint {
+    pub(crate) fn at(rate: Period, m: u64) -> GridPoint {
         let prod = u128::from(m) * u128::from(rate.num);
         let den = u128::from(rate.den);
         let q = u64::try_from(prod / den).unwrap_or(u64::MAX);
@@ -284,7 +284,7 @@ impl GridPoint {
 
     /// The next point, `(m + 1)`·dt.
     #[cfg(test)]
-    pub(crate) fn advance(&mut self, rate: TickRate) {
+    pub(crate) fn advance(&mut self, rate: Period) {
         self.advance_by(GridStep::of(rate));
     }
 
@@ -325,7 +325,7 @@ impl GridPoint {
 
     /// `ceil(m·dt)` in whole ns, exact even past `u64::MAX` (a division only then).
     #[inline]
-    pub(crate) fn ceil_exact(self, rate: TickRate) -> u128 {
+    pub(crate) fn ceil_exact(self, rate: Period) -> u128 {
         if self.saturated() {
             rate.ceil_wide(self.m)
         } else {
@@ -429,7 +429,7 @@ mod tests {
             (1_000_000_007, 997),
             (u64::MAX / 3, 5),
         ] {
-            let rate = TickRate { num, den };
+            let rate = Period { num, den };
             let mut g = GridPoint::at(rate, 0);
             for m in 0..2_000u64 {
                 assert_eq!(g, GridPoint::at(rate, m), "rate {num}/{den} m {m}");
@@ -440,33 +440,27 @@ mod tests {
 
     #[test]
     fn sixty_hz_is_exact() {
-        let r = TickRate::from_hz(60).unwrap();
+        let r = Period::from_hz(60).unwrap();
         assert_eq!(r.tick_start_nanos(60), 1_000_000_000);
         assert_eq!(r.tick_start_nanos(3_600 * 60), 3_600_000_000_000);
         assert_eq!(r.ticks_in(1_000_000_000), 60);
         assert_eq!(r.ticks_in(999_999_999), 59);
         assert_eq!(
-            TickRate::from_hz_f64(59.94).unwrap(),
-            TickRate::from_hz_ratio(5994, 100).unwrap()
+            Period::from_hz_f64(59.94).unwrap(),
+            Period::from_hz_ratio(5994, 100).unwrap()
         );
     }
 
     #[test]
     fn bad_rates_are_typed_errors() {
-        assert_eq!(TickRate::from_hz(0), Err(RateError::Zero));
-        assert_eq!(TickRate::from_hz(2_000_000_000), Err(RateError::TooHigh));
-        assert_eq!(TickRate::from_hz_f64(-1.0), Err(RateError::Invalid));
-        assert_eq!(
-            TickRate::from_hz_f64(f64::INFINITY),
-            Err(RateError::Invalid)
-        );
-        assert_eq!(TickRate::from_hz_f64(0.0), Err(RateError::Zero));
-        assert_eq!(TickRate::from_period(Duration::ZERO), Err(RateError::Zero));
-        assert_eq!(TickRate::from_secs_ratio(1, 0), Err(RateError::Zero));
-        assert_eq!(
-            TickRate::from_period_ms_f64(f64::NAN),
-            Err(RateError::Invalid)
-        );
+        assert_eq!(Period::from_hz(0), Err(RateError::Zero));
+        assert_eq!(Period::from_hz(2_000_000_000), Err(RateError::TooHigh));
+        assert_eq!(Period::from_hz_f64(-1.0), Err(RateError::Invalid));
+        assert_eq!(Period::from_hz_f64(f64::INFINITY), Err(RateError::Invalid));
+        assert_eq!(Period::from_hz_f64(0.0), Err(RateError::Zero));
+        assert_eq!(Period::from_duration(Duration::ZERO), Err(RateError::Zero));
+        assert_eq!(Period::from_secs_ratio(1, 0), Err(RateError::Zero));
+        assert_eq!(Period::from_millis_f64(f64::NAN), Err(RateError::Invalid));
     }
 
     #[test]
@@ -481,11 +475,11 @@ mod tests {
 
     #[test]
     fn wide_tick_counts_match() {
-        let r = TickRate::from_hz(60).unwrap();
+        let r = Period::from_hz(60).unwrap();
         for x in [0u64, 1, 16_666_666, 16_666_667, 1_000_000_000, u64::MAX] {
             assert_eq!(r.ticks_in_wide(u128::from(x)), r.ticks_in(x));
         }
-        let one = TickRate::from_hz(1_000_000_000).unwrap();
+        let one = Period::from_hz(1_000_000_000).unwrap();
         assert_eq!(one.ticks_in_wide(u128::from(u64::MAX) + 5), u64::MAX);
     }
 }

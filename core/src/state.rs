@@ -9,7 +9,7 @@ use crate::clock::Clock;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::event::ClockId;
-use crate::rate::{GridPoint, TickRate, TimeScale};
+use crate::rate::{GridPoint, Period, TimeScale};
 use crate::time::{Nanos, Timestamp};
 use crate::virt::SubNanos;
 
@@ -58,7 +58,7 @@ pub(crate) const PENDING_SCALE: u8 = 4;
 /// * The first step always renders, even at `now == start`.
 /// * A step whose `now` equals the latest `now` renders nothing: time did not advance.
 /// * A `now` earlier than the latest `now` (or than `start`) means no time passed: the step
-///   reports [`Event::ClockBackwards`](crate::Event::ClockBackwards), renders nothing (unless
+///   reports [`Event::TimeBackwards`](crate::Event::TimeBackwards), renders nothing (unless
 ///   it is the first step, which always renders), makes no new tick due (only a backlog the
 ///   cap left behind keeps running), and the next step measures from the latest `now`, so no
 ///   span is counted twice.
@@ -93,9 +93,9 @@ pub(crate) const PENDING_SCALE: u8 = 4;
 /// The second printed trace of the purely functional Scheme loop article: 50 Hz ticks, frames of 16 ms.
 ///
 /// ```
-/// use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 ///
-/// let config = LoopConfig::new(TickRate::from_hz(50)?).max_updates(None).max_frame_delta(None);
+/// let config = LoopConfig::new(Period::from_hz(50)?).max_updates(None).max_frame_delta(None);
 /// let mut state = LoopState::new(config, Nanos(0))?;
 /// let mut lags = Vec::new();
 /// for frame in 1..=6 {
@@ -122,7 +122,7 @@ pub(crate) struct Inner<T> {
     pub(crate) alpha_clock: ClockId,
     pub(crate) next_id: u16,
     pub(crate) max_delta: Option<u64>,
-    pub(crate) render_rate: Option<TickRate>,
+    pub(crate) render_rate: Option<Period>,
     /// Latest real time seen, in ns since `start`; `None` before the first step.
     pub(crate) last_real: Option<u64>,
     /// Virtual time since start in whole ns, and the exact fraction of a ns it carries.

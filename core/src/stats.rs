@@ -1,7 +1,7 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
 use crate::event::ClockId;
-use crate::rate::{TickRate, TimeScale};
+use crate::rate::{Period, TimeScale};
 use crate::state::LoopState;
 use crate::time::{Lag, Nanos};
 
@@ -53,7 +53,7 @@ impl<T> LoopState<T> {
 
     /// The alpha clock's tick rate.
     #[must_use]
-    pub fn rate(&self) -> TickRate {
+    pub fn rate(&self) -> Period {
         self.alpha_stats().rate
     }
 
@@ -135,7 +135,7 @@ pub struct ClockStats {
     /// The clock's name.
     pub name: &'static str,
     /// Its tick rate.
-    pub rate: TickRate,
+    pub rate: Period,
     /// The number its next update will carry.
     pub next_tick: u64,
     /// Updates run so far.
@@ -164,7 +164,7 @@ impl Default for ClockStats {
         ClockStats {
             id: ClockId(0),
             name: "",
-            rate: TickRate::ONE_SECOND,
+            rate: Period::ONE_SECOND,
             next_tick: 0,
             ticks_run: 0,
             ticks_dropped: 0,

@@ -37,11 +37,11 @@ impl<T: Timestamp> LoopState<T> {
     /// # Examples
     ///
     /// ```
-    /// use tickfold_core::{Events, LoopConfig, LoopState, Nanos, TickRate};
+    /// use tickfold_core::{Events, LoopConfig, LoopState, Nanos, Period};
     ///
     /// // 60 Hz ticks, frames every 1/60 s (rounded down to whole ns): the phase of ½ keeps
     /// // the frames off the tick boundaries, so each frame runs exactly one update.
-    /// let config = LoopConfig::new(TickRate::from_hz(60)?).phase(0.5);
+    /// let config = LoopConfig::new(Period::from_hz(60)?).phase(0.5);
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let mut events = Events::new();
     /// for frame in 1..=60u64 {
@@ -164,7 +164,7 @@ impl<T: Timestamp> Inner<T> {
                 .unwrap_or(0)
                 .saturating_add(last),
         };
-        ev.before.push(Event::ClockBackwards { by: Nanos(by) });
+        ev.before.push(Event::TimeBackwards { by: Nanos(by) });
         self.last_real = Some(last);
         (0, by)
     }

@@ -5,7 +5,7 @@
 //! allocations of the thread that measures, so the test harness or another test running on
 //! another thread can never be counted, and this file needs no `unsafe`.
 
-use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
 /// meanwhile.
@@ -27,7 +27,7 @@ const MS: u64 = 1_000_000;
 #[test]
 fn stepping_under_the_cap_never_allocates() {
     // Everything that may allocate is built before measuring.
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     let mut x = 0x9E37_79B9_7F4A_7C15_u64;
     let (allocations, (steps_with_8, spikes, most_events, updates)) = allocations_during(|| {
@@ -78,7 +78,7 @@ fn stepping_under_the_cap_never_allocates() {
 #[test]
 fn a_thousand_updates_never_allocate() {
     // A 1 s gap at 1 kHz with no cap: 1,000 updates in one step, described in a few words.
-    let rate = TickRate::from_hz(1_000).unwrap();
+    let rate = Period::from_hz(1_000).unwrap();
     let config = LoopConfig::new(rate)
         .max_updates(None)
         .max_frame_delta(None);
@@ -97,7 +97,7 @@ fn a_thousand_updates_never_allocate() {
 #[test]
 fn two_clocks_updating_in_one_step_do_allocate() {
     // The counter sees a spill: the description holds one clock's run inline.
-    let rate = TickRate::from_hz(100).unwrap();
+    let rate = Period::from_hz(100).unwrap();
     let config = LoopConfig::new(rate).clock(ClockConfig::new("other", rate));
     let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
     let (allocations, (_, events)) = allocations_during(|| state.step(Nanos(20 * MS)));

@@ -5,7 +5,7 @@
 
 use core::time::Duration;
 
-use tickfold_core::{DropReason, Event, LoopConfig, LoopState, Nanos, Policy, TickRate};
+use tickfold_core::{DropReason, Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
 const MS: u64 = 1_000_000;
 
@@ -39,7 +39,7 @@ fn scheme_run(config: LoopConfig, frame_ms: u64, frames: u64) -> (String, Vec<(f
                 Event::Update(t) => out.push_str(&format!(
                     "Simulating with t={}, Δt={}, lag={}\n",
                     ms(t.t.0),
-                    ms(t.dt.period_floor_nanos()),
+                    ms(t.dt.floor_nanos()),
                     ms(t.lag.behind().0)
                 )),
                 Event::Render(r) => {
@@ -55,7 +55,7 @@ fn scheme_run(config: LoopConfig, frame_ms: u64, frames: u64) -> (String, Vec<(f
 
 #[test]
 fn scheme_trace_1_two_updates_per_one_second_frame() {
-    let config = LoopConfig::new(TickRate::from_period(Duration::from_millis(500)).unwrap())
+    let config = LoopConfig::new(Period::from_duration(Duration::from_millis(500)).unwrap())
         .max_updates(None)
         .max_frame_delta(None);
     let (printed, renders) = scheme_run(config, 1000, 11);
@@ -68,7 +68,7 @@ fn scheme_trace_1_two_updates_per_one_second_frame() {
 #[test]
 fn scheme_trace_2_fifty_hz_ticks_sixteen_ms_frames() {
     // Default options: no cap or clamp is hit by 16 ms frames, and phase/hysteresis are off.
-    let config = LoopConfig::new(TickRate::from_hz(50).unwrap());
+    let config = LoopConfig::new(Period::from_hz(50).unwrap());
     let (printed, renders) = scheme_run(config, 16, 16);
     assert_eq!(printed, SCHEME_TRACE_2);
     // The lag each frame leaves, read off the trace: a frame adds 16, an update takes 20.
@@ -91,7 +91,7 @@ fn scheme_trace_2_fifty_hz_ticks_sixteen_ms_frames() {
 /// update costs the next entry of `work_ms`, renders are free) and returns `(iteration, start ms)`
 /// per update and `(first, count)` per reported drop.
 fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun {
-    let rate = TickRate::from_period(Duration::from_millis(10)).unwrap();
+    let rate = Period::from_duration(Duration::from_millis(10)).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate).policy(policy), Nanos(0)).unwrap();
     let mut now = 0u64;
     let mut run = ConstantRun::default();
@@ -317,7 +317,7 @@ fn spike(config: LoopConfig, steps: usize) -> (Vec<(u64, u64, Option<u64>)>, Loo
 fn simloop_spike_table_unbounded_queue_doubles() {
     // Option (a) of simloop's README: queue every due update. Clock 0, 10, 30, 70, 150; queue 1, 2,
     // 4, 8 updates; sim time 0, 10, 30, 70 at the start of each.
-    let config = LoopConfig::new(TickRate::from_hz(100).unwrap())
+    let config = LoopConfig::new(Period::from_hz(100).unwrap())
         .max_updates(None)
         .max_frame_delta(None);
     let (rows, _) = spike(config, 4);
@@ -332,7 +332,7 @@ fn simloop_spike_table_unbounded_queue_doubles() {
         ]
     );
     // ... and it diverges: 16, 32, 64, … updates per step.
-    let config = LoopConfig::new(TickRate::from_hz(100).unwrap())
+    let config = LoopConfig::new(Period::from_hz(100).unwrap())
         .max_updates(None)
         .max_frame_delta(None);
     let (rows, _) = spike(config, 8);
@@ -344,7 +344,7 @@ fn simloop_spike_table_unbounded_queue_doubles() {
 fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
     // The default cap of 8 (simloop's "small constant N") stops the doubling: each step runs at
     // most 8 updates (160 ms of clock), and the backlog is reported as Deferred.
-    let (rows, state) = spike(LoopConfig::new(TickRate::from_hz(100).unwrap()), 20);
+    let (rows, state) = spike(LoopConfig::new(Period::from_hz(100).unwrap()), 20);
     let counts: Vec<u64> = rows.iter().map(|r| r.1).collect();
     let mut expected = vec![0, 1, 2, 4];
     expected.extend([8; 17]);
@@ -359,7 +359,7 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
     assert_eq!(state.pending(), due - state.ticks_run());
 
     // Each capped step reports exactly the ticks it leaves due.
-    let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(100).unwrap()), Nanos(0))
+    let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100).unwrap()), Nanos(0))
         .unwrap()
         .step(Nanos(0))
         .0;
@@ -399,7 +399,7 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     // A debugger stall of 1 s at 10 ms ticks: the default 250 ms clamp keeps 25 ticks of it,
     // discards 750 ms (75 ticks) and says so; the cap runs 8 and defers 17; cheap updates
     // (1 ms) then catch up within a few frames.
-    let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(100).unwrap()), Nanos(0))
+    let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100).unwrap()), Nanos(0))
         .unwrap()
         .step(Nanos(0))
         .0;

@@ -6,14 +6,14 @@
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{
     ClockConfig, ClockError, ClockId, ConfigError, Event, Firing, LoopConfig, LoopState, Nanos,
-    Policy, RateError, TickRate,
+    Period, Policy, RateError,
 };
 
 const SEC: u64 = 1_000_000_000;
 
 /// `ceil(k·dt)` in ns: when tick `k − 1` of a catch-up clock becomes due.
-fn ceil_mul(rate: TickRate, k: u64) -> u64 {
-    let (num, den) = rate.period_ratio();
+fn ceil_mul(rate: Period, k: u64) -> u64 {
+    let (num, den) = rate.as_nanos_ratio();
     let p = u128::from(k) * u128::from(num);
     u64::try_from(p.div_ceil(u128::from(den))).unwrap()
 }
@@ -30,14 +30,14 @@ fn run_outer(mut state: LoopState, x: u64, steps: u64) -> Vec<(ClockId, u64, u64
 }
 
 fn four_clocks(firing: Firing) -> LoopConfig {
-    let hz = |n| TickRate::from_hz(n).unwrap();
+    let hz = |n| Period::from_hz(n).unwrap();
     LoopConfig::new(hz(60))
         .firing(firing)
         .max_updates(None)
         .max_frame_delta(None)
         .clock(ClockConfig::new("fast", hz(144)).firing(firing))
-        .clock(ClockConfig::new("p23", TickRate::from_period_ms_f64(23.0).unwrap()).firing(firing))
-        .clock(ClockConfig::new("p37", TickRate::from_period_ms_f64(37.0).unwrap()).firing(firing))
+        .clock(ClockConfig::new("p23", Period::from_millis_f64(23.0).unwrap()).firing(firing))
+        .clock(ClockConfig::new("p37", Period::from_millis_f64(37.0).unwrap()).firing(firing))
 }
 
 /// The article's claims: every clock fires exactly floor(10 s / P) times, the late rule is off by
@@ -45,7 +45,7 @@ fn four_clocks(firing: Firing) -> LoopConfig {
 fn no_drift(firing: Firing, bound: u64) {
     let x = 5_000_000; // 5 ms outer loop; none of the clock periods is a multiple of it
     let state = LoopState::new(four_clocks(firing), Nanos(0)).unwrap();
-    let rates: Vec<TickRate> = ["main", "fast", "p23", "p37"]
+    let rates: Vec<Period> = ["main", "fast", "p23", "p37"]
         .iter()
         .map(|n| state.clock_stats(state.clock_id(n).unwrap()).unwrap().rate)
         .collect();
@@ -89,10 +89,8 @@ fn nearest_firing_has_no_drift_and_errs_at_most_half_an_outer_period() {
 fn eventually_collision_rule_breaks_ties_by_declaration_order() {
     // 50 Hz and 20 Hz collide every 100 ms.
     for (first, second) in [((50, "a"), (20, "b")), ((20, "a"), (50, "b"))] {
-        let config = LoopConfig::new(TickRate::from_hz(first.0).unwrap())
-            .clock(
-                ClockConfig::new(second.1, TickRate::from_hz(second.0).unwrap()).max_updates(None),
-            )
+        let config = LoopConfig::new(Period::from_hz(first.0).unwrap())
+            .clock(ClockConfig::new(second.1, Period::from_hz(second.0).unwrap()).max_updates(None))
             .max_updates(None)
             .max_frame_delta(None);
         let state = LoopState::new(config, Nanos(0)).unwrap();
@@ -124,8 +122,8 @@ fn eventually_collision_rule_breaks_ties_by_declaration_order() {
 
 #[test]
 fn last_in_step_is_per_clock() {
-    let config = LoopConfig::new(TickRate::from_hz(100).unwrap())
-        .clock(ClockConfig::new("slow", TickRate::from_hz(30).unwrap()));
+    let config = LoopConfig::new(Period::from_hz(100).unwrap())
+        .clock(ClockConfig::new("slow", Period::from_hz(30).unwrap()));
     let (_, events) = LoopState::new(config, Nanos(0))
         .unwrap()
         .step(Nanos::from_millis(70));
@@ -143,9 +141,9 @@ fn last_in_step_is_per_clock() {
 
 #[test]
 fn deadline_is_the_earliest_clock_or_render_slot() {
-    let config = LoopConfig::new(TickRate::from_hz(10).unwrap())
-        .clock(ClockConfig::new("b", TickRate::from_hz(3).unwrap()))
-        .render_rate(Some(TickRate::from_hz(7).unwrap()));
+    let config = LoopConfig::new(Period::from_hz(10).unwrap())
+        .clock(ClockConfig::new("b", Period::from_hz(3).unwrap()))
+        .render_rate(Some(Period::from_hz(7).unwrap()));
     let (state, events) = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(1));
     // Render slots every 142,857,142.86 ns: the next after the first render is ceil(1/7 s).
     assert_eq!(events.deadline(), Some(&Nanos(100_000_000)));
@@ -155,9 +153,9 @@ fn deadline_is_the_earliest_clock_or_render_slot() {
 
 #[test]
 fn render_alpha_follows_the_designated_clock() {
-    let config = LoopConfig::new(TickRate::from_hz(100).unwrap())
+    let config = LoopConfig::new(Period::from_hz(100).unwrap())
         .max_updates(None)
-        .clock(ClockConfig::new("ai", TickRate::from_hz(10).unwrap()))
+        .clock(ClockConfig::new("ai", Period::from_hz(10).unwrap()))
         .alpha_clock("ai");
     let (state, events) = LoopState::new(config, Nanos(0))
         .unwrap()
@@ -176,23 +174,19 @@ fn render_alpha_follows_the_designated_clock() {
 
 #[test]
 fn clocks_join_and_leave_a_running_loop() {
-    let config = LoopConfig::new(TickRate::from_hz(10).unwrap()).max_frame_delta(None);
+    let config = LoopConfig::new(Period::from_hz(10).unwrap()).max_frame_delta(None);
     let (mut state, _) = LoopState::new(config, Nanos(0))
         .unwrap()
         .step(Nanos::from_millis(1_000));
     // Starting now: tick 0 covers [1 s, 1.1 s).
     let now_id = state
-        .add_clock(
-            ClockConfig::new("now", TickRate::from_hz(10).unwrap()),
-            None,
-        )
+        .add_clock(ClockConfig::new("now", Period::from_hz(10).unwrap()), None)
         .unwrap();
     // Starting 2 s in the past: a catch-up clock catches up at most its cap per step.
-    let past = ClockConfig::new("past", TickRate::from_hz(10).unwrap()).max_updates(Some(8));
+    let past = ClockConfig::new("past", Period::from_hz(10).unwrap()).max_updates(Some(8));
     let past_id = state.add_clock(past, Some(Nanos(0))).unwrap();
     // A constant-rate clock starting in the past drops the slots that passed.
-    let slots =
-        ClockConfig::new("slots", TickRate::from_hz(10).unwrap()).policy(Policy::KeepWorking);
+    let slots = ClockConfig::new("slots", Period::from_hz(10).unwrap()).policy(Policy::KeepWorking);
     let slots_id = state.add_clock(slots, Some(Nanos(0))).unwrap();
     let (mut state, events) = state.step(Nanos::from_millis(1_100));
     let count = |c| events.updates().filter(|t| t.clock == c).count();
@@ -220,7 +214,7 @@ fn clocks_join_and_leave_a_running_loop() {
         state.clock_names().collect::<Vec<_>>(),
         ["main", "now", "slots"]
     );
-    let dup = state.add_clock(ClockConfig::new("now", TickRate::from_hz(1).unwrap()), None);
+    let dup = state.add_clock(ClockConfig::new("now", Period::from_hz(1).unwrap()), None);
     assert_eq!(dup, Err(ClockError::DuplicateClock("now")));
     state.remove_clock("now").unwrap();
     state.remove_clock("slots").unwrap();
@@ -229,7 +223,7 @@ fn clocks_join_and_leave_a_running_loop() {
 
 #[test]
 fn bad_clock_configs_are_typed_errors() {
-    let hz = |n| TickRate::from_hz(n).unwrap();
+    let hz = |n| Period::from_hz(n).unwrap();
     let dup = LoopConfig::new(hz(60)).clock(ClockConfig::new("main", hz(10)));
     assert_eq!(
         LoopState::new(dup, Nanos(0)).err(),
@@ -245,8 +239,8 @@ fn bad_clock_configs_are_typed_errors() {
         LoopState::new(cap, Nanos(0)).err(),
         Some(ConfigError::ZeroUpdateCap)
     );
-    assert_eq!(TickRate::from_hz_f64(f64::NAN), Err(RateError::Invalid));
-    assert_eq!(TickRate::from_hz(0), Err(RateError::Zero));
+    assert_eq!(Period::from_hz_f64(f64::NAN), Err(RateError::Invalid));
+    assert_eq!(Period::from_hz(0), Err(RateError::Zero));
     assert!(!ConfigError::DuplicateClock("main").to_string().is_empty());
 }
 
@@ -298,7 +292,7 @@ impl Arbitrary for Case {
 
 fn config_of(rates_hz: &[(u64, u64)]) -> LoopConfig {
     const NAMES: [&str; 4] = ["c0", "c1", "c2", "c3"];
-    let rate = |(n, d): (u64, u64)| TickRate::from_hz_ratio(n, d).unwrap();
+    let rate = |(n, d): (u64, u64)| Period::from_hz_ratio(n, d).unwrap();
     let mut config = LoopConfig::new(rate(rates_hz[0]))
         .max_updates(None)
         .max_frame_delta(None);

@@ -7,15 +7,15 @@ use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{
-    ClockConfig, ClockId, Event, Events, Firing, Lag, LoopConfig, LoopState, Nanos, Policy,
-    RateError, TickRate, TimeScale,
+    ClockConfig, ClockId, Event, Events, Firing, Lag, LoopConfig, LoopState, Nanos, Period, Policy,
+    RateError, TimeScale,
 };
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
 
-fn hz(n: u64) -> TickRate {
-    TickRate::from_hz(n).unwrap()
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
 }
 
 fn scale(num: u32, den: u32) -> TimeScale {
@@ -120,7 +120,7 @@ fn a_slow_scale_is_not_over_clamped() {
 
 // 8. A shell that sleeps until each deadline never loses a tick.
 
-fn sleep_to_deadlines(rate: TickRate, s: TimeScale) -> (u64, u64, u64) {
+fn sleep_to_deadlines(rate: Period, s: TimeScale) -> (u64, u64, u64) {
     let config = LoopConfig::new(rate).time_scale(s);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let mut events = state.advance(Nanos(0));
@@ -232,7 +232,7 @@ fn one_ns_ticks_at_the_end_of_time_never_repeat() {
     // tick 18 would be due at u64::MAX + 1 and never is. Four steps at u64::MAX, cap 8.
     let config = LoopConfig::new(hz(1)).max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
-    let ns = TickRate::from_hz(1_000_000_000).unwrap();
+    let ns = Period::from_hz(1_000_000_000).unwrap();
     let late = state
         .add_clock(ClockConfig::new("late", ns), Some(Nanos(u64::MAX - 18)))
         .unwrap();
@@ -252,7 +252,7 @@ fn one_ns_ticks_at_the_end_of_time_never_repeat() {
 #[test]
 fn a_clock_reaches_the_end_of_time_once() {
     // Ticks of u64::MAX/4 ns: ticks 0..4 are due by 4·dt = u64::MAX − 3; tick 4 never is.
-    let rate = TickRate::from_period(Duration::from_nanos(u64::MAX / 4)).unwrap();
+    let rate = Period::from_duration(Duration::from_nanos(u64::MAX / 4)).unwrap();
     let config = LoopConfig::new(rate).max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let events = state.advance(Nanos(u64::MAX));
@@ -316,7 +316,7 @@ fn sixty_hz_with_phase_and_hysteresis_stops_at_the_end_of_time() {
 
 #[test]
 fn dropped_ticks_saturates() {
-    let ns = TickRate::from_hz(1_000_000_000).unwrap();
+    let ns = Period::from_hz(1_000_000_000).unwrap();
     let config = LoopConfig::new(ns).clock(ClockConfig::new("other", ns));
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     state.advance(Nanos(0));
@@ -365,7 +365,7 @@ fn a_backwards_step_keeps_the_deadline() {
         let back = state.advance(Nanos(40 * MS));
         assert!(
             back.iter()
-                .any(|e| matches!(e, Event::ClockBackwards { .. }))
+                .any(|e| matches!(e, Event::TimeBackwards { .. }))
         );
         assert_eq!(back.deadline(), Some(&ahead));
     }
@@ -558,7 +558,7 @@ const NAMES: [&str; 3] = ["main", "b", "c"];
 
 fn identity_after_every_step(case: Case) -> Result<(), String> {
     let clock = |i: usize, c: &ClockCase| {
-        ClockConfig::new(NAMES[i], TickRate::from_hz_ratio(c.hz.0, c.hz.1).unwrap())
+        ClockConfig::new(NAMES[i], Period::from_hz_ratio(c.hz.0, c.hz.1).unwrap())
             .policy(c.policy)
             .max_updates(c.cap)
             .phase(c.phase)
@@ -656,10 +656,10 @@ fn scales_above_4000_are_refused() {
 
 #[test]
 fn float_rate_refusals_name_their_cause() {
-    assert_eq!(TickRate::from_hz_f64(1e-9), Err(RateError::TooLow));
-    assert_eq!(TickRate::from_period_ms_f64(1e-7), Err(RateError::TooHigh));
-    assert_eq!(TickRate::from_hz_f64(0.0), Err(RateError::Zero));
-    assert_eq!(TickRate::from_period_ms_f64(0.0), Err(RateError::Zero));
+    assert_eq!(Period::from_hz_f64(1e-9), Err(RateError::TooLow));
+    assert_eq!(Period::from_millis_f64(1e-7), Err(RateError::TooHigh));
+    assert_eq!(Period::from_hz_f64(0.0), Err(RateError::Zero));
+    assert_eq!(Period::from_millis_f64(0.0), Err(RateError::Zero));
     let zero = RateError::Zero.to_string();
     for e in [RateError::TooLow, RateError::TooHigh] {
         assert_ne!(e.to_string(), zero);

@@ -6,14 +6,14 @@ use core::time::Duration;
 
 use tickfold_core::{
     ClockId, ConfigError, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
-    Policy, RateError, TickRate, TimeScale,
+    Period, Policy, RateError, TimeScale,
 };
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
 
-fn hz(n: u64) -> TickRate {
-    TickRate::from_hz(n).unwrap()
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
 }
 
 fn new(config: LoopConfig) -> LoopState {
@@ -28,19 +28,19 @@ fn config_errors_are_typed_and_explained() {
     let base = || LoopConfig::new(hz(60));
     let cases: Vec<(Result<(), ConfigError>, ConfigError, &str)> = vec![
         (
-            TickRate::from_hz(0).map(|_| ()).map_err(ConfigError::from),
+            Period::from_hz(0).map(|_| ()).map_err(ConfigError::from),
             ConfigError::Rate(RateError::Zero),
             "zero",
         ),
         (
-            TickRate::from_hz_f64(-60.0)
+            Period::from_hz_f64(-60.0)
                 .map(|_| ())
                 .map_err(ConfigError::from),
             ConfigError::Rate(RateError::Invalid),
             "positive",
         ),
         (
-            TickRate::from_hz_f64(f64::NAN)
+            Period::from_hz_f64(f64::NAN)
                 .map(|_| ())
                 .map_err(ConfigError::from),
             ConfigError::Rate(RateError::Invalid),
@@ -105,7 +105,7 @@ fn clock_going_backwards_is_reported_and_never_double_counted() {
             ticks.extend(events.updates().map(|t| (t.index, t.t)));
             latest = latest.max(ms);
             for e in &events {
-                if let Event::ClockBackwards { by } = e {
+                if let Event::TimeBackwards { by } = e {
                     backwards.push(by.0 / MS);
                     assert!(events.render().is_none(), "rendered going backwards");
                     // Nothing new: at most the backlog due by the latest `now` runs.
@@ -134,7 +134,7 @@ fn clock_going_backwards_is_reported_and_never_double_counted() {
     let events = state.advance(Nanos(SEC - 50 * MS));
     assert_eq!(
         events.into_vec(),
-        [Event::ClockBackwards {
+        [Event::TimeBackwards {
             by: Nanos(150 * MS)
         }]
     );

@@ -5,7 +5,7 @@
 use core::time::Duration;
 
 use quickcheck::QuickCheck;
-use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, TimeScale};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
@@ -27,8 +27,8 @@ impl XorShift {
     }
 }
 
-fn hz(n: u64) -> TickRate {
-    TickRate::from_hz(n).unwrap()
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
 }
 
 fn new(config: LoopConfig) -> LoopState {
@@ -64,7 +64,7 @@ fn first_step_always_renders() {
     let (_, events) = state.step(Nanos(SEC / 2));
     assert_eq!(
         events.iter().next(),
-        Some(Event::ClockBackwards { by: Nanos(SEC / 2) })
+        Some(Event::TimeBackwards { by: Nanos(SEC / 2) })
     );
     assert!(events.render().is_some());
 }
@@ -205,9 +205,9 @@ fn hysteresis_at_59_94_hz_leaves_only_the_unavoidable_double_updates() {
     // 60 Hz ticks, NTSC frames (60000/1001 Hz), 10 minutes: 35,964 frames must carry 36,000
     // ticks, so 36 frames need two updates whatever the loop does (35 if hysteresis holds the
     // last tick back, within its band, past the end of the run).
-    let ntsc = TickRate::from_hz_ratio(60_000, 1_001)
+    let ntsc = Period::from_hz_ratio(60_000, 1_001)
         .unwrap()
-        .period_ratio();
+        .as_nanos_ratio();
     let frames = 600 * 60_000 / 1_001;
     for (amp, plain_at_least) in [(50_000, 70), (500_000, 600)] {
         let (plain, plain_ticks) = irregular_frames(LoopConfig::new(hz(60)), ntsc, amp, frames);
@@ -372,7 +372,7 @@ fn sixty_ticks_at_sixty_hz_are_exactly_one_second() {
     assert_eq!(ticks[60].t, Nanos(SEC));
 }
 
-fn one_hour_of_frames(rate: TickRate) -> (u64, i64, f64) {
+fn one_hour_of_frames(rate: Period) -> (u64, i64, f64) {
     let mut rng = XorShift(99);
     let mut state = new(LoopConfig::new(rate));
     let frames = 3_600 * 60;
@@ -391,7 +391,7 @@ fn one_hour_at_sixty_hz_has_no_grid_drift() {
     // Exactly 216,000 ticks and zero lag at exactly 3,600 s.
     assert_eq!(one_hour_of_frames(hz(60)), (216_000, 0, 0.0));
     // The peers' rounded tick (16,666,667 ns) drifts 72 µs in that hour and loses a tick.
-    let rounded = TickRate::from_period(Duration::from_nanos(16_666_667)).unwrap();
+    let rounded = Period::from_duration(Duration::from_nanos(16_666_667)).unwrap();
     let (ticks, lag, _) = one_hour_of_frames(rounded);
     assert_eq!(ticks, 215_999);
     assert_eq!(lag as u64, 3_600 * SEC - 215_999 * 16_666_667);

@@ -5,7 +5,7 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 
 /// What one step did, as both sides see it: (tick, t, lag) per update, then alpha if rendered.
 type Step = (Vec<(u64, u64, u64)>, Option<f64>);
@@ -112,11 +112,11 @@ impl Arbitrary for Case {
 #[test]
 fn the_fold_matches_the_naive_oracle() {
     fn prop(c: Case) -> bool {
-        let rate = TickRate::from_hz_ratio(c.rate.0, c.rate.1).unwrap();
+        let rate = Period::from_hz_ratio(c.rate.0, c.rate.1).unwrap();
         let config = LoopConfig::new(rate)
             .max_updates(c.cap)
             .max_frame_delta(c.clamp.map(Duration::from_nanos));
-        let (num, den) = rate.period_ratio();
+        let (num, den) = rate.as_nanos_ratio();
         let (got, want) = (
             fold(config, &c.frames),
             oracle(num, den, c.cap, c.clamp, &c.frames),

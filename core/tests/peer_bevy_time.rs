@@ -18,7 +18,7 @@
 use core::time::Duration;
 
 use tickfold_core::{
-    Event, Events, LoopConfig, LoopState, Nanos, RateError, Render, TickRate, TimeScale,
+    Event, Events, LoopConfig, LoopState, Nanos, Period, RateError, Render, TimeScale,
 };
 
 const MS: u64 = 1_000_000;
@@ -27,8 +27,8 @@ const SEC: u64 = 1_000_000_000;
 /// Bevy's `Time::<Fixed>::DEFAULT_TIMESTEP`: 15,625 µs, that is 64 Hz.
 const BEVY_TIMESTEP: u64 = 15_625_000;
 
-fn period(ns: u64) -> TickRate {
-    TickRate::from_period(Duration::from_nanos(ns)).unwrap()
+fn period(ns: u64) -> Period {
+    Period::from_duration(Duration::from_nanos(ns)).unwrap()
 }
 
 fn new(config: LoopConfig) -> LoopState {
@@ -65,7 +65,7 @@ fn fixed_update_runs_after_two_half_timestep_frames() {
         counts.push(state.ticks_run());
     }
     assert_eq!(counts, [0, 0, 1, 1, 2]);
-    assert_eq!(TickRate::from_hz(64).unwrap(), period(BEVY_TIMESTEP));
+    assert_eq!(Period::from_hz(64).unwrap(), period(BEVY_TIMESTEP));
 }
 
 /// bevy `lib.rs::event_update_should_wait_for_fixed_main`: the same frames for ten updates; the
@@ -176,21 +176,21 @@ fn expend_multiple_in_one_frame() {
 /// timestep (a panic in Bevy) is a typed error.
 #[test]
 fn timestep_constructors_agree() {
-    assert_eq!(period(BEVY_TIMESTEP).period_ratio(), (15_625_000, 1));
+    assert_eq!(period(BEVY_TIMESTEP).as_nanos_ratio(), (15_625_000, 1));
     assert_eq!(
-        TickRate::from_period(Duration::from_millis(500)).unwrap(),
-        TickRate::from_hz(2).unwrap()
+        Period::from_duration(Duration::from_millis(500)).unwrap(),
+        Period::from_hz(2).unwrap()
     );
     assert_eq!(
-        TickRate::from_secs_ratio(1, 4).unwrap(),
-        TickRate::from_period(Duration::from_millis(250)).unwrap()
+        Period::from_secs_ratio(1, 4).unwrap(),
+        Period::from_duration(Duration::from_millis(250)).unwrap()
     );
     assert_eq!(
-        TickRate::from_hz_f64(8.0).unwrap(),
-        TickRate::from_period(Duration::from_millis(125)).unwrap()
+        Period::from_hz_f64(8.0).unwrap(),
+        Period::from_duration(Duration::from_millis(125)).unwrap()
     );
-    assert_eq!(TickRate::from_period(Duration::ZERO), Err(RateError::Zero));
-    assert_eq!(TickRate::from_hz_f64(0.0), Err(RateError::Zero));
+    assert_eq!(Period::from_duration(Duration::ZERO), Err(RateError::Zero));
+    assert_eq!(Period::from_hz_f64(0.0), Err(RateError::Zero));
 }
 
 /// bevy `virt.rs::test_default`: not paused, speed 1, max delta 250 ms, nothing elapsed. The
@@ -200,7 +200,7 @@ fn timestep_constructors_agree() {
 /// not a loss and is not reported.)
 #[test]
 fn virtual_defaults() {
-    let mut state = new(LoopConfig::new(TickRate::from_hz(1_000).unwrap()).max_updates(None));
+    let mut state = new(LoopConfig::new(Period::from_hz(1_000).unwrap()).max_updates(None));
     assert!(!state.is_paused());
     assert_eq!(state.time_scale(), TimeScale::ONE);
     assert_eq!(state.virtual_time(), Nanos(0));
@@ -226,7 +226,7 @@ fn virtual_defaults() {
 /// 500 ms.
 #[test]
 fn virtual_time_advances_by_raw_delta() {
-    let mut state = new(LoopConfig::new(TickRate::from_hz(8).unwrap()));
+    let mut state = new(LoopConfig::new(Period::from_hz(8).unwrap()));
     for k in 1..=4u64 {
         let e = state.advance(Nanos(k * 125 * MS));
         assert_eq!(state.virtual_time(), Nanos(k * 125 * MS));
@@ -241,7 +241,7 @@ fn virtual_time_advances_by_raw_delta() {
 /// next frame on, not to the frame already measured.
 #[test]
 fn relative_speed_scales_the_following_frames() {
-    let config = LoopConfig::new(TickRate::from_hz(8).unwrap())
+    let config = LoopConfig::new(Period::from_hz(8).unwrap())
         .max_frame_delta(Some(Duration::from_secs(1)))
         .max_updates(None);
     let mut state = new(config);
@@ -267,7 +267,7 @@ fn relative_speed_scales_the_following_frames() {
 /// 200 ms timestep is 50 ms into its second tick when the pause starts, and resumes from there.
 #[test]
 fn pause_freezes_virtual_time_and_the_accumulator() {
-    let mut state = new(LoopConfig::new(TickRate::from_hz(5).unwrap()));
+    let mut state = new(LoopConfig::new(Period::from_hz(5).unwrap()));
     state.advance(Nanos(0));
     let e = state.advance(Nanos(250 * MS));
     assert_eq!(state.ticks_run(), 1);
@@ -305,7 +305,7 @@ fn pause_freezes_virtual_time_and_the_accumulator() {
 /// numbers: with a 250 ms timestep the simulation still ends up 5 ticks in, as Bevy's does.
 #[test]
 fn max_delta_clamps_a_long_frame_and_reports_it() {
-    let config = LoopConfig::new(TickRate::from_hz(4).unwrap())
+    let config = LoopConfig::new(Period::from_hz(4).unwrap())
         .max_frame_delta(Some(Duration::from_millis(500)));
     let mut state = new(config);
     let e = state.advance(Nanos(250 * MS));
@@ -338,7 +338,7 @@ fn max_delta_clamps_a_long_frame_and_reports_it() {
 /// and the other 1,860 of the 32 s are reported dropped.
 #[test]
 fn max_delta_clamps_virtual_time_after_speed() {
-    let config = LoopConfig::new(TickRate::from_hz(60).unwrap())
+    let config = LoopConfig::new(Period::from_hz(60).unwrap())
         .max_frame_delta(Some(Duration::from_secs(1)))
         .max_updates(None)
         .time_scale(TimeScale::from_f64(2_000.0).unwrap());
@@ -368,7 +368,7 @@ fn max_delta_does_not_overclamp_at_low_speed() {
 /// schedule, so the max delta must not eat it.
 #[test]
 fn slow_fixed_clock_driven_by_deadlines_keeps_its_ticks() {
-    let mut state = new(LoopConfig::new(TickRate::from_hz(1).unwrap()));
+    let mut state = new(LoopConfig::new(Period::from_hz(1).unwrap()));
     let mut now = state.advance(Nanos(0)).deadline().copied().unwrap();
     assert_eq!(now, Nanos(SEC));
     for k in 0..5u64 {
@@ -387,7 +387,7 @@ fn slow_fixed_clock_driven_by_deadlines_keeps_its_ticks() {
 /// count, renders alpha 0, and later frames count from it. Starting earlier counts the gap.
 #[test]
 fn first_update_counts_from_the_explicit_start() {
-    let config = LoopConfig::new(TickRate::from_hz(2).unwrap()).max_frame_delta(None);
+    let config = LoopConfig::new(Period::from_hz(2).unwrap()).max_frame_delta(None);
     let mut bevy_like = LoopState::new(config.clone(), Nanos(SEC)).unwrap();
     let e = bevy_like.advance(Nanos(SEC));
     assert_eq!((e.updates().count(), render(&e).alpha), (0, 0.0));
@@ -407,10 +407,10 @@ fn first_update_counts_from_the_explicit_start() {
 /// bevy `time.rs::test_advance_to`: advancing to the same time gives a zero delta and keeps the
 /// elapsed time; `test_advance_to_backwards_panics`: going backwards panics. tickfold never
 /// panics on the hot path: a repeated `now` renders nothing, an earlier one is reported as
-/// `ClockBackwards` and no time passes.
+/// `TimeBackwards` and no time passes.
 #[test]
 fn zero_delta_and_backwards_time() {
-    let mut state = new(LoopConfig::new(TickRate::from_hz(4).unwrap()).max_frame_delta(None));
+    let mut state = new(LoopConfig::new(Period::from_hz(4).unwrap()).max_frame_delta(None));
     state.advance(Nanos(250 * MS));
     let e = state.advance(Nanos(750 * MS));
     assert_eq!(e.updates().count(), 2);
@@ -423,7 +423,7 @@ fn zero_delta_and_backwards_time() {
     let e = state.advance(Nanos(250 * MS));
     assert_eq!(
         e.iter().next(),
-        Some(Event::ClockBackwards {
+        Some(Event::TimeBackwards {
             by: Nanos(500 * MS)
         })
     );
@@ -467,7 +467,7 @@ fn many_tiny_frames_equal_one_big_frame() {
 /// frame; tickfold promises exact scaled time, so a thousand such cycles are exactly 1 µs.
 #[test]
 fn speed_changes_keep_sub_nanosecond_remainders() {
-    let config = LoopConfig::new(TickRate::from_hz(1_000_000).unwrap());
+    let config = LoopConfig::new(Period::from_hz(1_000_000).unwrap());
     let mut state = new(config);
     state.advance(Nanos(0));
     let scales = [(1, 3), (1, 2), (1, 6)];
@@ -569,8 +569,7 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
 #[test]
 fn real_time_from_explicit_instants() {
     let startup = std::time::Instant::now();
-    let mut state =
-        LoopState::new(LoopConfig::new(TickRate::from_hz(4).unwrap()), startup).unwrap();
+    let mut state = LoopState::new(LoopConfig::new(Period::from_hz(4).unwrap()), startup).unwrap();
     let first = state.advance(startup);
     assert_eq!(
         first.deadline(),
@@ -582,7 +581,7 @@ fn real_time_from_explicit_instants() {
     assert_eq!(state.real_time(), Nanos(300 * MS));
     assert_eq!(e.deadline(), Some(&(startup + Duration::from_millis(500))));
     let e = state.advance(startup + Duration::from_millis(200));
-    assert!(matches!(e.iter().next(), Some(Event::ClockBackwards { by }) if by == Nanos(100 * MS)));
+    assert!(matches!(e.iter().next(), Some(Event::TimeBackwards { by }) if by == Nanos(100 * MS)));
 }
 
 /// bevy `TimeUpdateStrategy::ManualDuration` / `real.rs::test_update_with_duration`: time given

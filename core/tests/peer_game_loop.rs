@@ -15,7 +15,7 @@
 
 use core::time::Duration;
 
-use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Render, TickRate};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, Render};
 
 const US: u64 = 1_000;
 const MS: u64 = 1_000_000;
@@ -24,7 +24,7 @@ const SEC: u64 = 1_000_000_000;
 /// `game_loop(GAME, 100, 1.0, …)`: 100 updates per second, a max frame time of 1 s, and no
 /// per-frame update cap (game-loop has none).
 fn game_loop_config(ups: u64, max_frame_time: Duration) -> LoopConfig {
-    LoopConfig::new(TickRate::from_hz(ups).unwrap())
+    LoopConfig::new(Period::from_hz(ups).unwrap())
         .max_frame_delta(Some(max_frame_time))
         .max_updates(None)
 }
@@ -230,7 +230,7 @@ fn fixed_time_step_is_handed_to_each_update() {
     assert_eq!(e.updates().count(), 3);
     for tick in e.updates() {
         assert_eq!(tick.dt_secs(), 0.01);
-        assert_eq!(tick.dt.period_ratio(), (10 * MS, 1));
+        assert_eq!(tick.dt.as_nanos_ratio(), (10 * MS, 1));
         assert_eq!(tick.t, Nanos(tick.index * 10 * MS));
     }
     assert_eq!(state.rate().hz_f64(), 100.0);
@@ -243,7 +243,7 @@ fn fixed_time_step_is_handed_to_each_update() {
 #[test]
 fn an_hour_of_frames_runs_exactly_ups_times_seconds() {
     let hour = 3_600 * SEC;
-    let config = LoopConfig::new(TickRate::from_hz(60).unwrap()).max_updates(None);
+    let config = LoopConfig::new(Period::from_hz(60).unwrap()).max_updates(None);
     let mut small = new(config.clone());
     let mut now = 0;
     let mut indices_ok = true;

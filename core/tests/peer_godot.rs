@@ -20,14 +20,14 @@
 use core::time::Duration;
 
 use tickfold_core::{
-    ClockId, Event, Events, LoopConfig, LoopState, Nanos, Policy, TickRate, TimeScale,
+    ClockId, Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, TimeScale,
 };
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
 
-fn hz(n: u64) -> TickRate {
-    TickRate::from_hz(n).unwrap()
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
 }
 
 fn new(config: LoopConfig) -> LoopState {

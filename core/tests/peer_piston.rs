@@ -16,7 +16,7 @@
 
 use core::time::Duration;
 
-use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, RateError, Render, TickRate};
+use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, RateError, Render};
 
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
@@ -25,8 +25,8 @@ const SEC: u64 = 1_000_000_000;
 const UPS: u64 = 120;
 const MAX_FPS: u64 = 60;
 
-fn hz(n: u64) -> TickRate {
-    TickRate::from_hz(n).unwrap()
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
 }
 
 fn new(config: LoopConfig) -> LoopState {
@@ -178,7 +178,7 @@ fn ups_reset_zero_always_catches_up() {
 /// zero rate is refused at construction.
 #[test]
 fn zero_ups_is_refused() {
-    assert_eq!(TickRate::from_hz(0), Err(RateError::Zero));
+    assert_eq!(Period::from_hz(0), Err(RateError::Zero));
 }
 
 /// `lazy`: "rendering only when receiving input; update and idle events are disabled". The

@@ -8,7 +8,7 @@ use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{
-    Event, Firing, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos, Policy, TickRate,
+    Event, Firing, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos, Period, Policy,
 };
 
 /// Frame deltas in ns; negative means `now` goes backwards by that much.
@@ -97,7 +97,7 @@ impl Arbitrary for Config {
 
 impl Config {
     fn build(&self) -> LoopConfig {
-        LoopConfig::new(TickRate::from_hz_ratio(self.hz.0, self.hz.1).unwrap())
+        LoopConfig::new(Period::from_hz_ratio(self.hz.0, self.hz.1).unwrap())
             .policy(self.policy)
             .max_updates(self.cap)
             .max_frame_delta(self.clamp.map(Duration::from_nanos))
@@ -213,7 +213,7 @@ fn prop_the_tick_sequence_does_not_depend_on_how_a_span_is_sliced() {
     fn prop(a: Vec<u32>, b: Vec<u32>, hz: u8) -> bool {
         // Two slicings of the same span end at the same time; with no cap and no clamp the
         // updates are identical, and equal to one single step over the whole span.
-        let rate = TickRate::from_hz(u64::from(hz) * 4 + 1).unwrap();
+        let rate = Period::from_hz(u64::from(hz) * 4 + 1).unwrap();
         let config = || {
             LoopConfig::new(rate)
                 .max_updates(None)
@@ -248,7 +248,7 @@ fn prop_the_tick_sequence_does_not_depend_on_how_a_span_is_sliced() {
 fn prop_backwards_time_changes_nothing_but_the_report() {
     fn prop(forward: Vec<u32>, back: Vec<(u8, u32)>) -> bool {
         // Insert backwards `now`s into a monotone schedule: same updates, one report each.
-        let rate = TickRate::from_hz(60).unwrap();
+        let rate = Period::from_hz(60).unwrap();
         let config = || LoopConfig::new(rate).max_updates(None);
         let mut acc = 0u64;
         let nows: Vec<u64> = forward
@@ -275,7 +275,7 @@ fn prop_backwards_time_changes_nothing_but_the_report() {
             let events = state.advance(Nanos(*n));
             reports += events
                 .iter()
-                .filter(|e| matches!(e, Event::ClockBackwards { .. }))
+                .filter(|e| matches!(e, Event::TimeBackwards { .. }))
                 .count();
             seq.extend(events.updates().map(|t| (t.index, t.t.0)));
         }

@@ -6,14 +6,14 @@
 //! instance buffer at each render.
 //!
 //! ```
-//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 //! use tickfold_hecs::{Interpolated, hecs::World};
 //!
 //! struct Velocity(f32);
 //! // Positions, blended by `Interpolate`.
 //! let (mut world, mut positions, mut drawn) = (World::new(), Interpolated::<[f32; 2]>::new(), Vec::new());
 //! positions.spawn(&mut world, ([0.0_f32, 1.0], Velocity(2.0))); // companions included
-//! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(50)?), Nanos(0))?;
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
 //! for frame in 1..=6 {
 //!     let (next, events) = state.step(Nanos::from_millis(16 * frame)); // read a clock here
 //!     state = next;
@@ -89,7 +89,7 @@ pub use hecs;
 pub use tickfold_core::Interpolate;
 /// A rotation blended by normalized lerp (feature `glam`).
 #[cfg(feature = "glam")]
-pub use tickfold_core::glam::Nlerp;
+pub use tickfold_core::Nlerp;
 /// tickfold-core's storage traits, implemented by [`InWorld`].
 pub use tickfold_core::{BlendColumns, Columns};
 

@@ -4,7 +4,7 @@
 use approx::assert_abs_diff_eq;
 use glam::{Quat, Vec3};
 use hecs::World;
-use tickfold_core::{ClockId, Event, Lag, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_core::{ClockId, Event, Lag, LoopConfig, LoopState, Nanos, Period, Tick};
 use tickfold_hecs::{
     BlendMode, Discrete, Error, Interpolated, Previous, Rendered, Sample, Stamp, Tracker,
 };
@@ -22,7 +22,7 @@ fn last_update() -> Tick {
         clock: ClockId(0),
         index: 0,
         t: Nanos(0),
-        dt: TickRate::ONE_SECOND,
+        dt: Period::ONE_SECOND,
         lag: Lag::ZERO,
         last_in_step: true,
     }
@@ -36,7 +36,7 @@ fn tracked() -> (World, Interpolated<f64>) {
 fn a_catch_up_step_captures_once_before_its_last_update() {
     let (mut world, mut interp) = tracked();
     let e = interp.spawn(&mut world, (0.0_f64, Velocity(1.0)));
-    let config = LoopConfig::new(TickRate::from_hz(10).unwrap()).max_frame_delta(None);
+    let config = LoopConfig::new(Period::from_hz(10).unwrap()).max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     // One frame of 350 ms: three updates and a render at α = 0.5.
     let (next, events) = state.step(Nanos::from_millis(350));

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use hecs::{Entity, World};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{ClockId, Lag, Nanos, Tick, TickRate};
+use tickfold_core::{ClockId, Lag, Nanos, Period, Tick};
 use tickfold_hecs::{BlendMode, Interpolated, Sample, Tracker};
 
 #[derive(Clone, Debug)]
@@ -177,7 +177,7 @@ fn tick(clock: u16, last_in_step: bool) -> Tick {
         clock: ClockId(clock),
         index: 0,
         t: Nanos(0),
-        dt: TickRate::ONE_SECOND,
+        dt: Period::ONE_SECOND,
         lag: Lag::ZERO,
         last_in_step,
     }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use approx::abs_diff_eq;
 use hecs::{Entity, World};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{ClockId, Lag, Nanos, Tick, TickRate};
+use tickfold_core::{ClockId, Lag, Nanos, Period, Tick};
 use tickfold_hecs::{BlendMode, Discrete, Interpolated, Rendered, Sample, Tracker};
 
 /// The three trackers: `f64` (ghosts, render-only copy), `f32` (crossfade, no adoption),
@@ -27,7 +27,7 @@ fn every_update() -> Tick {
         clock: ClockId(0),
         index: 0,
         t: Nanos(0),
-        dt: TickRate::ONE_SECOND,
+        dt: Period::ONE_SECOND,
         lag: Lag::ZERO,
         last_in_step: true,
     }

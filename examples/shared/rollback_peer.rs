@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::{
     DesyncDetection, Frame, GgrsError, NonBlockingSocket, P2PSession, PlayerType, SessionBuilder,
     SessionState,
@@ -124,7 +124,7 @@ impl Peer {
         let state = match &mut self.state {
             Some(state) => state,
             None => {
-                let config = LoopConfig::new(TickRate::from_hz(60).map_err(|_| {
+                let config = LoopConfig::new(Period::from_hz(60).map_err(|_| {
                     NetError::Ggrs(GgrsError::InvalidRequest {
                         info: "60 Hz".into(),
                     })

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use arbitrary::Arbitrary;
 use tickfold::{
     ClockConfig, ClockError, ClockId, ConfigError, Event, Events, Firing, LoopConfig, LoopState,
-    Nanos, Policy, RateError, TickRate, TimeScale, Timestamp,
+    Nanos, Policy, RateError, Period, TimeScale, Timestamp,
 };
 
 use crate::fold_checks::{self, Before, ModelClock, Settings, Step, VirtModel};
@@ -30,21 +30,21 @@ pub enum RateSpec {
     Hz(u16),
     /// `from_hz_ratio`.
     HzRatio(u32, u32),
-    /// `from_period` in ns, up to 10⁹ s (0 is invalid).
+    /// `from_duration` in ns, up to 10⁹ s (0 is invalid).
     PeriodNs(u64),
     /// `from_secs_ratio`.
     SecsRatio(u32, u32),
 }
 
 impl RateSpec {
-    pub(crate) fn build(self) -> Result<TickRate, RateError> {
+    pub(crate) fn build(self) -> Result<Period, RateError> {
         match self {
-            RateSpec::Hz(hz) => TickRate::from_hz(u64::from(hz)),
-            RateSpec::HzRatio(n, d) => TickRate::from_hz_ratio(u64::from(n), u64::from(d)),
+            RateSpec::Hz(hz) => Period::from_hz(u64::from(hz)),
+            RateSpec::HzRatio(n, d) => Period::from_hz_ratio(u64::from(n), u64::from(d)),
             RateSpec::PeriodNs(ns) => {
-                TickRate::from_period(Duration::from_nanos(ns % (MAX_PERIOD_NS + 1)))
+                Period::from_duration(Duration::from_nanos(ns % (MAX_PERIOD_NS + 1)))
             }
-            RateSpec::SecsRatio(n, d) => TickRate::from_secs_ratio(u64::from(n), u64::from(d)),
+            RateSpec::SecsRatio(n, d) => Period::from_secs_ratio(u64::from(n), u64::from(d)),
         }
     }
 }
@@ -213,7 +213,7 @@ fn normalize<T: Offset>(events: &Events<T>) -> (Vec<Event<u64>>, Option<u64>) {
             Event::Sleep { until } => Event::Sleep {
                 until: sat(until.offset()),
             },
-            Event::ClockBackwards { by } => Event::ClockBackwards { by },
+            Event::TimeBackwards { by } => Event::TimeBackwards { by },
             Event::DiscardedTime {
                 clock,
                 time,

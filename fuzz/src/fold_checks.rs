@@ -43,7 +43,7 @@ pub struct ModelClock {
 impl ModelClock {
     /// A clock that joined at virtual time `origin`.
     pub fn new(id: ClockId, config: ClockConfig, settings: Settings, origin: u64) -> ModelClock {
-        let (num, den) = config.rate().period_ratio();
+        let (num, den) = config.rate().as_nanos_ratio();
         let phase_ns = ((num as f64 / den as f64) * settings.phase) as u64;
         ModelClock {
             id,
@@ -74,7 +74,7 @@ impl ModelClock {
 
     /// `k`·dt rounded up, saturating at `u64::MAX` like every time in the fold.
     fn ceil_ticks(&self, k: u128) -> u64 {
-        let (num, den) = self.config.rate().period_ratio();
+        let (num, den) = self.config.rate().as_nanos_ratio();
         let v = (k * u128::from(num)).div_ceil(u128::from(den));
         u64::try_from(v).unwrap_or(u64::MAX)
     }
@@ -337,7 +337,7 @@ fn check_updates(clocks: &[ModelClock], events: &Events<Nanos>) {
             c.cap()
         );
         check!(t.dt == c.config.rate(), "update with the wrong dt");
-        let (num, den) = c.config.rate().period_ratio();
+        let (num, den) = c.config.rate().as_nanos_ratio();
         let t_exact = u128::from(t.index) * u128::from(num) / u128::from(den);
         check!(
             u128::from(t.t.0) == t_exact.min(u128::from(u64::MAX)),
@@ -420,7 +420,7 @@ fn check_renders(step: &Step, events: &Events<Nanos>, state: &LoopState<Nanos>) 
     }
 }
 
-/// A `now` before the latest reports `ClockBackwards` by the difference and makes nothing new
+/// A `now` before the latest reports `TimeBackwards` by the difference and makes nothing new
 /// due: virtual time and every clock's `ticks_due` stay as they were.
 fn check_backwards(
     step: &Step,
@@ -433,7 +433,7 @@ fn check_backwards(
     let reported: Vec<u64> = events
         .iter()
         .filter_map(|e| match e {
-            Event::ClockBackwards { by } => Some(by.0),
+            Event::TimeBackwards { by } => Some(by.0),
             _ => None,
         })
         .collect();
@@ -459,7 +459,7 @@ fn check_backwards(
     } else {
         check!(
             reported.is_empty(),
-            "ClockBackwards on a step that did not go back"
+            "TimeBackwards on a step that did not go back"
         );
     }
 }

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use arbitrary::Arbitrary;
-use tickfold::runner::{Clock, Runner, Sleeper};
+use tickfold::runner::{TimeSource, Runner, Sleeper};
 use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Policy};
 
 use crate::fold::RateSpec;
@@ -48,9 +48,9 @@ pub struct Input {
 
 /// The fake clock, shared with the sleeper.
 #[derive(Clone, Default)]
-struct FakeClock(Rc<Cell<u64>>);
+struct FakeTime(Rc<Cell<u64>>);
 
-impl Clock<Nanos> for FakeClock {
+impl TimeSource<Nanos> for FakeTime {
     fn now(&mut self) -> Nanos {
         Nanos(self.0.get())
     }
@@ -58,7 +58,7 @@ impl Clock<Nanos> for FakeClock {
 
 /// Wakes as the input says, cycling through its list; records whether the last wake was early.
 struct FuzzSleeper {
-    clock: FakeClock,
+    clock: FakeTime,
     wakes: Rc<Vec<Wake>>,
     next: usize,
     early: Rc<Cell<bool>>,
@@ -122,7 +122,7 @@ pub fn run(input: Input) {
     let Ok(state) = LoopState::new(config, Nanos(0)) else {
         return;
     };
-    let clock = FakeClock::default();
+    let clock = FakeTime::default();
     let early = Rc::new(Cell::new(false));
     let sleeper = FuzzSleeper {
         clock: clock.clone(),
@@ -148,7 +148,7 @@ pub fn run(input: Input) {
                 Event::Update(t) => {
                     updates += 1;
                     let i = usize::from(t.clock.0);
-                    let (num, den) = clocks[i].rate().period_ratio();
+                    let (num, den) = clocks[i].rate().as_nanos_ratio();
                     // The slot's start (constant rate) or the tick's end (catch-up), real time:
                     // scale 1 and no pauses here, so virtual time is real time.
                     let k = u128::from(t.index) + u128::from(!constant[i]);

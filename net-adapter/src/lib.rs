@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use ggrs::{InputStatus, SessionBuilder};
-//! use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+//! use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 //! use tickfold_ggrs::{GgrsConfig, Refusal, Rollback};
 //! use tickfold_snapshot::DoubleBuffer;
 //!
@@ -20,7 +20,7 @@
 //!     .with_check_distance(7)
 //!     .start_synctest_session()?;
 //! let mut rollback = Rollback::<Config, _>::new(&world, 8, Refusal::default())?;
-//! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(60)?), Nanos(0))?;
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
 //! for frame in 1..=60 {
 //!     let events = state.advance(Nanos(frame * 16_666_667));
 //!     for tick in events.updates() {

@@ -16,10 +16,10 @@ use tickfold_core::{LoopState, TimeScale, Timestamp};
 /// # Examples
 ///
 /// ```
-/// use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate, TimeScale};
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
 /// use tickfold_ggrs::TimeSync;
 ///
-/// let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(60)?), Nanos(0))?;
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
 /// let mut sync = TimeSync::new();
 /// assert!(!sync.apply(1, &mut state));                  // inside the dead zone
 /// assert!(sync.apply(2, &mut state));                   // ahead: slow down

@@ -8,7 +8,7 @@ mod game;
 use std::cell::Cell;
 
 use game::{Config, Game};
-use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::{Frame, InputStatus, SessionBuilder};
 use tickfold_ggrs::{NetError, Refusal, Rollback};
 
@@ -28,7 +28,7 @@ fn run(
     let mut world = Game::new();
     let mut rollback = Rollback::new(&world, 8, Refusal::Drop).expect("ring");
     assert_eq!(rollback.slots(), 9);
-    let config = LoopConfig::new(TickRate::from_hz(60).expect("rate")).phase(0.5);
+    let config = LoopConfig::new(Period::from_hz(60).expect("rate")).phase(0.5);
     let mut state = LoopState::new(config, Nanos(0)).expect("config");
     for f in 1..=frames {
         let events = state.advance(Nanos(f * 1_000_000_000 / 60));
@@ -104,7 +104,7 @@ fn a_ring_shorter_than_the_check_distance_is_a_typed_error() {
     let mut world = Game::new();
     // A ring of 5 frames for a session that rolls back 7.
     let mut rollback = Rollback::<Config, Game>::new(&world, 4, Refusal::Drop).expect("ring");
-    let config = LoopConfig::new(TickRate::from_hz(60).expect("rate")).phase(0.5);
+    let config = LoopConfig::new(Period::from_hz(60).expect("rate")).phase(0.5);
     let mut state = LoopState::new(config, Nanos(0)).expect("config");
     let mut error = None;
     for f in 1..=20 {

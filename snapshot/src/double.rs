@@ -71,11 +71,11 @@ impl CaptureStats {
 /// In place, with the fold's events deciding when to capture:
 ///
 /// ```
-/// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+/// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 /// use tickfold_snapshot::DoubleBuffer;
 ///
 /// let mut xs = DoubleBuffer::new(vec![0.0_f32; 1000]);
-/// let state = LoopState::new(LoopConfig::new(TickRate::from_hz(60)?), Nanos(0))?;
+/// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
 /// // A 40 ms frame: two updates are due, one capture is enough.
 /// let (_state, events) = state.step(Nanos(40_000_000));
 /// for event in &events {

@@ -17,14 +17,14 @@
 //! implements too, so code driving captures and blends can be written once for both.
 //!
 //! ```
-//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+//! use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 //! use tickfold_snapshot::DoubleBuffer;
 //!
 //! #[derive(Copy, Clone, Debug, PartialEq)]
 //! struct Particle { x: f32, v: f32 }
 //!
 //! let mut world = DoubleBuffer::new(vec![Particle { x: 0.0, v: 1.0 }; 10_000]);
-//! let mut state = LoopState::new(LoopConfig::new(TickRate::from_hz(100)?), Nanos(0))?;
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
 //! for frame in 1..=10 {
 //!     let events;
 //!     (state, events) = state.step(Nanos(frame * 25_000_000)); // 40 fps: 2 or 3 updates

@@ -5,7 +5,7 @@
 //! allocations of the thread that measures, so the test harness and other tests on other
 //! threads are never counted.
 
-use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 use tickfold_snapshot::{DoubleBuffer, Persistent, Ring, Tracked};
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
@@ -26,7 +26,7 @@ fn the_counter_sees_a_real_allocation() {
 
 #[test]
 fn ticks_allocate_nothing_and_the_counter_sees_what_does() {
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     let mut world = DoubleBuffer::new(Vec::with_capacity(40_000));
     world.resize(30_000, [0.0_f32; 4]);

@@ -1,7 +1,7 @@
 //! Checksums, bad input, the fold glue and the documented edge rules.
 
 use quickcheck::{QuickCheck, TestResult};
-use tickfold_core::{Event, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 use tickfold_snapshot::{
     Double, DoubleBuffer, Ring, SnapshotError, TickNotInRing, Tracked, chunk_checksum,
     state_checksum,
@@ -160,7 +160,7 @@ fn one_capture_per_step_gives_the_state_before_the_last_update() {
     // A 60 Hz loop with frames of 5 to 70 ms: steps of 0 to 4 updates. `before_update` on the
     // events must leave in the back exactly the state before each step's last update, which a
     // naive run keeping a clone before every update knows.
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     const N: u64 = 100_000; // 196 chunks of 512 u64
     let mut buf = DoubleBuffer::new(vec![0_u64; N as usize]);
@@ -240,7 +240,7 @@ fn a_full_slice_write_or_publish_makes_the_next_capture_full() {
 #[test]
 fn double_follows_the_same_rules_for_one_value() {
     let mut d = Double::new(1.0_f64);
-    let rate = TickRate::from_hz(10).unwrap();
+    let rate = Period::from_hz(10).unwrap();
     let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     let (_, events) = state.step(Nanos(250_000_000)); // 2 updates, alpha 0.5
     for t in events.updates() {

@@ -4,12 +4,12 @@
 use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tickfold_core::{Events, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_core::{Events, LoopConfig, LoopState, Nanos, Period, Tick};
 use tickfold_testing::{Schedule, Sim};
 
 fn fold_hour(c: &mut Criterion) {
     let schedule = Schedule::vsync(144u64, 518_400).expect("144 Hz is valid");
-    let config = LoopConfig::new(TickRate::from_hz(60).expect("60 Hz is valid"));
+    let config = LoopConfig::new(Period::from_hz(60).expect("60 Hz is valid"));
     let update = |x: &mut f64, tick: &Tick| *x += tick.dt_secs();
     let sim = Sim::new(config.clone(), 0.0_f64, update).expect("valid config");
     let mut group = c.benchmark_group("fold_hour_144hz");

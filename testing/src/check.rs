@@ -79,7 +79,7 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     /// end in equal states. On failure the [`Failure::Schedule`] report names the schedule,
     /// the step and the first differing field (from [`with_diff`](Sim::with_diff) or
     /// [`debug_diff`]). Time going backwards follows the fold's rule (no time passes, the
-    /// step reports `ClockBackwards`), and the report says so when the schedule has any.
+    /// step reports `TimeBackwards`), and the report says so when the schedule has any.
     ///
     /// # Errors
     ///
@@ -274,8 +274,8 @@ pub(crate) fn describe_step(trace: &Trace, i: usize, schedule: Option<&Schedule>
     };
     for e in s.events {
         match e {
-            Event::ClockBackwards { by } => {
-                out += &format!(", ClockBackwards by {} ms", fmt_ms(i128::from(by.0)));
+            Event::TimeBackwards { by } => {
+                out += &format!(", TimeBackwards by {} ms", fmt_ms(i128::from(by.0)));
             }
             Event::DiscardedTime { time, ticks, .. } => {
                 out += &format!(
@@ -309,7 +309,7 @@ fn notes<S>(m: &ScheduleMismatch, run: &Run<S>, schedule: &Schedule) -> Vec<Stri
             .collect();
         out.push(format!(
             "time goes backwards {} time{} ({}{}); the fold's rule: no time passes, the step \
-             reports ClockBackwards and renders nothing, and the next step measures from the \
+             reports TimeBackwards and renders nothing, and the next step measures from the \
              latest `now`",
             back.len(),
             if back.len() == 1 { "" } else { "s" },

@@ -2,7 +2,7 @@
 
 use super::replay::{Fnv1a, hash_event};
 use super::{KitError, Schedule};
-use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick, TickRate};
+use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, Tick};
 
 /// A main loop the kit can drive: anything that turns a `now` into loop events.
 ///
@@ -11,7 +11,7 @@ use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick, TickRate};
 /// checks; the worked tests do this with a deliberately float-accumulating loop.
 pub trait Driver: Clone {
     /// The (main) tick rate: the reference run steps once per tick of it.
-    fn tick_rate(&self) -> TickRate;
+    fn tick_rate(&self) -> Period;
 
     /// Advances the loop to `now` and appends what happened to `events`, in order. The kit
     /// runs [`Event::Update`] ticks through the user's update and treats
@@ -20,7 +20,7 @@ pub trait Driver: Clone {
 }
 
 impl Driver for LoopState<Nanos> {
-    fn tick_rate(&self) -> TickRate {
+    fn tick_rate(&self) -> Period {
         self.rate()
     }
 
@@ -40,9 +40,9 @@ impl Driver for LoopState<Nanos> {
 ///
 /// ```
 /// use tickfold_testing::{Schedule, Sim};
-/// use tickfold_core::{LoopConfig, TickRate};
+/// use tickfold_core::{LoopConfig, Period};
 ///
-/// let sim = Sim::new(LoopConfig::new(TickRate::from_hz(50)?), 0u64, |n: &mut u64, _| *n += 1)?;
+/// let sim = Sim::new(LoopConfig::new(Period::from_hz(50)?), 0u64, |n: &mut u64, _| *n += 1)?;
 /// let run = sim.fold(&Schedule::from_millis(&[16.0; 6])?);
 /// assert_eq!(run.state, 4); // 96 ms hold four 20 ms ticks
 /// assert_eq!(run.trace.update_count(), 4);

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use tickfold_testing::{Schedule, Sim};
-//! use tickfold_core::{LoopConfig, Tick, TickRate};
+//! use tickfold_core::{LoopConfig, Tick, Period};
 //!
 //! #[derive(Clone, Debug, PartialEq)]
 //! struct Ball { y: f64, vy: f64 }
@@ -15,7 +15,7 @@
 //!     b.y += b.vy * dt;
 //! }
 //!
-//! let config = LoopConfig::new(TickRate::from_hz(60)?).max_frame_delta(None);
+//! let config = LoopConfig::new(Period::from_hz(60)?).max_frame_delta(None);
 //! let sim = Sim::new(config, Ball { y: 10.0, vy: 0.0 }, update)?;
 //! let schedules = [
 //!     Schedule::vsync(144u64, 288)?,                          // 2 s of 144 Hz frames
@@ -65,7 +65,7 @@ mod timestep;
 
 use core::fmt;
 
-use tickfold_core::{ConfigError, RateError, TickRate};
+use tickfold_core::{ConfigError, Period, RateError};
 
 /// The quickcheck version the kit's `Arbitrary` impls are written for: use it for your own
 /// `Arbitrary` types and `QuickCheck` runners so that both sides agree.
@@ -100,7 +100,7 @@ pub enum KitError {
     /// end at different simulated times.
     SpanNotWhole {
         /// The offending tick rate.
-        rate: TickRate,
+        rate: Period,
         /// The span in nanoseconds.
         span_ns: u64,
     },
@@ -150,7 +150,7 @@ impl From<ConfigError> for KitError {
     }
 }
 
-/// A value the kit accepts as a rate: a [`TickRate`], whole hertz (`144u64`) or an exact
+/// A value the kit accepts as a rate: a [`Period`], whole hertz (`144u64`) or an exact
 /// `(num, den)` ratio of hertz (`(60_000u64, 1_001u64)` is 59.94 Hz).
 ///
 /// Zero gives [`KitError::Config`]`(`[`ConfigError::Rate(RateError::Zero)`]`)`.
@@ -160,29 +160,29 @@ pub trait IntoTickRate {
     /// # Errors
     ///
     /// [`KitError::Config`] for a zero or out-of-range rate.
-    fn into_tick_rate(self) -> Result<TickRate, KitError>;
+    fn into_tick_rate(self) -> Result<Period, KitError>;
 }
 
-impl IntoTickRate for TickRate {
-    fn into_tick_rate(self) -> Result<TickRate, KitError> {
+impl IntoTickRate for Period {
+    fn into_tick_rate(self) -> Result<Period, KitError> {
         Ok(self)
     }
 }
 
 impl IntoTickRate for u64 {
-    fn into_tick_rate(self) -> Result<TickRate, KitError> {
-        Ok(TickRate::from_hz(self)?)
+    fn into_tick_rate(self) -> Result<Period, KitError> {
+        Ok(Period::from_hz(self)?)
     }
 }
 
 impl IntoTickRate for (u64, u64) {
-    fn into_tick_rate(self) -> Result<TickRate, KitError> {
-        Ok(TickRate::from_hz_ratio(self.0, self.1)?)
+    fn into_tick_rate(self) -> Result<Period, KitError> {
+        Ok(Period::from_hz_ratio(self.0, self.1)?)
     }
 }
 
 /// A rate in hertz for messages: whole numbers bare, others with two decimals (59.94).
-pub(crate) fn fmt_hz(rate: TickRate) -> String {
+pub(crate) fn fmt_hz(rate: Period) -> String {
     let hz = rate.hz_f64();
     if hz < 0.01 {
         // Periods of minutes to centuries: "0" would hide the rate.
@@ -220,10 +220,10 @@ mod tests {
         assert_eq!(fmt_ms(0), "0");
         assert_eq!(fmt_ms(1_500), "0.0015");
         assert_eq!(
-            fmt_hz(TickRate::from_hz_ratio(60_000, 1_001).unwrap()),
+            fmt_hz(Period::from_hz_ratio(60_000, 1_001).unwrap()),
             "59.94"
         );
-        assert_eq!(fmt_hz(TickRate::from_hz(144).unwrap()), "144");
+        assert_eq!(fmt_hz(Period::from_hz(144).unwrap()), "144");
     }
 
     #[test]

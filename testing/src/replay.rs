@@ -88,7 +88,7 @@ impl Hasher for Fnv1a {
 /// little-endian integers (floats by their bits, `bool`s as one byte).
 pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
     match e {
-        Event::ClockBackwards { by } => {
+        Event::TimeBackwards { by } => {
             h.write_u8(0);
             h.write_u64(by.0);
         }
@@ -129,7 +129,7 @@ pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
             h.write_u16(t.clock.0);
             h.write_u64(t.index);
             h.write_u64(t.t.0);
-            let (num, den) = t.dt.period_ratio();
+            let (num, den) = t.dt.as_nanos_ratio();
             h.write_u64(num);
             h.write_u64(den);
             // Two's complement of the exact lag: the same bytes as before `Lag` for every lag
@@ -209,11 +209,11 @@ fn hash_step<S, I: Hash>(
 ///
 /// ```
 /// use tickfold_testing::Recorder;
-/// use tickfold_core::{LoopConfig, Nanos, Tick, TickRate};
+/// use tickfold_core::{LoopConfig, Nanos, Tick, Period};
 ///
 /// fn update(x: &mut i64, _tick: &Tick, push: &i64) { *x += push; }
 ///
-/// let config = LoopConfig::new(TickRate::from_hz(60)?);
+/// let config = LoopConfig::new(Period::from_hz(60)?);
 /// let mut rec = Recorder::new(config, Nanos(0), 0i64)?.with_checksum(|x| *x as u64);
 /// for (frame, push) in [(1u64, 1i64), (2, -1), (3, 5), (4, 0)] {
 ///     rec.step(Nanos::from_millis(17 * frame), push, update);

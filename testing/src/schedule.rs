@@ -5,7 +5,7 @@ use core::fmt;
 use quickcheck::{Arbitrary, Gen};
 
 use super::{IntoTickRate, KitError, fmt_hz, fmt_ms};
-use tickfold_core::{Nanos, TickRate};
+use tickfold_core::{Nanos, Period};
 
 /// Refresh rates `Arbitrary` picks from, as exact `(num, den)` hertz: 30 to 360 Hz, NTSC's
 /// 59.94 Hz included.
@@ -63,7 +63,7 @@ const STALL_NS: i64 = 500_000_000;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Schedule {
-    refresh: Option<TickRate>,
+    refresh: Option<Period>,
     frames: Vec<i64>,
 }
 
@@ -139,7 +139,7 @@ impl Schedule {
 
     /// This schedule labelled with a refresh rate (it changes no frame).
     #[must_use]
-    pub fn with_refresh(mut self, rate: TickRate) -> Schedule {
+    pub fn with_refresh(mut self, rate: Period) -> Schedule {
         self.refresh = Some(rate);
         self
     }
@@ -153,7 +153,7 @@ impl Schedule {
 
     /// The refresh rate label, if any.
     #[must_use]
-    pub fn refresh(&self) -> Option<TickRate> {
+    pub fn refresh(&self) -> Option<Period> {
         self.refresh
     }
 
@@ -211,8 +211,8 @@ impl Schedule {
     /// The refresh period's two whole-nanosecond lengths (floor and ceiling), if labelled.
     fn vsync_lengths(&self) -> Option<(i64, i64)> {
         let r = self.refresh?;
-        let floor = i64::try_from(r.period_floor_nanos()).ok()?;
-        let (num, den) = r.period_ratio();
+        let floor = i64::try_from(r.floor_nanos()).ok()?;
+        let (num, den) = r.as_nanos_ratio();
         // A ceiling of i64::MAX + 1 ns is no frame length; the floor still is.
         Some((floor, floor.saturating_add(i64::from(num % den != 0))))
     }
@@ -248,7 +248,7 @@ impl fmt::Display for Schedule {
         if f.alternate() {
             write!(f, "Schedule::from_nanos(vec!{:?})?", self.frames)?;
             if let Some(r) = self.refresh {
-                let (num, den) = r.period_ratio();
+                let (num, den) = r.as_nanos_ratio();
                 // A period of num/den ns is 1e9·den/num Hz.
                 let (hz_num, hz_den) = (u128::from(den) * 1_000_000_000, u128::from(num));
                 let (mut x, mut y) = (hz_num, hz_den);
@@ -258,7 +258,7 @@ impl fmt::Display for Schedule {
                 let (hz_num, hz_den) = (hz_num / x, hz_den / x);
                 write!(
                     f,
-                    ".with_refresh(TickRate::from_hz_ratio({hz_num}, {hz_den})?)"
+                    ".with_refresh(Period::from_hz_ratio({hz_num}, {hz_den})?)"
                 )?;
             }
             return Ok(());
@@ -319,7 +319,7 @@ fn between(g: &mut Gen, lo: i64, hi: i64) -> i64 {
 impl Arbitrary for Schedule {
     fn arbitrary(g: &mut Gen) -> Schedule {
         let &(num, den) = g.choose(&REFRESH).unwrap_or(&(60, 1));
-        let rate = TickRate::from_hz_ratio(num, den).unwrap_or(TickRate::ONE_SECOND);
+        let rate = Period::from_hz_ratio(num, den).unwrap_or(Period::ONE_SECOND);
         let jitter = *g
             .choose(&[0, 20_000, 100_000, 500_000, 2_000_000])
             .unwrap_or(&0);
@@ -517,31 +517,31 @@ mod tests {
         // i64::MAX where the vsync lengths stop fitting a frame, with frames at the i64 edges.
         let max = i64::MAX as u64;
         let rates = [
-            (TickRate::from_hz(1_000_000_000).unwrap(), "1000000000"),
+            (Period::from_hz(1_000_000_000).unwrap(), "1000000000"),
             (
-                TickRate::from_period(Duration::from_nanos(2)).unwrap(),
+                Period::from_duration(Duration::from_nanos(2)).unwrap(),
                 "500000000",
             ),
             (
-                TickRate::from_period(Duration::from_nanos(max)).unwrap(),
+                Period::from_duration(Duration::from_nanos(max)).unwrap(),
                 "1.084e-10",
             ),
             // i64::MAX + 1/2 ns: the ceiling no longer fits an i64.
             (
-                TickRate::from_secs_ratio(2 * max + 1, 2_000_000_000).unwrap(),
+                Period::from_secs_ratio(2 * max + 1, 2_000_000_000).unwrap(),
                 "1.084e-10",
             ),
             (
-                TickRate::from_period(Duration::from_nanos(max + 1)).unwrap(),
+                Period::from_duration(Duration::from_nanos(max + 1)).unwrap(),
                 "1.084e-10",
             ),
             (
-                TickRate::from_period(Duration::from_nanos(u64::MAX)).unwrap(),
+                Period::from_duration(Duration::from_nanos(u64::MAX)).unwrap(),
                 "5.421e-11",
             ),
         ];
         assert_eq!(
-            TickRate::from_period(Duration::ZERO),
+            Period::from_duration(Duration::ZERO),
             Err(tickfold_core::RateError::Zero)
         );
         let frames = [0, 1, -1, 16_666_667, i64::MAX / 2, i64::MAX, i64::MIN];
@@ -553,7 +553,7 @@ mod tests {
                 "{text}"
             );
             assert!(text.contains("9223372036854.775807"), "{text}");
-            assert!(format!("{s:#}").contains(".with_refresh(TickRate::from_hz_ratio("));
+            assert!(format!("{s:#}").contains(".with_refresh(Period::from_hz_ratio("));
             for f in frames {
                 // Every frame gets some marker without overflowing.
                 let _ = s.marker(f);

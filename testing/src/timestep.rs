@@ -5,7 +5,7 @@ use core::time::Duration;
 
 use super::fold::Sim;
 use super::{Failure, IntoTickRate, KitError, Schedule, fmt_hz, fmt_ms};
-use tickfold_core::{LoopConfig, Nanos, Tick, TickRate};
+use tickfold_core::{LoopConfig, Nanos, Period, Tick};
 
 /// How far apart two results may be: `approx`'s `relative_eq` (equal if the difference is at
 /// most `epsilon`, or at most `max_relative` times the larger magnitude).
@@ -74,7 +74,7 @@ pub struct Deviation {
     /// The field's name, as the observer gave it.
     pub field: &'static str,
     /// The tick rate.
-    pub rate: TickRate,
+    pub rate: Period,
     /// The value at that rate.
     pub value: f64,
     /// The value at the reference (first) rate.
@@ -95,7 +95,7 @@ pub struct TimestepReport {
     /// The tolerance applied.
     pub tolerance: Tolerance,
     /// Each rate and its observed fields after the span; the first is the reference.
-    pub observed: Vec<(TickRate, Vec<(&'static str, f64)>)>,
+    pub observed: Vec<(Period, Vec<(&'static str, f64)>)>,
     /// The largest absolute deviation from the reference (`NaN` counts as largest), if any
     /// rate besides the reference was run.
     pub largest: Option<Deviation>,
@@ -127,7 +127,7 @@ pub struct TimestepReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timestep {
     span: Nanos,
-    rates: Vec<TickRate>,
+    rates: Vec<Period>,
     tolerance: Tolerance,
 }
 
@@ -152,7 +152,7 @@ impl Timestep {
             .map(|r| r.into_tick_rate())
             .collect::<Result<Vec<_>, _>>()?;
         for &rate in &rates {
-            let (num, den) = rate.period_ratio();
+            let (num, den) = rate.as_nanos_ratio();
             if (u128::from(span.0) * u128::from(den)) % u128::from(num) != 0 {
                 return Err(KitError::SpanNotWhole {
                     rate,

@@ -12,7 +12,7 @@ use core::time::Duration;
 use std::time::Instant;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{ClockId, Event, LoopConfig, Nanos, Tick, TickRate};
+use tickfold_core::{ClockId, Event, LoopConfig, Nanos, Period, Tick};
 use tickfold_testing::{
     Driver, Failure, MismatchKind, Schedule, Sim, Timestep, Tolerance, smooth, smooth_naive,
 };
@@ -50,7 +50,7 @@ type Update = fn(&mut Projectile, &Tick);
 /// 60 Hz ticks; no max-frame-delta clamp (a stall must not discard ticks), the default cap of
 /// 8 updates per step (a stall's backlog runs over the following steps).
 fn sim() -> Sim<Projectile, Update> {
-    let config = LoopConfig::new(TickRate::from_hz(60).unwrap()).max_frame_delta(None);
+    let config = LoopConfig::new(Period::from_hz(60).unwrap()).max_frame_delta(None);
     Sim::new(config, THROWN, projectile as Update).unwrap()
 }
 
@@ -166,7 +166,7 @@ fn naive_smoothing_fails_the_timestep_check_and_the_helper_passes() {
 /// the frames.
 #[derive(Clone)]
 struct FloatLoop {
-    rate: TickRate,
+    rate: Period,
     dt: f32,
     acc: f32,
     last: u64,
@@ -176,7 +176,7 @@ struct FloatLoop {
 impl FloatLoop {
     fn new(hz: u64) -> FloatLoop {
         FloatLoop {
-            rate: TickRate::from_hz(hz).unwrap(),
+            rate: Period::from_hz(hz).unwrap(),
             dt: 1.0 / hz as f32,
             acc: 0.0,
             last: 0,
@@ -186,7 +186,7 @@ impl FloatLoop {
 }
 
 impl Driver for FloatLoop {
-    fn tick_rate(&self) -> TickRate {
+    fn tick_rate(&self) -> Period {
         self.rate
     }
 
@@ -214,7 +214,7 @@ impl Driver for FloatLoop {
 /// moment a loop must decide whether that tick is due. tickfold decides exactly; a float
 /// accumulator decides by its rounding error, which depends on how the frames fell.
 fn ending_on_a_tick(schedule: Schedule) -> Schedule {
-    let rate = TickRate::from_hz(60).unwrap();
+    let rate = Period::from_hz(60).unwrap();
     let end = schedule.end().0;
     let boundary = rate.tick_start_nanos(rate.ticks_in(end) + 1) + 1;
     schedule.then((boundary - end) as i64)

@@ -4,7 +4,7 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
-use tickfold_core::{ConfigError, LoopConfig, Nanos, RateError, Tick, TickRate};
+use tickfold_core::{ConfigError, LoopConfig, Nanos, Period, RateError, Tick};
 use tickfold_testing::{
     Failure, KitError, MismatchKind, Recorder, Schedule, Sim, Timestep, debug_diff,
 };
@@ -44,7 +44,7 @@ fn per_frame_kick(b: &mut Body, tick: &Tick) {
 }
 
 fn config() -> LoopConfig {
-    LoopConfig::new(TickRate::from_hz(60).unwrap()).max_frame_delta(None)
+    LoopConfig::new(Period::from_hz(60).unwrap()).max_frame_delta(None)
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn backwards_time_follows_the_fold_rule_and_the_report_says_so() {
     assert_eq!(s.update_count(), 0);
     assert!(s.events.iter().any(|e| matches!(
         e,
-        tickfold_core::Event::ClockBackwards { by } if *by == Nanos(5_000_000)
+        tickfold_core::Event::TimeBackwards { by } if *by == Nanos(5_000_000)
     )));
     // A failing simulation on that schedule: the report explains the rule.
     let sim = Sim::new(config(), START, per_frame_kick as Update).unwrap();
@@ -114,7 +114,7 @@ fn backwards_time_follows_the_fold_rule_and_the_report_says_so() {
         "{text}"
     );
     assert!(
-        text.contains("no time passes, the step reports ClockBackwards"),
+        text.contains("no time passes, the step reports TimeBackwards"),
         "{text}"
     );
 }
@@ -122,7 +122,7 @@ fn backwards_time_follows_the_fold_rule_and_the_report_says_so() {
 #[test]
 fn the_max_frame_delta_clamp_shows_up_as_dropped_ticks() {
     // The default config clamps frames at 250 ms: a 1 s stall discards 750 ms of ticks.
-    let clamped = LoopConfig::new(TickRate::from_hz(60).unwrap());
+    let clamped = LoopConfig::new(Period::from_hz(60).unwrap());
     let sim = Sim::new(clamped, START, good as Update).unwrap();
     let stall = Schedule::from_millis(&[16.0, 1_000.0, 16.0]).unwrap();
     let Err(Failure::Schedule(m)) = sim.same_across_schedules(&[stall]) else {

@@ -21,7 +21,7 @@ use bevy_time::{Fixed, Real, Time, TimePlugin, TimeUpdateStrategy, Virtual};
 use event_loop::{EventSettings, Events as PistonEvents};
 use game_loop::{GameLoop, TimeTrait};
 use input::{Event as PistonEvent, Loop};
-use tickfold::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, TickRate};
+use tickfold::{ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, Period};
 use window::{NoWindow, WindowSettings};
 
 use crate::floor::{FloorLoop, FloorStep};
@@ -97,7 +97,7 @@ pub enum Options {
 
 /// The 60 Hz configuration with the given options and a 250 ms max frame delta.
 pub fn tickfold_config(options: Options) -> LoopConfig {
-    let rate = TickRate::from_hz(TICK_HZ).expect("60 Hz is a valid rate");
+    let rate = Period::from_hz(TICK_HZ).expect("60 Hz is a valid rate");
     let config = LoopConfig::new(rate).max_frame_delta(Some(MAX_FRAME));
     match options {
         Options::Plain => config,
@@ -121,8 +121,8 @@ pub const CLOCK_NAMES: [&str; 16] = [
 
 /// Clock `i`'s rate in the several-clocks case: `60 + 0.013·i` Hz, so all are distinct and
 /// each runs about one update per 60 Hz frame (clock 0 is exactly 60 Hz).
-pub fn clock_rate(i: usize) -> TickRate {
-    TickRate::from_hz_ratio(60_000 + 13 * i as u64, 1_000).expect("a valid rate")
+pub fn clock_rate(i: usize) -> Period {
+    Period::from_hz_ratio(60_000 + 13 * i as u64, 1_000).expect("a valid rate")
 }
 
 /// `n` catch-up clocks at [`clock_rate`]`(0 .. n)`, 250 ms max frame delta.
@@ -235,7 +235,7 @@ impl Driver for TickfoldInPlace {
         let run = self.state.ticks_run();
         // Exact: tick n ends at n·dt; the lag says how far the grid is behind the last frame.
         let rate = self.state.rate();
-        let (pn, pd) = rate.period_ratio();
+        let (pn, pd) = rate.as_nanos_ratio();
         let ahead = (n as f64 - run as f64) * pn as f64 / pd as f64;
         GridState {
             ticks_run: run,

@@ -308,7 +308,7 @@ fn stalls() -> Vec<(&'static str, behaviour::StallReport, String)> {
 /// `size_of` of tickfold's public value types.
 fn sizes() -> Vec<(&'static str, usize)> {
     use std::mem::size_of;
-    use tickfold::{Event, Events, Lag, LoopState, Nanos, Render, Tick, TickRate};
+    use tickfold::{Event, Events, Lag, LoopState, Nanos, Render, Tick, Period};
     vec![
         ("LoopState<Nanos>", size_of::<LoopState<Nanos>>()),
         ("LoopState<Instant>", size_of::<LoopState<Instant>>()),
@@ -319,7 +319,7 @@ fn sizes() -> Vec<(&'static str, usize)> {
         ("Render", size_of::<Render>()),
         ("Nanos", size_of::<Nanos>()),
         ("Lag", size_of::<Lag>()),
-        ("TickRate", size_of::<TickRate>()),
+        ("Period", size_of::<Period>()),
     ]
 }
 

@@ -47,7 +47,7 @@ fn floor_matches_tickfold(times: &[u64]) {
             .collect();
         for t in events.updates() {
             // The same fraction (tickfold's is reduced).
-            let ((a, b), (c, d)) = (t.dt.period_ratio(), f.dt());
+            let ((a, b), (c, d)) = (t.dt.as_nanos_ratio(), f.dt());
             assert_eq!(
                 u128::from(a) * u128::from(d),
                 u128::from(b) * u128::from(c),
@@ -76,7 +76,7 @@ fn floor_matches_tickfold(times: &[u64]) {
                     first, ticks, time, ..
                 } => discarded = Some((*first, *ticks, time.0)),
                 Event::Deferred { ticks, .. } => deferred = *ticks,
-                Event::ClockBackwards { by } => backwards = by.0,
+                Event::TimeBackwards { by } => backwards = by.0,
                 _ => {}
             }
         }

@@ -13,7 +13,7 @@
 //!   a tick run `e` early or late with alpha clamped to `[0, 1]` draws `e` away.
 #![allow(dead_code)]
 
-use tickfold_core::{LoopConfig, LoopState, Nanos, TickRate};
+use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 
 /// A rate of `num / den` Hz.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -142,7 +142,7 @@ pub(crate) fn tickfold(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64])
 
 /// Each frame's update count and drawn-time error (ns), and the ticks run.
 pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, u64) {
-    let rate = TickRate::from_hz(ticks_hz).unwrap();
+    let rate = Period::from_hz(ticks_hz).unwrap();
     let config = LoopConfig::new(rate).hysteresis(fraction);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let _ = state.advance(Nanos(0));

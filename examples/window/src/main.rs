@@ -15,8 +15,8 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use tickfold::runner::{NoSleep, Runner, SystemClock};
-use tickfold::{Event, LoopConfig, LoopState, TickRate, TimeScale};
+use tickfold::runner::{NoSleep, RealTime, Runner};
+use tickfold::{Event, LoopConfig, LoopState, Period, TimeScale};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -37,7 +37,7 @@ struct Gfx {
 }
 
 struct App {
-    runner: Runner<Instant, SystemClock, NoSleep>,
+    runner: Runner<Instant, RealTime, NoSleep>,
     world: Vec<Ball>,
     prev: Vec<Ball>,
     alpha: f32,
@@ -213,8 +213,8 @@ fn main() -> ExitCode {
             }
         }
     }
-    let config = match TickRate::from_hz(20)
-        .and_then(|t| Ok(LoopConfig::new(t).render_rate(Some(TickRate::from_hz(144)?))))
+    let config = match Period::from_hz(20)
+        .and_then(|t| Ok(LoopConfig::new(t).render_rate(Some(Period::from_hz(144)?))))
     {
         Ok(c) => c,
         Err(e) => {
@@ -227,7 +227,7 @@ fn main() -> ExitCode {
     };
     let world = spawn(300);
     let mut app = App {
-        runner: Runner::new(state, SystemClock, NoSleep),
+        runner: Runner::new(state, RealTime, NoSleep),
         prev: world.clone(),
         world,
         alpha: 0.0,

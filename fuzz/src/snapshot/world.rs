@@ -151,7 +151,7 @@ impl<T: Elem> World<T> {
                     clock: ClockId(0),
                     index: 0,
                     t: Nanos(0),
-                    dt: TickRate::ONE_SECOND,
+                    dt: Period::ONE_SECOND,
                     lag: tickfold::Lag::ZERO,
                     last_in_step: last,
                 };
@@ -447,7 +447,7 @@ impl<T: Elem> World<T> {
                     clock: ClockId(0),
                     index: 0,
                     t: Nanos(0),
-                    dt: TickRate::ONE_SECOND,
+                    dt: Period::ONE_SECOND,
                     lag: tickfold::Lag::ZERO,
                     last_in_step: last,
                 };

@@ -53,7 +53,7 @@ impl Interpolate for Quat {
 ///
 /// ```
 /// use glam::Quat;
-/// use tickfold_core::{Interpolate, glam::Nlerp};
+/// use tickfold_core::{Interpolate, Nlerp};
 ///
 /// let (a, b) = (Nlerp(Quat::IDENTITY), Nlerp(Quat::from_rotation_z(1.0)));
 /// assert_eq!(a.interpolate(&b, 1.0), b);
