@@ -2,9 +2,9 @@
 //! by the fold, each tick one ggrs frame, saves and loads through the snapshot ring.
 //!
 //! ```text
-//! cargo run --release --example rollback               # two peers over loopback UDP, 5 s
-//! cargo run --release --example rollback -- --peers 2 --seconds 10
-//! cargo run --release --example rollback -- --sync-test
+//! cargo run --release --example rollback --features ggrs                 # two peers over loopback UDP, 5 s
+//! cargo run --release --example rollback --features ggrs -- --peers 2 --seconds 10
+//! cargo run --release --example rollback --features ggrs -- --sync-test
 //! ```
 //!
 //! `--peers 2` (the default) runs two peers in this process over `127.0.0.1` only, each with
@@ -59,8 +59,6 @@ fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
     let mut state = LoopState::new(config, Nanos(0))?;
     let start = Instant::now();
     for f in 1..=10_000u64 {
-        // `updates()` yields `&Tick` today and `Tick` by value after the core rework.
-        #[allow(clippy::needless_borrow)]
         for tick in state.advance(Nanos(f * 1_000_000_000 / 60)).updates() {
             let frame = rollback.frame();
             let inputs = [

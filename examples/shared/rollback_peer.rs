@@ -146,8 +146,6 @@ impl Peer {
             let _ = self.sync.apply(self.rollback.stats().frames_ahead, state);
         }
         let events = state.advance(now);
-        // `updates()` yields `&Tick` today and `Tick` by value after the core rework.
-        #[allow(clippy::needless_borrow)]
         for tick in events.updates() {
             let input = game::scripted_input(self.handle, self.rollback.frame());
             let adv = self.rollback.update(

@@ -1,6 +1,5 @@
 //! ggrs's `SyncTestSession` on the example game: every frame it rolls back `check distance`
 //! frames, re-simulates them and compares the checksums the ring gives.
-#![allow(clippy::needless_borrow)] // `updates()` yields `Tick` by value after the core rework.
 
 #[path = "../../examples/shared/rollback_game.rs"]
 mod game;
