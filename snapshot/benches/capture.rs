@@ -45,12 +45,12 @@ use criterion::{
 };
 use tickfold_snapshot::{DoubleBuffer, Persistent, Ring, Tracked};
 
-/// The seed's 0.5 KB object.
+/// The 0.5 KB object of the napkin budget in "Main Loops, Refresh Rates, and Determinism".
 #[derive(Copy, Clone, NoUninit)]
 #[repr(C)]
 struct Obj([u64; 64]);
 
-/// The seed's napkin world: 16,000 objects of 512 bytes (8,192,000 bytes).
+/// That article's napkin world: 16,000 objects of 512 bytes (8,192,000 bytes).
 const WORLD: usize = 16_000;
 /// Precomputed write patterns per kind, used in turn.
 const PATTERNS: usize = 64;

@@ -1,12 +1,12 @@
 //! The napkin budget of "Main Loops, Refresh Rates, and Determinism", measured on this machine: how many 512-byte objects can the
 //! previous-state copy afford in 10% of a 60 Hz step, as a full copy and with dirty chunks?
 //!
-//! The seed assumes a 5 GB/s `memcpy`: 83 MB per 16.67 ms step, of which 10% (1.67 ms, 8.3 MB)
+//! The article assumes a 5 GB/s `memcpy`: 83 MB per 16.67 ms step, of which 10% (1.67 ms, 8.3 MB)
 //! goes to copying the state, so about 16,000 objects of 0.5 KB. Here the objects are
 //! `[u64; 64]` (512 bytes) in a `DoubleBuffer` with the default 4 KiB chunks (8 objects each).
 //! Each sample applies one tick of writes (untimed, one word per written object, indices from
 //! a fixed-seed splitmix64), then times `capture()` alone with `Instant`; a figure is the median
-//! of the samples. Write patterns: `full` (`front_mut()`, everything dirty), 1% and 10% of the
+//! of the samples. Write patterns: `full` (`current_mut()`, everything dirty), 1% and 10% of the
 //! objects at random indices, and 1% and 10% as one contiguous run at a random start.
 //!
 //! For each pattern the program searches the world size whose median capture cost fits the
