@@ -8,7 +8,8 @@ use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate, Tick};
 
 use crate::error::Error;
 use crate::types::{
-    BlendMode, Companions, Counts, Epoch, Ghost, Previous, Rendered, Sample, Stamp, draw,
+    BlendMode, Companions, Continuity, Counts, Epoch, Ghost, Previous, Rendered, Sample, Stamp,
+    draw,
 };
 
 /// What a tracker has done since it was created.
@@ -497,9 +498,13 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
             return false;
         };
         // The previous column holds the state before this update only if it was captured
-        // before it; otherwise a render never sees this ghost at age 0.
+        // before it (otherwise a render never sees this ghost at age 0), and the ghost blends
+        // from it only where the entity itself would have: not across a teleport, not from the
+        // spawn value of a component created since the capture.
+        let stamp = world.get::<&Stamp<T>>(entity).ok().map(|s| s.epoch);
+        let settled = self.epoch.classify(stamp) == Continuity::Settled;
         let previous = match world.get::<&Previous<T>>(entity) {
-            Ok(p) if self.captured_this_update => p.0.clone(),
+            Ok(p) if self.captured_this_update && settled => p.0.clone(),
             _ => (*last).clone(),
         };
         self.ghosts.push(Ghost {
