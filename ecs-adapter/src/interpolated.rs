@@ -295,11 +295,17 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// Only as hecs does: if `T` or its companions are uniquely borrowed elsewhere at the time.
     pub fn extract(&self, world: &World, alpha: f64, out: &mut Vec<T>) -> Counts {
         out.clear();
-        self.extend_blended(world, alpha, out)
+        self.blend_into(world, alpha, out)
     }
 
-    /// Appends to `out` what [`extract`](Self::extract) would hold.
-    fn extend_blended<E: Extend<T>>(&self, world: &World, alpha: f64, out: &mut E) -> Counts {
+    /// Appends to `out` (any `Extend`) what [`extract`](Self::extract) would hold, in the same
+    /// order, without clearing it: the reading of [`BlendColumns::blend_into`] when the world
+    /// is only borrowed.
+    ///
+    /// # Panics
+    ///
+    /// Only as hecs does: if `T` or its companions are uniquely borrowed elsewhere at the time.
+    pub fn blend_into<E: Extend<T>>(&self, world: &World, alpha: f64, out: &mut E) -> Counts {
         let (alpha, now, mut counts) = (crate::clamp_alpha(alpha), self.epoch, Counts::default());
         let mode = self.mode;
         for arch in world.archetypes() {
@@ -587,7 +593,7 @@ impl<T: Interpolate + Component + Clone> BlendColumns for InWorld<'_, T> {
     type Item = T;
 
     fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
-        let _ = self.tracker.extend_blended(self.world, alpha, out);
+        let _ = self.tracker.blend_into(self.world, alpha, out);
     }
 }
 
