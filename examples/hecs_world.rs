@@ -1,21 +1,27 @@
-//! A hecs world driven by the fold and interpolated by `tickfold-hecs`, on a fake clock: 4,000
-//! entities move at a fixed 60 Hz (positions as glam `Vec3`, rotations as `Quat`), wrap
+//! A hecs world driven by the fold and interpolated by `tickfold-hecs`, on a fake clock, with
+//! the same loop code as the plain `Vec` world of the `plain_world` example: the step's events
+//! go through `shared/drive.rs`'s `apply_step`, one generic function over tickfold-core's
+//! `Columns`/`BlendColumns` traits. Here the storage is the world and its trackers (a tuple of
+//! two `Interpolated`, one per component type), which take part through those two traits in a
+//! dozen lines (`Scene` below); there it is a `DoubleBuffer`.
+//!
+//! 4,000 entities move at a fixed 60 Hz (positions as glam `Vec3`, rotations as `Quat`), wrap
 //! around the edges of their box (a teleport: the epoch is bumped, so the wrap is drawn at its
 //! newest place instead of being smeared across the box), and live for a random number of
 //! ticks before being despawned (with ghosts for fade-outs) and replaced by new spawns. Frames
 //! come at 144 Hz with jitter, and every 90th frame stalls for 70 ms, so the fold runs several
-//! catch-up updates in one step; the trackers (a tuple of two `Interpolated`, one per component
-//! type) capture only before each step's last update, the rule of `Tick::last_in_step`. At
-//! every render the positions are extracted into one reused instance buffer and the rotations
-//! read through the visitor. At the end it prints entities, captures against updates, blended
-//! samples by reason, and teleports bumped and honoured, and checks that exactly one capture
-//! was made per step with updates.
+//! catch-up updates in one step; the trackers capture only before each step's last update,
+//! the rule of `Tick::last_in_step`. At every render the shared code blends the positions into
+//! one reused instance buffer, and the rotations are read through the visitor. At the end it
+//! prints entities, captures against updates, blended samples by reason, and teleports bumped
+//! and honoured, and checks that exactly one capture was made per step with updates and that
+//! the instance buffer held every live entity.
 //!
 //! ```text
 //! cargo run --release --example hecs_world
 //! ```
 
-use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+use tickfold::{BlendColumns, Columns, LoopConfig, LoopState, Nanos, Period};
 use tickfold_hecs::glam::{Quat, Vec3};
 use tickfold_hecs::hecs::{Entity, World};
 use tickfold_hecs::{Counts, Interpolated, Tracker};
@@ -31,9 +37,39 @@ struct Velocity(Vec3);
 struct Spin(Quat);
 struct Expires(u64);
 
+#[path = "shared/drive.rs"]
+mod drive;
 #[path = "shared/rng.rs"]
 mod rng;
+use drive::apply_step;
 use rng::Rng;
+
+/// The world and its trackers as one storage for the shared loop code: a capture copies both
+/// tracked columns through the `Tracker` tuple, every update ages the ghosts, and the blend is
+/// the positions' instance buffer.
+struct Scene {
+    world: World,
+    trackers: Trackers,
+}
+
+impl Columns for Scene {
+    fn capture(&mut self) {
+        self.trackers.capture(&mut self.world);
+    }
+
+    fn note_update(&mut self) {
+        self.trackers.0.in_world(&mut self.world).note_update();
+        self.trackers.1.in_world(&mut self.world).note_update();
+    }
+}
+
+impl BlendColumns for Scene {
+    type Item = Vec3;
+
+    fn blend_into<E: Extend<Vec3>>(&self, alpha: f64, out: &mut E) {
+        let _ = self.trackers.0.blend_into(&self.world, alpha, out);
+    }
+}
 
 fn spawn_one(world: &mut World, interp: &mut Trackers, rng: &mut Rng, tick: u64) -> Entity {
     let position = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * HALF_BOX;
@@ -112,65 +148,65 @@ fn update(
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut world = World::new();
-    let mut interp: Trackers = (Interpolated::new().keep_ghosts(6), Interpolated::new());
+    let mut scene = Scene {
+        world: World::new(),
+        trackers: (Interpolated::new().keep_ghosts(6), Interpolated::new()),
+    };
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..ENTITIES {
-        spawn_one(&mut world, &mut interp, &mut rng, 0);
+        spawn_one(&mut scene.world, &mut scene.trackers, &mut rng, 0);
     }
 
     let config = LoopConfig::new(Period::from_hz(60)?);
     let mut state = LoopState::new(config, Nanos(0))?;
     let mut events = tickfold::Events::new();
-    let mut instances: Vec<Vec3> = Vec::with_capacity(ENTITIES);
+    let (mut instances, mut read) = (Vec::with_capacity(ENTITIES), Vec::with_capacity(ENTITIES));
     let mut totals = Totals::default();
     let mut now = Nanos(0);
+    let mut captures = 0;
     for frame in 1..=FRAMES {
         // A fake clock: 144 Hz with ±0.5 ms jitter, and a 70 ms stall every 90th frame.
         let jitter = (rng.next() % 1_000_000) as i64 - 500_000;
         let stall = if frame % 90 == 0 { 70_000_000 } else { 0 };
         now = Nanos(now.0 + (1_000_000_000 / 144 + jitter + stall) as u64);
         state.advance_into(now, &mut events);
-        let updates = events.updates().count();
-        totals.steps_with_catch_up += u64::from(updates > 1);
-        totals.steps_with_updates += u64::from(updates > 0);
-        for event in events.iter() {
-            match event {
-                Event::Update(tick) => {
-                    let dt = tick.dt_secs() as f32;
-                    interp.before_update(&mut world, &tick);
-                    update(
-                        &mut world,
-                        &mut interp,
-                        &mut rng,
-                        tick.index,
-                        dt,
-                        &mut totals,
-                    );
-                    totals.updates += 1;
-                }
-                Event::Render(r) => {
-                    totals.frames += 1;
-                    totals
-                        .positions
-                        .add(&interp.0.extract(&world, r.alpha, &mut instances));
-                    let mut turned = 0.0_f32;
-                    let rotations = interp
-                        .1
-                        .for_each(&world, r.alpha, |_, q| turned += q.into_value().w.abs());
-                    totals.rotations.add(&rotations);
-                    totals.ghosts_drawn += interp
-                        .0
-                        .ghosts()
-                        .iter()
-                        .filter(|g| g.fade(r.alpha, 6) > 0.0)
-                        .count() as u64;
-                    assert!(turned.is_finite() && instances.len() == world.len() as usize);
-                }
-                _ => {}
-            }
-        }
+        let stepped = apply_step(
+            &events,
+            &mut scene,
+            |scene, tick| {
+                let (world, trackers) = (&mut scene.world, &mut scene.trackers);
+                let dt = tick.dt_secs() as f32;
+                update(world, trackers, &mut rng, tick.index, dt, &mut totals);
+            },
+            &mut instances,
+        );
+        totals.updates += stepped.updates;
+        totals.steps_with_catch_up += u64::from(stepped.updates > 1);
+        totals.steps_with_updates += u64::from(stepped.updates > 0);
+        captures += stepped.captures;
+        let Some(alpha) = stepped.alpha else { continue };
+        // The instance buffer the shared code filled, and what else this renderer reads.
+        let (world, trackers) = (&scene.world, &scene.trackers);
+        totals.frames += 1;
+        totals
+            .positions
+            .add(&trackers.0.extract(world, alpha, &mut read));
+        assert!(read == instances && instances.len() == world.len() as usize);
+        let mut turned = 0.0_f32;
+        let rotations = trackers
+            .1
+            .for_each(world, alpha, |_, q| turned += q.into_value().w.abs());
+        totals.rotations.add(&rotations);
+        totals.ghosts_drawn += trackers
+            .0
+            .ghosts()
+            .iter()
+            .filter(|g| g.fade(alpha, 6) > 0.0)
+            .count() as u64;
+        assert!(turned.is_finite());
     }
+    let (world, interp) = (&scene.world, &scene.trackers);
+    assert_eq!(captures, totals.steps_with_updates);
     let stats = interp.0.stats();
     assert_eq!(
         (stats.captures, stats.updates),

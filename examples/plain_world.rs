@@ -1,19 +1,26 @@
 //! A plain-data world of 60,000 particles in a `Vec`, folded on a fake clock and drawn by
-//! interpolation through `tickfold-snapshot`'s `DoubleBuffer`. The particles live in 60 clouds;
-//! each 60 Hz tick only the clouds that are awake move (writes go through `slice_mut`, which
-//! stamps 4 KiB chunks), a few particles are spawned and despawned within the reserved
-//! capacity, and frames arrive at 144 Hz with jitter and an occasional 70 ms stall, so some
-//! steps run several catch-up updates. `before_update` captures only before a step's last
-//! update, and only the chunks written since the previous capture. The example prints, for
-//! the first steps and in total, how many captures were made and how many bytes they copied
-//! per step, against a full copy before every update; then it draws the last frame as an ASCII
-//! density map from the blended positions, and checks the back against a naive clone.
+//! interpolation through `tickfold-snapshot`'s `DoubleBuffer`. The loop code is not specific
+//! to that storage: the step's events go through `shared/drive.rs`'s `apply_step`, one generic
+//! function over tickfold-core's `Columns`/`BlendColumns` traits, and the same function drives
+//! the hecs world of the `hecs_world` example, where the storage is the adapter's tracked
+//! columns instead of a `Vec` of structs.
+//!
+//! The particles live in 60 clouds; each 60 Hz tick only the clouds that are awake move
+//! (writes go through `slice_mut`, which stamps 4 KiB chunks), a few particles are spawned and
+//! despawned within the reserved capacity, and frames arrive at 144 Hz with jitter and an
+//! occasional 70 ms stall, so some steps run several catch-up updates. `before_update`
+//! captures only before a step's last update, and only the chunks written since the previous
+//! capture. The example prints, for the first steps and in total, how many captures were made
+//! and how many bytes they copied per step, against a full copy before every update; then it
+//! draws the last frame as an ASCII density map from the blended positions. It checks itself:
+//! one capture per step with updates, the back against a naive clone of the state before the
+//! last update, and the instance buffer against the blend.
 //!
 //! ```text
 //! cargo run --release --example plain_world
 //! ```
 
-use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
+use tickfold::{Interpolate, LoopConfig, LoopState, Nanos, Period};
 use tickfold_snapshot::DoubleBuffer;
 
 const CLOUDS: usize = 60;
@@ -39,8 +46,11 @@ impl Interpolate for Particle {
     }
 }
 
+#[path = "shared/drive.rs"]
+mod drive;
 #[path = "shared/rng.rs"]
 mod rng;
+use drive::apply_step;
 use rng::Rng;
 
 fn particle(rng: &mut Rng, cloud: usize) -> Particle {
@@ -104,8 +114,9 @@ fn main() {
     println!("\nstep  frame ms  updates  captures  chunks copied  bytes copied  alpha");
 
     let (mut now, mut steps, mut updates, mut naive_bytes) = (0_u64, 0_u64, 0_u64, 0_u64);
-    let mut last_alpha = 0.0;
+    let (mut last_alpha, mut steps_with_updates, mut captures) = (0.0, 0_u64, 0_u64);
     let mut before_last = Vec::new();
+    let mut drawn = Vec::with_capacity(world.capacity());
     let mut checked = 0_u64;
     for frame in 1..=FRAMES {
         let jitter = rng.next() % 1_000_000;
@@ -118,55 +129,66 @@ fn main() {
         let before = world.stats();
         let events;
         (state, events) = state.step(Nanos(now));
-        let mut step_updates = 0;
-        for event in &events {
-            match event {
-                Event::Update(tick) => {
-                    if tick.last_in_step && frame % 100 == 0 {
-                        before_last = world.current().to_vec(); // the naive oracle, now and then
-                    }
-                    world.before_update(&tick);
-                    update(&mut world, tick.index, tick.dt_secs() as f32);
-                    // Every 30 ticks one particle expires and one is born, in both buffers
-                    // (and so in the oracle of the back, too).
-                    if tick.index % 30 == 0 {
-                        let gone = (rng.next() as usize) % world.len();
-                        let cloud = (rng.next() as usize) % CLOUDS;
-                        let born = particle(&mut rng, cloud);
-                        let _ = world.swap_remove(gone);
-                        world.push(born);
-                        if tick.last_in_step && frame % 100 == 0 {
-                            before_last.swap_remove(gone);
-                            before_last.push(born);
-                        }
-                    }
-                    step_updates += 1;
-                    naive_bytes += (world.len() * size_of::<Particle>()) as u64;
+        let oracle = frame % 100 == 0;
+        let stepped = apply_step(
+            &events,
+            &mut world,
+            |world, tick| {
+                if tick.last_in_step && oracle {
+                    before_last = world.current().to_vec(); // the naive oracle, now and then
                 }
-                Event::Render(r) => last_alpha = r.alpha,
-                _ => {}
-            }
-        }
-        if step_updates > 0 && frame % 100 == 0 {
+                update(world, tick.index, tick.dt_secs() as f32);
+                // Every 30 ticks one particle expires and one is born, in both buffers (and
+                // so in the oracle of the back, too).
+                if tick.index % 30 == 0 {
+                    let gone = (rng.next() as usize) % world.len();
+                    let cloud = (rng.next() as usize) % CLOUDS;
+                    let born = particle(&mut rng, cloud);
+                    let _ = world.swap_remove(gone);
+                    world.push(born);
+                    if tick.last_in_step && oracle {
+                        before_last.swap_remove(gone);
+                        before_last.push(born);
+                    }
+                }
+                naive_bytes += (world.len() * size_of::<Particle>()) as u64;
+            },
+            &mut drawn,
+        );
+        if stepped.updates > 0 && oracle {
             assert!(
                 world.previous() == before_last,
                 "frame {frame}: the back is not the state before the last update"
             );
             checked += 1;
         }
+        if let Some(alpha) = stepped.alpha {
+            last_alpha = alpha;
+            assert!(
+                drawn.iter().copied().eq(world.blend(alpha)),
+                "frame {frame}: instances"
+            );
+        }
         steps += 1;
-        updates += step_updates;
+        steps_with_updates += u64::from(stepped.updates > 0);
+        updates += stepped.updates;
+        captures += stepped.captures;
         let after = world.stats();
         if frame <= 8 || frame % 90 == 0 && frame <= 270 {
             println!(
-                "{frame:>4}  {:>8.2}  {step_updates:>7}  {:>8}  {:>13}  {:>12}  {last_alpha:.3}",
+                "{frame:>4}  {:>8.2}  {:>7}  {:>8}  {:>13}  {:>12}  {last_alpha:.3}",
                 delta as f64 / 1e6,
+                stepped.updates,
                 after.captures - before.captures,
                 after.chunks - before.chunks,
                 after.bytes - before.bytes,
             );
         }
     }
+    assert_eq!(
+        captures, steps_with_updates,
+        "one capture per step with updates, before its last"
+    );
 
     let stats = world.stats();
     println!(
@@ -188,7 +210,7 @@ fn main() {
 
     // Draw the last frame from blended positions.
     let mut density = vec![0_u32; MAP.0 * MAP.1];
-    for p in world.blend(last_alpha) {
+    for p in &drawn {
         let x = ((p.pos[0] + 1.0) / 2.0 * (MAP.0 - 1) as f32).round() as usize;
         let y = ((p.pos[1] + 1.0) / 2.0 * (MAP.1 - 1) as f32).round() as usize;
         density[y.min(MAP.1 - 1) * MAP.0 + x.min(MAP.0 - 1)] += 1;

@@ -225,7 +225,8 @@ pub struct Ghost<T> {
     pub entity: Entity,
     /// The value to blend from while `age` is 0: the value before the update that despawned
     /// the entity when that update was its step's last (the only case a render can see at
-    /// age 0); otherwise `last`.
+    /// age 0) and the entity would have blended from it; otherwise `last` (also after a
+    /// teleport in that update, or for a component created in it).
     pub previous: T,
     /// Its last tick value.
     pub last: T,

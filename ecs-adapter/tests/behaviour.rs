@@ -156,6 +156,36 @@ fn a_recycled_entity_id_never_blends_with_its_predecessor() {
     assert!(interp.ghosts().is_empty(), "gone after 2 ticks");
 }
 
+/// Found by the `hecs` fuzz target (input under fuzz/regressions/hecs): a ghost recorded in a
+/// step's last update blended from the value before a teleport in that update, and from the
+/// spawn value of an entity spawned in it, where the live entity showed its newest value.
+#[test]
+fn a_ghost_blends_only_where_its_entity_did() {
+    let mut interp = Interpolated::<f64>::new().keep_ghosts(2);
+    let mut world = World::new();
+    let (moved, jumped) = (
+        interp.spawn(&mut world, (0.0_f64,)),
+        interp.spawn(&mut world, (0.0_f64,)),
+    );
+    interp.before_update(&mut world, &last_update());
+    // The step's last update: a move, a teleport, a spawn, each despawned with its ghost.
+    *world.get::<&mut f64>(moved).unwrap() = 10.0;
+    interp.teleport(&world, jumped).unwrap();
+    *world.get::<&mut f64>(jumped).unwrap() = 100.0;
+    let fresh = interp.spawn(&mut world, (3.0_f64,));
+    *world.get::<&mut f64>(fresh).unwrap() = 50.0;
+    let drawn: Vec<f64> = [moved, jumped, fresh]
+        .iter()
+        .map(|e| value(&interp, &world, *e, 0.5))
+        .collect();
+    assert_eq!(drawn, [5.0, 100.0, 50.0]);
+    for e in [moved, jumped, fresh] {
+        interp.despawn(&mut world, e).unwrap();
+    }
+    let ghosts: Vec<f64> = interp.ghosts().iter().map(|g| g.value(0.5)).collect();
+    assert_eq!(ghosts, drawn, "each ghost draws what its entity drew");
+}
+
 #[test]
 fn blend_modes_choose_their_end_and_crossfade_on_teleports() {
     let mut world = World::new();

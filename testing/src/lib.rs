@@ -154,7 +154,7 @@ impl From<ConfigError> for KitError {
 /// `(num, den)` ratio of hertz (`(60_000u64, 1_001u64)` is 59.94 Hz).
 ///
 /// Zero gives [`KitError::Config`]`(`[`ConfigError::Rate(RateError::Zero)`]`)`.
-pub trait IntoTickRate {
+pub trait IntoPeriod {
     /// The rate, checked.
     ///
     /// # Errors
@@ -163,19 +163,19 @@ pub trait IntoTickRate {
     fn into_tick_rate(self) -> Result<Period, KitError>;
 }
 
-impl IntoTickRate for Period {
+impl IntoPeriod for Period {
     fn into_tick_rate(self) -> Result<Period, KitError> {
         Ok(self)
     }
 }
 
-impl IntoTickRate for u64 {
+impl IntoPeriod for u64 {
     fn into_tick_rate(self) -> Result<Period, KitError> {
         Ok(Period::from_hz(self)?)
     }
 }
 
-impl IntoTickRate for (u64, u64) {
+impl IntoPeriod for (u64, u64) {
     fn into_tick_rate(self) -> Result<Period, KitError> {
         Ok(Period::from_hz_ratio(self.0, self.1)?)
     }

@@ -4,7 +4,7 @@ use core::fmt;
 
 use quickcheck::{Arbitrary, Gen};
 
-use super::{IntoTickRate, KitError, fmt_hz, fmt_ms};
+use super::{IntoPeriod, KitError, fmt_hz, fmt_ms};
 use tickfold_core::{Nanos, Period};
 
 /// Refresh rates `Arbitrary` picks from, as exact `(num, den)` hertz: 30 to 360 Hz, NTSC's
@@ -120,7 +120,7 @@ impl Schedule {
     /// # Errors
     ///
     /// [`KitError::EmptySchedule`] for 0 frames, [`KitError::Config`] for a zero rate.
-    pub fn vsync(rate: impl IntoTickRate, frames: usize) -> Result<Schedule, KitError> {
+    pub fn vsync(rate: impl IntoPeriod, frames: usize) -> Result<Schedule, KitError> {
         let rate = rate.into_tick_rate()?;
         if frames == 0 {
             return Err(KitError::EmptySchedule);

@@ -4,7 +4,7 @@ use core::fmt;
 use core::time::Duration;
 
 use super::fold::Sim;
-use super::{Failure, IntoTickRate, KitError, Schedule, fmt_hz, fmt_ms};
+use super::{Failure, IntoPeriod, KitError, Schedule, fmt_hz, fmt_ms};
 use tickfold_core::{LoopConfig, Nanos, Period, Tick};
 
 /// How far apart two results may be: `approx`'s `relative_eq` (equal if the difference is at
@@ -139,7 +139,7 @@ impl Timestep {
     ///
     /// [`KitError::ZeroSpan`], [`KitError::NoRates`], [`KitError::Config`] for a zero rate,
     /// [`KitError::SpanNotWhole`] when a rate does not divide the span.
-    pub fn new<R: IntoTickRate + Copy>(span: Duration, rates: &[R]) -> Result<Timestep, KitError> {
+    pub fn new<R: IntoPeriod + Copy>(span: Duration, rates: &[R]) -> Result<Timestep, KitError> {
         let span = Nanos::from(span);
         if span == Nanos::ZERO {
             return Err(KitError::ZeroSpan);
