@@ -56,8 +56,6 @@ pub(crate) struct Clock {
     snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
-    /// Index in the step's list of runs of this clock's run (valid while `count > 0`).
-    pub(crate) run_slot: usize,
     /// [`due`](Self::due), kept up to date whenever the grid moves: `u64::MAX` once the clock
     /// has ended, so one comparison `v >= due_at` rules out both "not yet" and "never".
     pub(crate) due_at: u64,
@@ -97,7 +95,6 @@ impl Clock {
             dropped_slots: 0,
             snap: Snap::new(),
             count: 0,
-            run_slot: 0,
             due_at: 0,
             num_f: config.rate.as_nanos_ratio().0 as f64,
             den_f: config.rate.as_nanos_ratio().1 as f64,
@@ -317,12 +314,10 @@ impl Clock {
 
     /// The description of a run of updates starting at this clock's next tick: the lazily
     /// produced [`Tick`](crate::Tick)s of [`Events`](crate::Events) are computed from it.
-    /// `pos` is the clock's place in declaration order (it breaks ties between clocks).
     #[inline]
-    pub(crate) fn run(&self, pos: usize) -> Run {
+    pub(crate) fn run(&self) -> Run {
         Run {
             clock: self.id,
-            pos: u16::try_from(pos).unwrap_or(u16::MAX),
             count: 0,
             constant_rate: self.constant_rate(),
             origin: self.origin,

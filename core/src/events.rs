@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use alloc::vec::Vec;
+use smallvec::SmallVec;
 
 use crate::clock::due_time;
 use crate::event::{ClockId, Event, Render, Tick};
@@ -20,14 +20,13 @@ pub const INLINE_EVENTS: usize = 2;
 
 /// One clock's updates in one step: `count` consecutive ticks from the grid point `start`.
 /// Everything a [`Tick`] carries, and the due time the merge across clocks orders by, follows
-/// exactly from it and the step's virtual time.
+/// exactly from it and the step's virtual time. Runs are kept in the clocks' declaration
+/// order, so a run's place in the list breaks ties between clocks.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) struct Run {
     pub(crate) clock: ClockId,
-    /// The clock's place in declaration order: ties between clocks go to the lower one.
-    pub(crate) pos: u16,
-    pub(crate) count: u32,
     pub(crate) constant_rate: bool,
+    pub(crate) count: u32,
     pub(crate) origin: u64,
     pub(crate) phase_ns: u64,
     /// `k`·dt for the first tick `k` (its index is `start.m`).
@@ -38,26 +37,33 @@ pub(crate) struct Run {
 impl Run {
     /// The tick that starts at grid point `g`, fired at virtual time `v` (see
     /// [`Tick::lag`]).
-    #[inline]
+    #[inline(always)]
     fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
-        let lag = match v.checked_sub(self.origin) {
-            None => Lag::ZERO,
-            // The time since the slot started, 0 when the shell slept until it.
-            Some(l) if self.constant_rate => Lag::from(Nanos(l.saturating_sub(g.ceil()))),
-            // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
-            Some(l) => Lag::between(
-                u128::from(l) + u128::from(self.phase_ns),
-                u128::from(g.ceil()),
-            ),
-        };
         Tick {
             clock: self.clock,
             index: g.m,
             t: Nanos(g.floor()),
             dt: self.step.rate(),
-            lag,
+            lag: self.lag(g, v),
             last_in_step,
         }
+    }
+
+    /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
+    #[inline(always)]
+    fn lag(&self, g: GridPoint, v: u64) -> Lag {
+        let Some(l) = v.checked_sub(self.origin) else {
+            return Lag::ZERO;
+        };
+        if self.constant_rate {
+            // The time since the slot started, 0 when the shell slept until it.
+            return Lag::from(Nanos(l.saturating_sub(g.ceil())));
+        }
+        // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
+        Lag::between(
+            u128::from(l) + u128::from(self.phase_ns),
+            u128::from(g.ceil()),
+        )
     }
 
     /// The due time of the tick starting at `g` (the merge order).
@@ -76,6 +82,13 @@ impl Run {
     }
 }
 
+/// How many clocks can update in one step before the description of a step spills to the
+/// heap (and before reading a step's merged updates needs the heap).
+pub(crate) const INLINE_RUNS: usize = 4;
+
+/// The runs of one step, in the clocks' declaration order.
+pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
+
 /// The events of one step, in the order the shell must handle them, and when to step next.
 ///
 /// A compact description, not a list: each clock that updated is one run (its first tick, the
@@ -92,9 +105,10 @@ impl Run {
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 304 bytes for
-/// `Events<Nanos>` on 64-bit targets and allocates only past [`INLINE_EVENTS`] rare events or
-/// when two or more clocks update in the same step (a reused buffer keeps its capacity, so
+/// room than one. Only reading them costs per update. The value takes 592 bytes for
+/// `Events<Nanos>` on 64-bit targets (room for four clocks' runs) and allocates only past
+/// [`INLINE_EVENTS`] rare events or when more than four clocks update in the same step (a
+/// reused buffer keeps its capacity, so
 /// [`LoopState::advance_into`](crate::LoopState::advance_into) allocates then only the first
 /// time). Iterating merges the clocks lazily; it allocates the merge's cursors (one per
 /// clock that updated) only when two or more clocks update in one step.
@@ -105,8 +119,8 @@ pub struct Events<T> {
     /// The events before the updates and after them.
     pub(crate) before: Few<Event<T>>,
     pub(crate) after: Few<Event<T>>,
-    /// One run per clock that updated, in the order of their first updates.
-    pub(crate) runs: Few<Run>,
+    /// One run per clock that updated, in declaration order.
+    pub(crate) runs: Runs,
     /// Virtual time of the step, in ns since the start: every update's lag follows from it.
     pub(crate) v: u64,
     pub(crate) render: Option<Render>,
@@ -304,21 +318,21 @@ impl<T: PartialEq> PartialEq for Events<T> {
     }
 }
 
-/// Where a merge stands in one run.
+/// Where a merge stands in one run: the ticks left and the due time of the next one. Its
+/// grid point is recomputed from the tick number when it fires (one division), which keeps
+/// the cursors of [`INLINE_RUNS`] runs small enough to live in the iterator.
 #[derive(Copy, Clone, Debug)]
 struct Head {
-    g: GridPoint,
     left: u32,
     due: u64,
-    pos: u16,
-    run: u32,
 }
 
-/// The walk over the runs' ticks: one run directly, several merged by due time.
+/// The walk over the runs' ticks: one run directly, several merged by due time (cursors
+/// inline for up to [`INLINE_RUNS`] clocks).
 #[derive(Clone, Debug)]
 enum Walk {
     One { g: GridPoint, left: u32 },
-    Merge(Vec<Head>),
+    Merge(alloc::vec::Vec<Head>),
 }
 
 impl Walk {
@@ -343,13 +357,9 @@ impl Walk {
     fn merge(runs: &[Run]) -> Walk {
         Walk::Merge(
             runs.iter()
-                .enumerate()
-                .map(|(i, r)| Head {
-                    g: r.start,
+                .map(|r| Head {
                     left: r.count,
                     due: r.due(r.start),
-                    pos: r.pos,
-                    run: i as u32,
                 })
                 .collect(),
         )
@@ -372,23 +382,31 @@ impl Walk {
         }
     }
 
+    /// The next tick of the merge: the earliest due, ties to the clock declared first (the
+    /// runs are in declaration order).
     #[inline(never)]
     fn next_merged(heads: &mut [Head], runs: &[Run], v: u64) -> Option<Tick> {
-        let mut best: Option<usize> = None;
+        let mut best: Option<(u64, usize)> = None;
         for (i, h) in heads.iter().enumerate() {
-            if h.left > 0 && best.is_none_or(|b| (h.due, h.pos) < (heads[b].due, heads[b].pos)) {
-                best = Some(i);
+            if h.left > 0 && best.is_none_or(|(due, _)| h.due < due) {
+                best = Some((h.due, i));
             }
         }
-        let h = &mut heads[best?];
-        let run = runs.get(h.run as usize)?;
+        let (_, i) = best?;
+        let h = heads.get_mut(i)?;
+        let run = runs.get(i)?;
+        let g = if h.left == run.count {
+            run.start
+        } else {
+            GridPoint::at(run.step.rate(), run.start.m + u64::from(run.count - h.left))
+        };
         h.left -= 1;
-        let tick = run.tick(h.g, v, h.left == 0);
-        h.g.advance_by(run.step);
         if h.left > 0 {
-            h.due = run.due(h.g);
+            let mut next = g;
+            next.advance_by(run.step);
+            h.due = run.due(next);
         }
-        Some(tick)
+        Some(run.tick(g, v, h.left == 0))
     }
 
     fn remaining(&self) -> usize {

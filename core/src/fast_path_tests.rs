@@ -112,3 +112,43 @@ fn the_fast_path_is_taken_only_for_plain_loops() {
     paused.set_paused(true);
     assert!(!paused.inner.is_plain());
 }
+
+/// A plain clock's catch-up (O(1): the count at once) against firing its ticks one by one,
+/// the way the general path fires every other clock: the same count and the same clock after.
+fn catch_up_is_tick_by_tick(
+    hz: (u64, u64),
+    cap: Option<u32>,
+    phase: bool,
+    jumps: Vec<u32>,
+) -> bool {
+    let hz = [(60, 1), (60_000, 1_001), (7, 3), (1_000, 1)][(hz.0 % 4) as usize];
+    let _ = hz.1;
+    let config = LoopConfig::new(Period::from_hz_ratio(hz.0, hz.1).unwrap())
+        .max_updates(cap.map(|c| 1 + c % 12))
+        .phase(if phase { 0.5 } else { 0.0 });
+    let state = LoopState::<Nanos>::new(config, Nanos(0)).unwrap();
+    let mut fast = state.inner.clocks[0];
+    let mut slow = fast;
+    assert!(fast.plain);
+    let mut v = 0u64;
+    for j in jumps {
+        v = v.saturating_add(u64::from(j) * 1_000);
+        let n = fast.catch_up(v);
+        while !slow.ended() && slow.ready(v, 0, false) {
+            slow.fire();
+        }
+        if n != slow.count || fast != slow {
+            return false;
+        }
+        fast.end_step(v);
+        slow.end_step(v);
+    }
+    true
+}
+
+#[test]
+fn catching_up_at_once_is_firing_tick_by_tick() {
+    QuickCheck::new().tests(1_000).quickcheck(
+        catch_up_is_tick_by_tick as fn((u64, u64), Option<u32>, bool, Vec<u32>) -> bool,
+    );
+}

@@ -1,36 +1,91 @@
-//! A list of usually zero or one item: the item inline, more in a `Vec`. The storage of a
-//! step's rarer events and of its runs, cheap to create (nothing but empty markers is written)
-//! and to clear (a cleared list keeps its heap capacity).
+//! A list of usually zero or one item: the item inline, more in a spill list (a `Vec`, or a
+//! `SmallVec` that holds a few more inline). The storage of a step's rarer events and of its
+//! runs, cheap to create (nothing but empty markers is written) and to clear (a cleared list
+//! keeps its heap capacity).
 
 use alloc::vec::Vec;
+use smallvec::SmallVec;
+
+/// Where a [`Few`] keeps its items once it has two or more.
+pub(crate) trait Spill<E>: Default {
+    fn push(&mut self, e: E);
+    fn as_slice(&self) -> &[E];
+    fn clear(&mut self);
+    /// Whether the list has ever needed the heap.
+    fn spilled(&self) -> bool;
+}
+
+impl<E> Spill<E> for Vec<E> {
+    #[inline]
+    fn push(&mut self, e: E) {
+        Vec::push(self, e);
+    }
+    #[inline]
+    fn as_slice(&self) -> &[E] {
+        self
+    }
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    #[inline]
+    fn spilled(&self) -> bool {
+        self.capacity() > 0
+    }
+}
+
+impl<E, const N: usize> Spill<E> for SmallVec<[E; N]> {
+    #[inline]
+    fn push(&mut self, e: E) {
+        SmallVec::push(self, e);
+    }
+    #[inline]
+    fn as_slice(&self) -> &[E] {
+        self
+    }
+    #[inline]
+    fn clear(&mut self) {
+        SmallVec::clear(self);
+    }
+    #[inline]
+    fn spilled(&self) -> bool {
+        SmallVec::spilled(self)
+    }
+}
 
 #[derive(Clone, Debug)]
-pub(crate) struct Few<E> {
+pub(crate) struct Few<E, S = Vec<E>> {
     /// The only item, while `more` is empty.
     one: Option<E>,
     /// Every item, once there were two or more since the last clear.
-    more: Vec<E>,
+    more: S,
+    /// Whether `more` holds the items (checked without looking into `more`).
+    many: bool,
 }
 
-impl<E> Few<E> {
+impl<E, S: Spill<E>> Few<E, S> {
     /// An empty list.
     #[inline]
-    pub(crate) const fn new() -> Few<E> {
+    pub(crate) fn new() -> Few<E, S> {
         Few {
             one: None,
-            more: Vec::new(),
+            more: S::default(),
+            many: false,
         }
     }
 
     #[inline]
     pub(crate) fn push(&mut self, e: E) {
-        if self.more.is_empty() {
+        if !self.many {
             match self.one.take() {
                 None => {
                     self.one = Some(e);
                     return;
                 }
-                Some(first) => self.more.push(first),
+                Some(first) => {
+                    self.many = true;
+                    self.more.push(first);
+                }
             }
         }
         self.more.push(e);
@@ -38,19 +93,11 @@ impl<E> Few<E> {
 
     #[inline]
     pub(crate) fn as_slice(&self) -> &[E] {
-        if self.more.is_empty() {
+        let more = self.more.as_slice();
+        if more.is_empty() {
             self.one.as_slice()
         } else {
-            &self.more
-        }
-    }
-
-    #[inline]
-    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut E> {
-        if self.more.is_empty() {
-            self.one.as_mut().filter(|_| i == 0)
-        } else {
-            self.more.get_mut(i)
+            more
         }
     }
 
@@ -63,17 +110,20 @@ impl<E> Few<E> {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.one = None;
-        self.more.clear();
+        if self.many {
+            self.more.clear();
+            self.many = false;
+        }
     }
 
     /// Whether the list has ever needed the heap.
     #[inline]
     pub(crate) fn spilled(&self) -> bool {
-        self.more.capacity() > 0
+        self.more.spilled()
     }
 }
 
-impl<E> Extend<E> for Few<E> {
+impl<E, S: Spill<E>> Extend<E> for Few<E, S> {
     fn extend<I: IntoIterator<Item = E>>(&mut self, iter: I) {
         for e in iter {
             self.push(e);

@@ -78,18 +78,23 @@ impl<T: Timestamp> Inner<T> {
                 clock.skip_missed(v, false, &mut ev.before);
             }
         }
-        loop {
-            let mut best: Option<(u64, usize)> = None;
-            for (i, clock) in self.clocks.iter().enumerate() {
-                if !clock.ended() && clock.ready(v, x_est, false) {
-                    let due = clock.due();
-                    if best.is_none_or(|(d, _)| due < d) {
-                        best = Some((due, i));
-                    }
+        // Each clock's ticks depend on that clock alone, so each clock is worked off on its
+        // own (O(1) for a plain clock, O(its updates) otherwise) and the lazy merge of
+        // `Events` orders the runs by due time: O(clocks + updates) in all.
+        for clock in &mut self.clocks {
+            let mut run = clock.run();
+            let n = if clock.plain {
+                clock.catch_up(v)
+            } else {
+                while !clock.ended() && clock.ready(v, x_est, false) {
+                    clock.fire();
                 }
+                clock.count
+            };
+            if n > 0 {
+                run.count = n;
+                ev.runs.push(run);
             }
-            let Some((_, i)) = best else { break };
-            self.fire(ev, i);
         }
         let mut wake = u64::MAX;
         let mut backlog = false;
@@ -114,19 +119,6 @@ impl<T: Timestamp> Inner<T> {
         self.virt_rem
             .real_needed(self.scale, wake.saturating_sub(v))
             .map(|r| now_real.saturating_add(r))
-    }
-
-    /// Fires clock `i`'s next tick: the first one of the step opens the clock's run.
-    fn fire(&mut self, ev: &mut Events<T>, i: usize) {
-        let clock = &mut self.clocks[i];
-        if clock.count == 0 {
-            clock.run_slot = ev.runs.len();
-            ev.runs.push(clock.run(i));
-        }
-        if let Some(run) = ev.runs.get_mut(clock.run_slot) {
-            run.count += 1;
-        }
-        clock.fire();
     }
 
     /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
@@ -154,8 +146,10 @@ impl<T: Timestamp> Inner<T> {
             let until = deadline_from(now, behind, real);
             ev.before.push(Event::Sleep { until });
         }
-        self.fire(ev, 0);
-        let clock = &mut self.clocks[0];
+        let mut run = clock.run();
+        clock.fire();
+        run.count = 1;
+        ev.runs.push(run);
         clock.end_step(v);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.scale.as_ratio().0 == 0 {

@@ -17,10 +17,11 @@ impl<T: Timestamp> LoopState<T> {
     /// [`Events`] for the rest). Moves 8 bytes of state in and out.
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
-    pub fn step(mut self, now: T) -> (LoopState<T>, Events<T>) {
-        let mut events = Events::new();
-        self.advance_into(now, &mut events);
-        (self, events)
+    pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
+        // Built in the returned pair, so the events are written where the caller finds them.
+        let mut out = (self, Events::new());
+        out.0.advance_into(now, &mut out.1);
+        out
     }
 
     /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
@@ -100,7 +101,7 @@ impl<T: Timestamp> Inner<T> {
         let clock = &mut self.clocks[0];
         let mut n = 0;
         if v >= clock.due_at {
-            let mut run = clock.run(0);
+            let mut run = clock.run();
             n = clock.catch_up(v);
             clock.count = 0;
             if n > 0 {

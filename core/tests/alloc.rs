@@ -94,14 +94,43 @@ fn a_thousand_updates_never_allocate() {
     assert_eq!(last.map(|t| (t.index, t.last_in_step)), Some((999, true)));
 }
 
-#[test]
-fn two_clocks_updating_in_one_step_do_allocate() {
-    // The counter sees a spill: the description holds one clock's run inline.
+/// A loop of `n` clocks at 100 Hz each, stepped once at 0.
+fn clocks(n: usize) -> LoopState {
+    const NAMES: [&str; 16] = [
+        "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13",
+        "c14", "c15",
+    ];
     let rate = Period::from_hz(100).unwrap();
-    let config = LoopConfig::new(rate).clock(ClockConfig::new("other", rate));
-    let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
+    let mut config = LoopConfig::new(rate);
+    for name in NAMES.iter().take(n).skip(1) {
+        config = config.clock(ClockConfig::new(name, rate));
+    }
+    LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0
+}
+
+#[test]
+fn four_clocks_updating_in_one_step_never_allocate() {
+    // Up to four clocks' runs live inline in the events, by value and in place.
+    let state = clocks(4);
+    let mut in_place = state.clone();
+    let mut buffer = tickfold_core::Events::new();
     let (allocations, (_, events)) = allocations_during(|| state.step(Nanos(20 * MS)));
-    assert_eq!(events.updates().count(), 4);
+    assert_eq!(allocations, 0, "stepping four clocks by value allocated");
+    assert!(!events.spilled());
+    assert_eq!(events.update_count(), 8);
+    let (allocations, ()) =
+        allocations_during(|| in_place.advance_into(Nanos(20 * MS), &mut buffer));
+    assert_eq!(allocations, 0, "stepping four clocks in place allocated");
+    assert!(!buffer.spilled());
+    assert_eq!(buffer, events);
+}
+
+#[test]
+fn sixteen_clocks_updating_in_one_step_do_allocate() {
+    // The control: past the inline room the description spills, and the counter sees it.
+    let state = clocks(16);
+    let (allocations, (_, events)) = allocations_during(|| state.step(Nanos(20 * MS)));
+    assert_eq!(events.update_count(), 32);
     assert!(events.spilled());
     assert!(allocations > 0, "the spill went unnoticed");
 }
