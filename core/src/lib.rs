@@ -45,6 +45,8 @@ mod jitter;
 #[cfg(feature = "mint")]
 mod mint;
 mod rate;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod state;
 mod stats;
 mod step;
@@ -64,6 +66,8 @@ pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 pub use glam_impls::Nlerp;
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
+#[cfg(feature = "serde")]
+pub use serde_impls::StateError;
 pub use state::LoopState;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};
