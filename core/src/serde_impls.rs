@@ -73,6 +73,7 @@ struct PeriodRepr {
 
 /// A tick length as `{ num, den }`, exactly `num / den` nanoseconds; loading checks it as
 /// the constructors do (and reduces the fraction).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for Period {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (num, den) = self.as_nanos_ratio();
@@ -80,6 +81,7 @@ impl Serialize for Period {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for Period {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Period, D::Error> {
         let r = PeriodRepr::deserialize(d)?;
@@ -95,6 +97,7 @@ struct ScaleRepr {
 }
 
 /// A time scale as `{ num, den }`; loading checks it as [`TimeScale::ratio`] does.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for TimeScale {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (num, den) = self.as_ratio();
@@ -102,6 +105,7 @@ impl Serialize for TimeScale {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for TimeScale {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimeScale, D::Error> {
         let r = ScaleRepr::deserialize(d)?;
@@ -119,6 +123,7 @@ struct LagRepr {
 }
 
 /// A lag as `{ nanos, early }`.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for Lag {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let nanos = u64::try_from(self.as_nanos().unsigned_abs()).unwrap_or(u64::MAX);
@@ -130,6 +135,7 @@ impl Serialize for Lag {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for Lag {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Lag, D::Error> {
         let r = LagRepr::deserialize(d)?;
@@ -143,6 +149,7 @@ impl<'de> Deserialize<'de> for Lag {
 
 /// The events of a step, in order, as a list of [`Event`](crate::Event)s (load them back as a
 /// `Vec<Event<T>>`).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<T: Copy + Serialize> Serialize for Events<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
@@ -167,6 +174,7 @@ struct StatsIn {
 
 /// A report loaded back as it was written (its name made `'static`, see
 /// [`LoopState`]'s `Deserialize` impl).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for ClockStats {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockStats, D::Error> {
         let s = StatsIn::deserialize(d)?;
@@ -216,6 +224,7 @@ struct ClockConfigIn {
 /// [`LoopState::new`] and [`LoopState::add_clock`] do, as for any other. A loaded name is
 /// kept for the rest of the program (see the crate's serde notes on
 /// [`LoopState`]'s `Deserialize` impl).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for ClockConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         ClockConfigOut {
@@ -231,6 +240,7 @@ impl Serialize for ClockConfig {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for ClockConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockConfig, D::Error> {
         let c = ClockConfigIn::deserialize(d)?;
@@ -269,6 +279,7 @@ struct LoopConfigIn {
 }
 
 /// All settings and clocks, by name; checked by [`LoopState::new`] as usual, not on loading.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for LoopConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         LoopConfigOut {
@@ -283,6 +294,7 @@ impl Serialize for LoopConfig {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for LoopConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LoopConfig, D::Error> {
         let c = LoopConfigIn::deserialize(d)?;

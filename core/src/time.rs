@@ -116,6 +116,7 @@ impl Timestamp for Duration {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl Timestamp for std::time::Instant {
     #[inline]
     fn nanos_since(self, earlier: Self) -> Option<u64> {
