@@ -259,7 +259,8 @@ fn load(v: &serde_json::Value) -> Result<LoopState<Nanos>, String> {
 fn broken_invariants_are_named_errors() {
     let good = mid_run_json();
     assert!(load(&good).is_ok());
-    let cases: [(&str, fn(&mut serde_json::Value)); 10] = [
+    type Corrupt = fn(&mut serde_json::Value);
+    let cases: [(&str, Corrupt); 10] = [
         ("version", |v| v["version"] = 2.into()),
         ("no clock", |v| v["clocks"] = serde_json::json!([])),
         ("alpha clock", |v| v["alpha_clock"] = 77.into()),
