@@ -41,40 +41,48 @@
 //! | `tickfold-hecs` | `tickfold::hecs_adapter` | capture tracked hecs components before each update, read blended values at render |
 //! | `tickfold-snapshot` | `tickfold::snapshot` | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
 //!
-//! # Features
-//!
-//! * `std` (default): the `Instant` timestamp and the [`runner`] (with `spin_sleep`).
-//! * `quickcheck`: `tickfold::testing`, the `tickfold-testing` crate.
-//! * `hecs`: `tickfold::hecs_adapter`, the `tickfold-hecs` crate (implies `std`).
-//! * `snapshot`: `tickfold::snapshot`, the `tickfold-snapshot` crate.
-//! * `glam`: [`Interpolate`] for glam's vectors and quaternions (glam pinned, built with `libm`),
-//!   also in the hecs adapter.
-//!
 //! The README (the repository's front page) walks through the options, the policies when a loop
 //! falls behind, the tools and the measured figures; its examples are compiled as doctests.
+//!
+//! # Features
+//!
+#![cfg_attr(
+    feature = "document-features",
+    doc = document_features::document_features!()
+)]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub use tickfold_core::*;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod runner;
 /// Rollback netcode over ggrs (feature `ggrs`): the `tickfold-ggrs` crate — each tick is one
 /// ggrs frame, saves and loads through the snapshot ring, time sync through the fold. See the
 /// README's "Multiplayer: rollback with ggrs".
 #[cfg(feature = "ggrs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ggrs")))]
 pub use tickfold_ggrs as ggrs_adapter;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
 /// before every update, read blended values at render. See the README's "hecs worlds".
 #[cfg(feature = "hecs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hecs")))]
 pub use tickfold_hecs as hecs_adapter;
 /// Snapshots of plain-data worlds (feature `snapshot`): the `tickfold-snapshot` crate —
 /// double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures.
 /// See the README's "Plain-data worlds".
 #[cfg(feature = "snapshot")]
+#[cfg_attr(docsrs, doc(cfg(feature = "snapshot")))]
 pub use tickfold_snapshot as snapshot;
 /// The determinism kit (feature `quickcheck`): the `tickfold-testing` crate — arbitrary frame
 /// schedules, bit-for-bit schedule checks, timestep checks, record and replay.
 #[cfg(feature = "quickcheck")]
+#[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 pub use tickfold_testing as testing;
 
 /// The README's examples, compiled and run as doctests (never part of the public API).

@@ -46,14 +46,14 @@ pub(crate) struct Clock {
     /// of virtual time, so they never are (the end of the time axis).
     end: u64,
     /// Whether [`Event::EndOfTime`] has been reported.
-    end_reported: bool,
+    pub(crate) end_reported: bool,
     /// `k·dt` and `(k+1)·dt` for the next tick `k`, relative to `origin`.
     tick_start: GridPoint,
     tick_end: GridPoint,
     pub(crate) ran: u64,
     pub(crate) dropped_slots: u64,
     /// Hysteresis: the recent update pattern and frame jitter (unused when it is off).
-    snap: Snap,
+    pub(crate) snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
     /// [`due`](Self::due), kept up to date whenever the grid moves: `u64::MAX` once the clock
@@ -201,7 +201,7 @@ impl Clock {
 
     /// Makes tick `j` the next one (after a drop, or after a run of catch-up ticks): one
     /// division, whatever the distance.
-    fn jump_to(&mut self, j: u64) {
+    pub(crate) fn jump_to(&mut self, j: u64) {
         let rate = self.rate();
         self.next_tick = j;
         self.tick_start = GridPoint::at(rate, j);

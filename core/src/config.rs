@@ -17,6 +17,7 @@ pub const MAX_UPDATES_PER_STEP: u32 = 1 << 16;
 
 /// What the loop does when it falls behind its tick grid.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Policy {
     /// Fixed-timestep accumulator ("Fix Your Timestep"): run every due tick, up to the per-step
     /// cap, carry the rest as lag, and render with `alpha = lag / dt`. Tick *k* covers
@@ -37,6 +38,7 @@ pub enum Policy {
 /// Both rules pay time forward: the schedule stays on the exact grid `origin + k·dt`, so firing
 /// late or early never shifts later ticks and nothing drifts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Firing {
     /// Never early: a tick fires at the first step at or after its due time. The error is at
     /// most one outer-loop period.

@@ -6,10 +6,16 @@ use crate::time::{Lag, Nanos};
 /// Which clock an event belongs to. Clock 0 is the loop's main clock; further clocks are
 /// numbered in declaration order.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
 pub struct ClockId(pub u16);
 
 /// One fixed update the shell must run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tick {
     /// The clock this tick belongs to.
     pub clock: ClockId,
@@ -57,6 +63,7 @@ impl Tick {
 
 /// A frame to draw.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Render {
     /// Where to draw between the previous tick's state (0) and the current tick's state (1).
     /// Always in `[0, 1]`: `lag / dt` for [`Policy::CatchUp`](crate::Policy::CatchUp), clamped
@@ -77,6 +84,7 @@ pub struct Render {
 
 /// Why a step could not account for a stretch of time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum DropReason {
     /// Constant-rate policies: these slots passed before their update could run.
@@ -87,6 +95,7 @@ pub enum DropReason {
 ///
 /// New kinds of events may be added: a `match` outside this crate needs a `_ =>` arm.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Event<T> {
     /// The clock moved backwards by `by` ns. The rule: no time passes, the loop keeps its latest

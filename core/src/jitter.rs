@@ -57,6 +57,7 @@ const SHORT: usize = WINDOW / 2;
 /// are `u16` and saturate: with thousands of updates per frame the pattern means nothing, and
 /// the budget still bounds every move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Snap {
     /// `recent[i]`: updates run in the last `i + 1` frames.
     recent: [u16; SHORT - 1],

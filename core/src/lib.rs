@@ -22,7 +22,19 @@
 //! allocated once by [`LoopState::new`]); the `std` feature adds the [`Timestamp`] impl for
 //! `std::time::Instant`. The errors ([`RateError`], [`ConfigError`], [`ClockError`]) implement
 //! `core::error::Error` either way.
+//!
+//! # Features
+//!
+#![cfg_attr(
+    feature = "document-features",
+    doc = document_features::document_features!()
+)]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
+)]
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
@@ -45,6 +57,8 @@ mod jitter;
 #[cfg(feature = "mint")]
 mod mint;
 mod rate;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod state;
 mod stats;
 mod step;
@@ -54,6 +68,7 @@ mod virt;
 /// The glam crate itself (feature `glam`), re-exported so that your glam types are the ones
 /// the [`Interpolate`] impls are written for.
 #[cfg(feature = "glam")]
+#[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
@@ -61,9 +76,12 @@ pub use error::{ClockError, ConfigError, RateError};
 pub use event::{ClockId, DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 #[cfg(feature = "glam")]
+#[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
+#[cfg(feature = "serde")]
+pub use serde_impls::StateError;
 pub use state::LoopState;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};

@@ -60,7 +60,7 @@ impl Period {
 
     /// A tick of `num / den` nanoseconds, reduced. Fails if it is zero, undefined, shorter than
     /// 1 ns or does not fit.
-    fn from_ns_ratio(num: u128, den: u128) -> Result<Period, RateError> {
+    pub(crate) fn from_ns_ratio(num: u128, den: u128) -> Result<Period, RateError> {
         if num == 0 || den == 0 {
             return Err(RateError::Zero);
         }

@@ -129,6 +129,7 @@ impl<T> LoopState<T> {
 /// At most one of `pending` (due, not yet run) and `ticks_early` (run, not yet due) is non-zero.
 /// Under saturation at `u64::MAX` (584 years of 1 ns ticks) the counters stop rather than wrap.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClockStats {
     /// The clock's id.
     pub id: ClockId,

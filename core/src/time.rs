@@ -19,6 +19,11 @@ use core::time::Duration;
 /// assert_eq!(Duration::from(Nanos(1_500)), Duration::from_nanos(1_500));
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
 pub struct Nanos(pub u64);
 
 impl Nanos {
@@ -111,6 +116,7 @@ impl Timestamp for Duration {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl Timestamp for std::time::Instant {
     #[inline]
     fn nanos_since(self, earlier: Self) -> Option<u64> {

@@ -18,6 +18,7 @@ const MAX_DEN: u128 = 1 << 127;
 /// unit instead, losing less than `1/den` ns once. That is the only rounding virtual time
 /// ever does.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct SubNanos {
     rem: u128,
     den: u128,
@@ -30,6 +31,13 @@ impl SubNanos {
             rem: 0,
             den: u128::from(scale.as_ratio().1),
         }
+    }
+
+    /// Whether a loaded remainder keeps the invariants above for `scale`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn is_valid_for(self, scale: TimeScale) -> bool {
+        let sden = u128::from(scale.as_ratio().1);
+        self.den != 0 && self.den <= MAX_DEN && self.rem < self.den && self.den % sden == 0
     }
 
     /// Whether the remainder is 0 (virtual time is a whole number of ns).

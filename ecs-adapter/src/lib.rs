@@ -64,6 +64,18 @@
 //! Feature `glam`: `Interpolate` for glam's `Vec2`, `Vec3`, `Vec3A`, `Vec4` and `Quat`
 //! (shortest-arc slerp) and the [`Nlerp`] rotation newtype, from tickfold-core, for glam 0.33
 //! (the series Bevy 0.20 uses).
+//!
+//! # Features
+//!
+#![cfg_attr(
+    feature = "document-features",
+    doc = document_features::document_features!()
+)]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod error;

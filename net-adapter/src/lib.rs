@@ -55,6 +55,7 @@
 //! disconnect timer, round-trip times), so a [`MemoryNet`] on a [`SimClock`] makes the network
 //! deterministic but not ggrs's timers: checksum equality is tested on simulated time, the
 //! convergence of the frame advantage on a short real-time loopback run.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod error;

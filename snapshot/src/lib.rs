@@ -45,6 +45,7 @@
 //! assert_eq!(world.stats().captures, 10);                // 25 updates, 10 captures
 //! # Ok::<(), tickfold_core::ConfigError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod double;

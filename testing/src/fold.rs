@@ -183,6 +183,7 @@ pub struct Run<S> {
 /// Stored flat (one `Vec` of events and one of step boundaries), so a trace of an hour of
 /// 144 Hz frames costs two allocations that grow geometrically, not one per step.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Trace {
     /// (now, end of this step's events in `events`).
     steps: Vec<(Nanos, usize)>,

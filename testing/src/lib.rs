@@ -53,6 +53,18 @@
 //! Failures are [`Failure`] values whose `Display` (and `Debug`, so quickcheck prints it) names
 //! the schedule, the step and the first differing field. Bad input is a [`KitError`].
 
+//!
+//! # Features
+//!
+#![cfg_attr(
+    feature = "document-features",
+    doc = document_features::document_features!()
+)]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod check;

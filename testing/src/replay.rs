@@ -169,6 +169,7 @@ pub(crate) fn hash_event(h: &mut Fnv1a, e: &Event<Nanos>) {
 
 /// One recorded step: the `now` given to the fold and the inputs gathered for it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RecordedStep<I> {
     /// The `now` of the step.
     pub now: Nanos,
@@ -309,12 +310,25 @@ impl<S, I: Hash> Recorder<S, I> {
 
 /// A recorded run: the loop configuration and start, each step's `now` and inputs, and the
 /// running trace hash after each step.
+///
+/// With the `serde` feature a recording is a replay file: it serializes as its configuration,
+/// start, steps and step hashes. The state checksum is a function, so it is not written: give
+/// it back with [`with_checksum`](Recording::with_checksum) after loading.
 #[derive(Clone, Debug)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound(
+        serialize = "I: serde::Serialize",
+        deserialize = "I: serde::Deserialize<'de>"
+    ))
+)]
 pub struct Recording<S, I> {
     config: LoopConfig,
     start: Nanos,
     steps: Vec<RecordedStep<I>>,
     step_hashes: Vec<u64>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     checksum: Option<fn(&S) -> u64>,
 }
 
@@ -330,6 +344,15 @@ pub struct Replayed<S> {
 }
 
 impl<S, I: Hash> Recording<S, I> {
+    /// Hashes `checksum(&state)` after every step of a replay, as the recorder did: needed
+    /// for a recording loaded from a replay file when the recorder used
+    /// [`Recorder::with_checksum`] (functions are not serialized).
+    #[must_use]
+    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recording<S, I> {
+        self.checksum = Some(checksum);
+        self
+    }
+
     /// The recorded steps, in order.
     #[must_use]
     pub fn steps(&self) -> &[RecordedStep<I>] {
