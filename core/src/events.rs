@@ -30,6 +30,9 @@ pub(crate) struct Run {
     pub(crate) constant_rate: bool,
     pub(crate) origin: u64,
     pub(crate) phase_ns: u64,
+    /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
+    pub(crate) base: u64,
+    pub(crate) base_t: u64,
     /// `k`·dt for the first tick `k` (its index is `start.m`).
     pub(crate) start: GridPoint,
     pub(crate) step: GridStep,
@@ -43,7 +46,9 @@ impl Run {
         let lag = match v.checked_sub(self.origin) {
             None => Lag::ZERO,
             // The time since the slot started, 0 when the shell slept until it.
-            Some(l) if self.constant_rate => Lag::from(Nanos(l.saturating_sub(g.ceil()))),
+            Some(l) if self.constant_rate => Lag::from(Nanos(
+                l.saturating_add(self.phase_ns).saturating_sub(g.ceil()),
+            )),
             // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
             Some(l) => Lag::between(
                 u128::from(l) + u128::from(self.phase_ns),
@@ -52,8 +57,8 @@ impl Run {
         };
         Tick {
             clock: self.clock,
-            index: g.m,
-            t: Nanos(g.floor()),
+            index: self.base.saturating_add(g.m),
+            t: Nanos(self.base_t.saturating_add(g.floor())),
             dt: self.step.rate(),
             lag,
             last_in_step,
