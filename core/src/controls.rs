@@ -148,8 +148,8 @@ impl<T> LoopState<T> {
     /// last one ended (its boundary, rounded up to a whole ns: the instant virtual time reaches
     /// it) and lasts the new period; every later tick follows the new grid exactly. The lag
     /// already accumulated is kept, as in Bevy: if it exceeds the new period, the next step
-    /// catches up as usual. The next step reports [`Event::RateChanged`]. Setting the rate the
-    /// clock already has does nothing.
+    /// catches up as usual. The next step reports [`Event::RateChanged`] (one per change).
+    /// Setting the rate the clock already has does nothing.
     ///
     /// # Errors
     ///
@@ -188,9 +188,7 @@ impl<T> LoopState<T> {
         c.change_rate(period);
         c.last_count = 0;
         let (id, from_tick) = (c.id, c.next_tick);
-        // Two changes before one step: the first one's report is superseded.
-        s.reports
-            .retain(|r| !matches!(r, Report::Rate { clock, .. } if *clock == id));
+        // Every change is reported, in order, even several before one step.
         s.report(Report::Rate {
             clock: id,
             period,
