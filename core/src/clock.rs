@@ -21,13 +21,14 @@ pub(crate) fn due_time(
     end: GridPoint,
 ) -> u64 {
     if constant_rate {
-        return origin.saturating_add(start.ceil());
+        // `phase_ns` is the clock's lead (0 unless a control added lag to it).
+        return origin.saturating_add(start.ceil()).saturating_sub(phase_ns);
     }
     if !end.saturated() {
         return origin.saturating_add(end.ceil().saturating_sub(phase_ns));
     }
     // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
-    let exact = rate.ceil_wide(end.m) - u128::from(phase_ns) + u128::from(origin);
+    let exact = (rate.ceil_wide(end.m) + u128::from(origin)).saturating_sub(u128::from(phase_ns));
     u64::try_from(exact).unwrap_or(u64::MAX)
 }
 
@@ -37,54 +38,66 @@ pub(crate) struct Clock {
     pub(crate) id: ClockId,
     pub(crate) config: ClockConfig,
     pub(crate) checked: Checked,
-    /// Virtual time at which tick 0 starts.
+    /// Virtual time at which the current grid segment starts (tick `base`, less `shift`).
     pub(crate) origin: u64,
+    /// How far the grid is shifted ahead of `origin` (ns): the phase, plus lag a control added.
+    pub(crate) shift: u64,
+    /// The tick number of the segment's grid point 0: the grid restarts there after a rate
+    /// change or a reset (see `regrid.rs`). Grid points are relative to it.
+    pub(crate) base: u64,
+    /// Simulation time (`Tick::t`) at grid point 0 of the segment, in ns.
+    pub(crate) base_t: u64,
+    /// Ticks a shell refused ([`LoopState::refuse`](crate::LoopState::refuse)).
+    pub(crate) refused: u64,
     /// Ticks the max frame delta has dropped from this clock, in total.
     pub(crate) clamp_dropped: u64,
     pub(crate) next_tick: u64,
     /// How many ticks can ever come due: tick `end` and later would be due past `u64::MAX` ns
     /// of virtual time, so they never are (the end of the time axis).
-    end: u64,
+    pub(crate) end: u64,
     /// Whether [`Event::EndOfTime`] has been reported.
     pub(crate) end_reported: bool,
-    /// `k·dt` and `(k+1)·dt` for the next tick `k`, relative to `origin`.
-    tick_start: GridPoint,
-    tick_end: GridPoint,
+    /// `k·dt` and `(k+1)·dt` for the next tick `base + k`, relative to `origin`.
+    pub(crate) tick_start: GridPoint,
+    pub(crate) tick_end: GridPoint,
     pub(crate) ran: u64,
     pub(crate) dropped_slots: u64,
     /// Hysteresis: the recent update pattern and frame jitter (unused when it is off).
     pub(crate) snap: Snap,
     /// Updates run so far in the current step.
     pub(crate) count: u32,
+    /// Updates the latest step ran for this clock (the ones a shell may still refuse).
+    pub(crate) last_count: u32,
     /// [`due`](Self::due), kept up to date whenever the grid moves: `u64::MAX` once the clock
     /// has ended, so one comparison `v >= due_at` rules out both "not yet" and "never".
     pub(crate) due_at: u64,
     /// The tick length's numerator and denominator (ns) as floats, for alpha.
-    num_f: f64,
-    den_f: f64,
+    pub(crate) num_f: f64,
+    pub(crate) den_f: f64,
     /// The tick length split for walking the grid without a division.
-    step: GridStep,
+    pub(crate) step: GridStep,
     /// A catch-up clock with late firing and no hysteresis: the fold's fast path applies.
     pub(crate) plain: bool,
 }
 
 impl Clock {
     pub(crate) fn new(id: ClockId, config: ClockConfig, checked: Checked, origin: u64) -> Clock {
-        let room = u128::from(u64::MAX - origin);
-        let end = if config.policy == Policy::CatchUp {
-            // Tick k is due at origin + (k+1)·dt − phase: it fits while (k+1)·dt ≤ room + phase.
-            config
-                .rate
-                .ticks_in_wide(room + u128::from(checked.phase_ns))
-        } else {
-            // Slot k starts at origin + k·dt: it fits while k·dt ≤ room.
-            config.rate.ticks_in_wide(room).saturating_add(1)
-        };
+        let end = segment_end(
+            config.rate,
+            origin,
+            checked.phase_ns,
+            config.policy != Policy::CatchUp,
+        );
         let mut clock = Clock {
             id,
             config,
             checked,
             origin,
+            shift: checked.phase_ns,
+            base: 0,
+            base_t: 0,
+            refused: 0,
+            last_count: 0,
             clamp_dropped: 0,
             next_tick: 0,
             end,
@@ -113,7 +126,7 @@ impl Clock {
     }
 
     #[inline]
-    fn constant_rate(&self) -> bool {
+    pub(crate) fn constant_rate(&self) -> bool {
         self.config.policy != Policy::CatchUp
     }
 
@@ -122,7 +135,7 @@ impl Clock {
     #[inline]
     fn local(&self, v: u64) -> Option<u128> {
         v.checked_sub(self.origin)
-            .map(|l| u128::from(l) + u128::from(self.checked.phase_ns))
+            .map(|l| u128::from(l) + u128::from(self.shift))
     }
 
     /// Whether the clock has reached the end of the time axis: its next tick would be due past
@@ -142,14 +155,14 @@ impl Clock {
 
     /// [`due`](Self::due) from the grid (called whenever the grid moves).
     #[inline]
-    fn compute_due(&self) -> u64 {
+    pub(crate) fn compute_due(&self) -> u64 {
         if self.ended() {
             return u64::MAX;
         }
         due_time(
             self.rate(),
             self.origin,
-            self.checked.phase_ns,
+            self.shift,
             self.constant_rate(),
             self.tick_start,
             self.tick_end,
@@ -159,14 +172,16 @@ impl Clock {
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
     /// nearest rule); never more than [`end`](Self::end).
     #[inline]
-    fn ticks_at(&self, v: u64) -> u64 {
+    pub(crate) fn ticks_at(&self, v: u64) -> u64 {
         match self.local(v) {
-            None => 0,
-            Some(l) if self.constant_rate() => {
-                // No phase here, so l fits a u64.
-                self.rate().ticks_in(l as u64).saturating_add(1)
+            None => self.base,
+            Some(l) if self.constant_rate() => match u64::try_from(l) {
+                Ok(l) => self.rate().ticks_in(l),
+                Err(_) => self.rate().ticks_in_wide(l),
             }
-            Some(l) => self.rate().ticks_in_wide(l),
+            .saturating_add(1)
+            .saturating_add(self.base),
+            Some(l) => self.rate().ticks_in_wide(l).saturating_add(self.base),
         }
         .min(self.end)
     }
@@ -179,6 +194,10 @@ impl Clock {
     /// the drop, `time` being the virtual time discarded for this clock; `None` when nothing
     /// is dropped.
     pub(crate) fn clamp(&mut self, limit: u64, now: u64) -> Option<(u64, u64, u64)> {
+        if self.config.policy == Policy::Delay {
+            // Delay never owes a backlog: a late slot moves the grid instead.
+            return None;
+        }
         let limit = if self.ended() {
             limit
         } else {
@@ -204,8 +223,9 @@ impl Clock {
     pub(crate) fn jump_to(&mut self, j: u64) {
         let rate = self.rate();
         self.next_tick = j;
-        self.tick_start = GridPoint::at(rate, j);
-        if j == u64::MAX {
+        let m = j.saturating_sub(self.base);
+        self.tick_start = GridPoint::at(rate, m);
+        if m == u64::MAX {
             // The grid saturates here (both points are `u64::MAX`·dt).
             self.tick_end = self.tick_start;
         } else {
@@ -288,15 +308,21 @@ impl Clock {
         out: &mut impl Extend<Event<T>>,
     ) -> u64 {
         let rate = self.rate();
-        let local_v = v.saturating_sub(self.origin);
-        let slot = self.tick_start.ceil();
+        let local_v = self.local(v).unwrap_or(0);
+        let slot = u128::from(self.tick_start.ceil());
         if local_v > slot {
             let j = match self.config.policy {
+                // Late: the slot starts now and the grid moves with it (nothing is dropped).
+                Policy::Delay => {
+                    self.restart_grid(self.rate(), i128::from(v));
+                    return v;
+                }
                 // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest if single => rate.ticks_in(local_v - 1).saturating_add(1),
+                Policy::DropAndRest if single => rate.ticks_in_wide(local_v - 1).saturating_add(1),
                 // The slot in progress.
-                _ => rate.ticks_in(local_v),
-            };
+                _ => rate.ticks_in_wide(local_v),
+            }
+            .saturating_add(self.base);
             if j > self.next_tick {
                 let count = j - self.next_tick;
                 out.extend(Some(Event::DroppedTicks {
@@ -309,7 +335,9 @@ impl Clock {
                 self.jump_to(j);
             }
         }
-        self.origin.saturating_add(self.tick_start.ceil())
+        self.origin
+            .saturating_add(self.tick_start.ceil())
+            .saturating_sub(self.shift)
     }
 
     /// The description of a run of updates starting at this clock's next tick: the lazily
@@ -321,7 +349,9 @@ impl Clock {
             count: 0,
             constant_rate: self.constant_rate(),
             origin: self.origin,
-            phase_ns: self.checked.phase_ns,
+            phase_ns: self.shift,
+            base: self.base,
+            base_t: self.base_t,
             start: self.tick_start,
             step: self.step,
         }
@@ -357,7 +387,7 @@ impl Clock {
         let second_due = due_time(
             self.rate(),
             self.origin,
-            self.checked.phase_ns,
+            self.shift,
             false,
             self.tick_end,
             second_end,
@@ -394,6 +424,7 @@ impl Clock {
                 .record(v, self.count, h, self.rate().as_nanos_ratio());
         }
         let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
+        self.last_count = self.count;
         self.count = 0;
         (capped && v >= self.due()).then(|| self.pending(v).max(1))
     }
@@ -436,15 +467,29 @@ impl Clock {
     }
 }
 
+/// How many ticks of a grid segment starting at `origin` (shifted ahead by `shift`) can ever
+/// come due: past that, a tick would be due after `u64::MAX` ns (the end of the time axis).
+pub(crate) fn segment_end(rate: Period, origin: u64, shift: u64, constant_rate: bool) -> u64 {
+    let room = u128::from(u64::MAX - origin) + u128::from(shift);
+    if constant_rate {
+        // Slot k starts at origin + k·dt − shift: it fits while k·dt ≤ room + shift.
+        rate.ticks_in_wide(room).saturating_add(1)
+    } else {
+        // Tick k is due at origin + (k+1)·dt − shift: it fits while (k+1)·dt ≤ room + shift.
+        rate.ticks_in_wide(room)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_clock_stays_small() {
-        // Cloning a LoopState copies every clock: keep one within five cache lines (280 bytes
-        // now, 48 of them the hysteresis state).
+        // Cloning a LoopState copies every clock: keep one within six cache lines (336 bytes
+        // now, 48 of them the hysteresis state, 36 the grid segment and refusals of the
+        // run-time controls).
         let size = core::mem::size_of::<Clock>();
-        assert!(size <= 320, "Clock grew to {size} bytes");
+        assert!(size <= 384, "Clock grew to {size} bytes");
     }
 }

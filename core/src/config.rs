@@ -31,6 +31,12 @@ pub enum Policy {
     /// Constant rate, *keep working*: one update per step, at the start of its slot when ahead;
     /// when behind, the slot in progress runs at once and only slots that passed entirely are lost.
     KeepWorking,
+    /// Constant rate, *delay* (tokio's and `spin_sleep`'s `MissedTickBehavior::Delay`): one update
+    /// per step at the start of its slot, sleeping until then when ahead. When late, the slot
+    /// runs at once and the grid moves with it: the next slot starts one period after this
+    /// one ran, so no tick is ever dropped and none runs in a burst. The max frame delta
+    /// drops nothing on this clock (it never owes a backlog).
+    Delay,
 }
 
 /// When a clock's tick may fire relative to its due time (the fixed-frequency sub-loops of "looping in time").

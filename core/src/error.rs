@@ -1,8 +1,10 @@
 //! The typed errors, one per operation: building a rate or a scale ([`RateError`]), checking a
 //! loop's settings ([`ConfigError`]) and adding or removing a clock at run time
-//! ([`ClockError`]). A leaf module: it imports nothing from the rest of the crate.
+//! ([`ClockError`]). A leaf module: it imports only the clock id from the rest of the crate.
 
 use core::fmt;
+
+use crate::event::ClockId;
 
 /// An invalid tick rate or time scale, from the constructors of
 /// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).
@@ -115,8 +117,10 @@ impl core::error::Error for ConfigError {
     }
 }
 
-/// Why [`LoopState::add_clock`](crate::LoopState::add_clock) or
-/// [`LoopState::remove_clock`](crate::LoopState::remove_clock) refused.
+/// Why a control on one clock refused: [`LoopState::add_clock`](crate::LoopState::add_clock),
+/// [`LoopState::remove_clock`](crate::LoopState::remove_clock), the run-time settings
+/// ([`LoopState::set_rate`](crate::LoopState::set_rate) and friends) or
+/// [`LoopState::refuse`](crate::LoopState::refuse). The state is unchanged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ClockError {
@@ -130,6 +134,16 @@ pub enum ClockError {
     TooManyClocks,
     /// The new clock's settings are invalid.
     Config(ConfigError),
+    /// No clock of the loop has this id (it was removed, or never existed).
+    UnknownId(ClockId),
+    /// [`LoopState::refuse`](crate::LoopState::refuse) was given a tick that is not the latest
+    /// update of its clock in the latest step (or a control moved that clock's grid since).
+    NotRefusable {
+        /// The tick's clock.
+        clock: ClockId,
+        /// The tick's number.
+        index: u64,
+    },
 }
 
 impl From<ConfigError> for ClockError {
@@ -150,6 +164,12 @@ impl fmt::Display for ClockError {
                 f.write_str("a loop can add at most 65,535 clocks (ids are never reused)")
             }
             ClockError::Config(e) => write!(f, "invalid clock settings: {e}"),
+            ClockError::UnknownId(id) => write!(f, "no clock has id {}", id.0),
+            ClockError::NotRefusable { clock, index } => write!(
+                f,
+                "tick {index} of clock {} is not the latest update of the latest step",
+                clock.0
+            ),
         }
     }
 }

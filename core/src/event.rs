@@ -89,6 +89,10 @@ pub struct Render {
 pub enum DropReason {
     /// Constant-rate policies: these slots passed before their update could run.
     SlotMissed,
+    /// A control threw these ticks away on request:
+    /// [`LoopState::discard_overstep`](crate::LoopState::discard_overstep) or
+    /// [`LoopState::reset_grid`](crate::LoopState::reset_grid).
+    Discarded,
 }
 
 /// Something the shell must do or know, in the order it happened.
@@ -166,4 +170,15 @@ pub enum Event<T> {
     Resumed,
     /// The time scale changed since the previous step, taking effect from the previous `now`.
     ScaleChanged(TimeScale),
+    /// [`LoopState::set_rate`](crate::LoopState::set_rate) changed `clock`'s tick length since
+    /// the previous step. Tick numbers continue: tick `from_tick` is the first of the new
+    /// period, and its interval starts where the previous tick's ended.
+    RateChanged {
+        /// The clock.
+        clock: ClockId,
+        /// Its new tick length.
+        period: Period,
+        /// The first tick of the new period.
+        from_tick: u64,
+    },
 }

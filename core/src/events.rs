@@ -29,6 +29,9 @@ pub(crate) struct Run {
     pub(crate) count: u32,
     pub(crate) origin: u64,
     pub(crate) phase_ns: u64,
+    /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
+    pub(crate) base: u64,
+    pub(crate) base_t: u64,
     /// `k`·dt for the first tick `k` (its index is `start.m`).
     pub(crate) start: GridPoint,
     pub(crate) step: GridStep,
@@ -41,8 +44,8 @@ impl Run {
     fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
         Tick {
             clock: self.clock,
-            index: g.m,
-            t: Nanos(g.floor()),
+            index: self.base.saturating_add(g.m),
+            t: Nanos(self.base_t.saturating_add(g.floor())),
             dt: self.step.rate(),
             lag: self.lag(g, v),
             last_in_step,
@@ -57,7 +60,9 @@ impl Run {
         };
         if self.constant_rate {
             // The time since the slot started, 0 when the shell slept until it.
-            return Lag::from(Nanos(l.saturating_sub(g.ceil())));
+            return Lag::from(Nanos(
+                l.saturating_add(self.phase_ns).saturating_sub(g.ceil()),
+            ));
         }
         // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
         Lag::between(

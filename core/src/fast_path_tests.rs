@@ -152,3 +152,78 @@ fn catching_up_at_once_is_firing_tick_by_tick() {
         catch_up_is_tick_by_tick as fn((u64, u64), Option<u32>, bool, Vec<u32>) -> bool,
     );
 }
+
+/// The run-time controls move a clock's grid (a new segment, a lead, a refused tick): the fast
+/// path must follow the moved grid exactly as the general path does. A control with something
+/// to report keeps the next step off the fast path.
+fn same_paths_with_controls(case: Case, ops: Vec<(u8, u32)>) -> bool {
+    let config = LoopConfig::new(Period::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
+        .max_updates(case.cap)
+        .max_frame_delta(case.clamp.map(Duration::from_nanos))
+        .phase(case.phase);
+    let mut fast = LoopState::new(config, Nanos(0)).unwrap();
+    let mut general = fast.clone();
+    let (mut ef, mut eg) = (Events::new(), Events::new());
+    let mut now = 0u64;
+    for (i, d) in case.frames.into_iter().enumerate() {
+        let (op, x) = ops.get(i).copied().unwrap_or((0, 0));
+        let x = u64::from(x);
+        for s in [&mut fast, &mut general] {
+            let _ = match op % 8 {
+                1 => s.set_rate("main", Period::from_hz(30 + x % 200).unwrap()),
+                2 => s.accumulate_overstep("main", Nanos(x % 100_000_000)),
+                3 => s
+                    .discard_overstep("main", Nanos(x % 100_000_000))
+                    .map(|_| ()),
+                4 => s.reset_grid("main"),
+                5 => s.set_phase("main", (x % 4) as f64 / 4.0),
+                _ => Ok(()),
+            };
+        }
+        if op % 8 == 6 {
+            if let Some(t) = ef.updates().last() {
+                if fast.refuse(&t).is_err() || general.refuse(&t).is_err() {
+                    return false;
+                }
+            }
+        }
+        now = if d < 0 {
+            now.saturating_sub(d.unsigned_abs())
+        } else {
+            now.saturating_add(d.unsigned_abs())
+        };
+        ef.clear();
+        eg.clear();
+        if fast.inner.is_plain() {
+            fast.inner.advance_plain(Nanos(now), &mut ef);
+        } else {
+            fast.advance_into(Nanos(now), &mut ef);
+        }
+        general.inner.advance_general(Nanos(now), &mut eg);
+        if fast != general || ef != eg || !ef.iter().eq(eg.iter()) {
+            return false;
+        }
+    }
+    true
+}
+
+#[test]
+fn the_fast_path_follows_the_controls() {
+    QuickCheck::new()
+        .tests(2_000)
+        .quickcheck(same_paths_with_controls as fn(Case, Vec<(u8, u32)>) -> bool);
+}
+
+#[test]
+fn a_control_with_a_report_takes_the_general_path() {
+    let rate = Period::from_hz(60).unwrap();
+    let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
+    state
+        .set_rate("main", Period::from_hz(30).unwrap())
+        .unwrap();
+    assert!(!state.inner.is_plain());
+    let _ = state.advance(Nanos(1));
+    assert!(state.inner.is_plain());
+    state.set_hysteresis("main", 0.25).unwrap();
+    assert!(!state.inner.is_plain());
+}

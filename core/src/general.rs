@@ -6,7 +6,7 @@ use crate::config::Policy;
 use crate::event::{Event, Render};
 use crate::events::Events;
 use crate::rate::GridPoint;
-use crate::state::{Inner, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::state::{Inner, PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
 use crate::step::deadline_from;
 use crate::time::{Lag, Timestamp};
 
@@ -16,6 +16,9 @@ impl<T: Timestamp> Inner<T> {
     #[inline(never)]
     pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
         self.emit_controls(ev);
+        for clock in &mut self.clocks {
+            clock.last_count = 0;
+        }
         let first = self.last_real.is_none();
         let (elapsed, behind) = self.read_clock(now, ev);
         if !self.paused && elapsed > 0 {
@@ -65,6 +68,9 @@ impl<T: Timestamp> Inner<T> {
         if self.pending_controls & PENDING_SCALE != 0 {
             ev.before.push(Event::ScaleChanged(self.scale));
             self.reported_scale = self.scale;
+        }
+        if self.pending_controls & PENDING_CLOCKS != 0 {
+            self.emit_clock_reports(ev);
         }
         self.pending_controls = 0;
     }

@@ -43,6 +43,7 @@ mod clock;
 mod clocks;
 mod columns;
 mod config;
+mod controls;
 mod error;
 mod event;
 mod events;
@@ -57,6 +58,7 @@ mod jitter;
 #[cfg(feature = "mint")]
 mod mint;
 mod rate;
+mod regrid;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod state;
@@ -72,6 +74,7 @@ mod virt;
 pub use ::glam;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
+pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{ClockId, DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};

@@ -17,12 +17,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, LoopConfig, Policy};
+use crate::controls::Report;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::events::Events;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
-use crate::state::{Inner, LoopState, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::state::{
+    Inner, LoopState, PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE,
+};
 use crate::stats::ClockStats;
 use crate::time::{Lag, Nanos};
 use crate::virt::SubNanos;
@@ -168,6 +171,8 @@ struct StatsIn {
     pending: u64,
     ticks_due: u64,
     ticks_early: u64,
+    #[serde(default)]
+    ticks_refused: u64,
     alpha: f64,
     lag: Lag,
 }
@@ -188,6 +193,7 @@ impl<'de> Deserialize<'de> for ClockStats {
             pending: s.pending,
             ticks_due: s.ticks_due,
             ticks_early: s.ticks_early,
+            ticks_refused: s.ticks_refused,
             alpha: s.alpha,
             lag: s.lag,
         })
@@ -344,6 +350,9 @@ pub enum StateError {
     BadRemainder,
     /// Unknown bits in the pending controls.
     BadControls(u8),
+    /// A clock's grid segment (from a rate change, a reset or added lag) starts after its next
+    /// tick or ends later than its grid allows.
+    BadGrid(ClockId),
 }
 
 impl fmt::Display for StateError {
@@ -368,6 +377,9 @@ impl fmt::Display for StateError {
                 f.write_str("virtual time remainder is not a proper fraction")
             }
             StateError::BadControls(b) => write!(f, "unknown pending control bits {b:#04x}"),
+            StateError::BadGrid(id) => {
+                write!(f, "clock {}: its grid segment is inconsistent", id.0)
+            }
         }
     }
 }
@@ -380,6 +392,14 @@ struct ClockOut<'a> {
     id: ClockId,
     config: &'a ClockConfig,
     origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
     next_tick: u64,
     ran: u64,
     dropped_slots: u64,
@@ -394,6 +414,14 @@ struct ClockIn {
     id: ClockId,
     config: ClockConfig,
     origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
     next_tick: u64,
     ran: u64,
     dropped_slots: u64,
@@ -410,6 +438,12 @@ impl Serialize for ClocksOut<'_> {
             id: c.id,
             config: &c.config,
             origin: c.origin,
+            shift: c.shift,
+            base: c.base,
+            base_t: c.base_t,
+            end: c.end,
+            refused: c.refused,
+            last_count: c.last_count,
             next_tick: c.next_tick,
             ran: c.ran,
             dropped_slots: c.dropped_slots,
@@ -440,6 +474,7 @@ struct StateOut<'a, T> {
     scale: TimeScale,
     reported_scale: TimeScale,
     pending_controls: u8,
+    reports: &'a [Report],
 }
 
 #[derive(Deserialize)]
@@ -461,6 +496,8 @@ struct StateIn<T> {
     scale: TimeScale,
     reported_scale: TimeScale,
     pending_controls: u8,
+    #[serde(default)]
+    reports: Vec<Report>,
 }
 
 /// The whole state, every private field included, so that a loaded copy folds the rest of
@@ -490,6 +527,7 @@ impl<T: Serialize> Serialize for LoopState<T> {
             scale: i.scale,
             reported_scale: i.reported_scale,
             pending_controls: i.pending_controls,
+            reports: &i.reports,
         }
         .serialize(s)
     }
@@ -525,7 +563,8 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     if !s.virt_rem.is_valid_for(s.scale) {
         return Err(StateError::BadRemainder);
     }
-    if s.pending_controls & !(PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE) != 0
+    if s.pending_controls & !(PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE | PENDING_CLOCKS)
+        != 0
         || s.pending_controls & (PENDING_PAUSED | PENDING_RESUMED)
             == PENDING_PAUSED | PENDING_RESUMED
     {
@@ -549,6 +588,23 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         clock.clamp_dropped = c.clamp_dropped;
         clock.end_reported = c.end_reported;
         clock.snap = c.snap;
+        clock.refused = c.refused;
+        clock.last_count = c.last_count;
+        // The grid segment: where it starts, and where time ends on it (never past the end
+        // its origin and lead allow; earlier only where the clock already ended).
+        let segment_end = c.base.saturating_add(crate::clock::segment_end(
+            clock.rate(),
+            c.origin,
+            c.shift,
+            clock.constant_rate(),
+        ));
+        if c.base > c.next_tick || c.end > segment_end {
+            return Err(StateError::BadGrid(c.id));
+        }
+        clock.shift = c.shift;
+        clock.base = c.base;
+        clock.base_t = c.base_t;
+        clock.end = c.end;
         // The grid, the due time and the end-of-time flag follow from the tick number.
         clock.jump_to(c.next_tick);
         clocks.push(clock);
@@ -573,6 +629,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             scale: s.scale,
             reported_scale: s.reported_scale,
             pending_controls: s.pending_controls,
+            reports: s.reports,
         }),
     })
 }

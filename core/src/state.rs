@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use crate::clock::Clock;
 use crate::config::LoopConfig;
+use crate::controls::Report;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::rate::{GridPoint, Period, TimeScale};
@@ -16,6 +17,8 @@ use crate::virt::SubNanos;
 pub(crate) const PENDING_PAUSED: u8 = 1;
 pub(crate) const PENDING_RESUMED: u8 = 2;
 pub(crate) const PENDING_SCALE: u8 = 4;
+/// A clock control (rate change, discarded ticks) waits in `Inner::reports`.
+pub(crate) const PENDING_CLOCKS: u8 = 8;
 
 /// The whole state of a main loop, as a value: step it with [`LoopState::step`].
 ///
@@ -137,6 +140,9 @@ pub(crate) struct Inner<T> {
     /// The scale the latest step used (a change back to it before the next step cancels out).
     pub(crate) reported_scale: TimeScale,
     pub(crate) pending_controls: u8,
+    /// What the clock controls did since the latest step, reported at the next one (see
+    /// `controls.rs`). Empty, without capacity, unless a control was used.
+    pub(crate) reports: Vec<Report>,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -170,6 +176,7 @@ impl<T: Timestamp> LoopState<T> {
             scale: config.scale,
             reported_scale: config.scale,
             pending_controls: 0,
+            reports: Vec::new(),
         };
         for clock in &config.clocks {
             let checked = clock.validate()?;

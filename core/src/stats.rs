@@ -23,6 +23,7 @@ impl<T> LoopState<T> {
                 pending: c.pending(v),
                 ticks_due: c.ticks_due(v),
                 ticks_early: c.early(v),
+                ticks_refused: c.refused,
                 alpha,
                 lag,
             }
@@ -153,6 +154,9 @@ pub struct ClockStats {
     /// hysteresis fire ticks early, and a lone constant-rate clock runs its next slot after the
     /// [`Event::Sleep`](crate::Event::Sleep) it asks for. 0 with late firing and no hysteresis.
     pub ticks_early: u64,
+    /// Ticks the shell refused with [`LoopState::refuse`](crate::LoopState::refuse): each ran
+    /// again later with the same number (not counted in `ticks_run` until it did).
+    pub ticks_refused: u64,
     /// Where a renderer stands between its previous and current tick, in `[0, 1]`.
     pub alpha: f64,
     /// The exact lag behind virtual time after the latest step (rounded down; early when a
@@ -172,6 +176,7 @@ impl Default for ClockStats {
             pending: 0,
             ticks_due: 0,
             ticks_early: 0,
+            ticks_refused: 0,
             alpha: 0.0,
             lag: Lag::ZERO,
         }

@@ -109,6 +109,7 @@ impl<T: Timestamp> Inner<T> {
                 ev.runs.push(run);
             }
         }
+        clock.last_count = n;
         let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
             // The cap stopped the clock with ticks still due.
             ev.after.push(Event::Deferred {

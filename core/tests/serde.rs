@@ -93,7 +93,8 @@ impl Arbitrary for Case {
     }
 }
 
-/// Pause, resume, and time scales whose steps leave a sub-nanosecond remainder (1/3, 7/11).
+/// Pause, resume, time scales whose steps leave a sub-nanosecond remainder (1/3, 7/11), rate
+/// changes, added and discarded lag, and a grid reset.
 fn apply(state: &mut LoopState<Nanos>, control: u8) {
     match control % 16 {
         0 => state.set_paused(true),
@@ -102,6 +103,22 @@ fn apply(state: &mut LoopState<Nanos>, control: u8) {
         3 => state.set_time_scale(TimeScale::ratio(7, 11).unwrap()),
         4 => state.set_time_scale(TimeScale::ONE),
         5 => state.set_time_scale(TimeScale::ratio(5, 2).unwrap()),
+        // The run-time controls: each starts a new grid segment or shifts the grid.
+        6 => {
+            let _ = state.set_rate(ClockId(0), Period::from_hz_ratio(60_000, 1_001).unwrap());
+        }
+        7 => {
+            let _ = state.set_rate(ClockId(0), Period::from_hz(45).unwrap());
+        }
+        8 => {
+            let _ = state.accumulate_overstep(ClockId(1), Nanos(23_456_789));
+        }
+        9 => {
+            let _ = state.discard_overstep(ClockId(0), Nanos(7_000_000));
+        }
+        10 => {
+            let _ = state.reset_grid(ClockId(2));
+        }
         _ => {}
     }
 }
@@ -120,6 +137,12 @@ fn fold(
         now = (now + f.delta_us * 1_000).max(0);
         state.advance_into(Nanos(now as u64), &mut events);
         out.push(events.iter().collect());
+        if f.control % 16 == 11 {
+            // A shell that could not run the step's last update refuses it.
+            if let Some(t) = events.updates().last() {
+                let _ = state.refuse(&t);
+            }
+        }
     }
     (out, state)
 }

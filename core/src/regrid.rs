@@ -1,0 +1,142 @@
+//! Moving one clock's grid at run time, for the controls in `controls.rs`: a rate change or a
+//! reset restarts the grid at a boundary (tick numbers continue), added or discarded lag
+//! shifts it, a refused tick steps it back. Every change keeps the clock's accounting exact:
+//! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
+
+use crate::clock::{Clock, segment_end};
+use crate::jitter::Snap;
+use crate::rate::{GridPoint, GridStep, Period};
+
+impl Clock {
+    /// Where the next tick's interval (catch-up) or slot (constant rate) starts, in virtual ns
+    /// since the loop's start, rounded up to a whole ns (the instant virtual time reaches it).
+    /// Negative when added lag put it before the loop's start.
+    pub(crate) fn boundary(&self) -> i128 {
+        let start = i128::try_from(self.tick_start.ceil_exact(self.rate())).unwrap_or(i128::MAX);
+        i128::from(self.origin) + start - i128::from(self.shift)
+    }
+
+    /// How far the clock's grid is ahead of virtual time: its axis reads `v + lead` at `v`.
+    fn lead(&self) -> i128 {
+        i128::from(self.shift) - i128::from(self.origin)
+    }
+
+    /// Sets the lead (see [`lead`](Self::lead)) in the one form the grid arithmetic expects:
+    /// a grid that starts before the loop does is shifted (`origin` 0), one that starts later
+    /// waits for its origin (`shift` 0). Refreshes the end of time and the due time.
+    fn set_lead(&mut self, lead: i128) {
+        if lead >= 0 {
+            self.origin = 0;
+            self.shift = u64::try_from(lead).unwrap_or(u64::MAX);
+        } else {
+            self.origin = u64::try_from(-lead).unwrap_or(u64::MAX);
+            self.shift = 0;
+        }
+        let ended = self.ended();
+        self.end = self.base.saturating_add(segment_end(
+            self.rate(),
+            self.origin,
+            self.shift,
+            self.constant_rate(),
+        ));
+        if ended {
+            // The end of time stays where it was reached: tick numbers never repeat.
+            self.end = self.end.min(self.next_tick);
+        }
+        self.due_at = self.compute_due();
+    }
+
+    /// Restarts the grid at `rate`, with the next tick's interval or slot starting at virtual
+    /// time `at`: tick numbers and simulation time continue from there.
+    pub(crate) fn restart_grid(&mut self, rate: Period, at: i128) {
+        self.base_t = self.base_t.saturating_add(self.tick_start.floor());
+        self.base = self.next_tick;
+        if rate != self.rate() {
+            self.config.rate = rate;
+            self.step = GridStep::of(rate);
+            let (num, den) = rate.as_nanos_ratio();
+            self.num_f = num as f64;
+            self.den_f = den as f64;
+            // The hysteresis pattern was measured in ticks of the old length.
+            self.snap = Snap::new();
+        }
+        self.tick_start = GridPoint::ZERO;
+        self.tick_end = GridPoint::at(rate, 1);
+        self.set_lead(-at);
+    }
+
+    /// Changes the tick length from the current boundary on.
+    pub(crate) fn change_rate(&mut self, rate: Period) {
+        let at = self.boundary();
+        self.restart_grid(rate, at);
+    }
+
+    /// Restarts the grid at virtual time `v`, dropping every tick due by then that has not
+    /// run. Returns the dropped ticks `(first, count)`.
+    pub(crate) fn reset_at(&mut self, v: u64) -> Option<(u64, u64)> {
+        let dropped = self.drop_ticks(self.pending(v));
+        self.restart_grid(self.rate(), i128::from(v));
+        dropped
+    }
+
+    /// Moves the grid `d` ns earlier: `d` more ns of lag, as if virtual time had run on.
+    pub(crate) fn accumulate(&mut self, d: u64) {
+        self.shift_lead(i128::from(d));
+    }
+
+    /// Moves the grid `by` ns earlier (later if negative), exactly.
+    pub(crate) fn shift_lead(&mut self, by: i128) {
+        self.set_lead(self.lead() + by);
+    }
+
+    /// Moves the grid up to `d` ns later, but never past `v` (the lag cannot go below 0).
+    /// Whole ticks in the discarded span are dropped (tick numbers jump over them, as for every
+    /// other drop). Returns the ns discarded and the dropped ticks `(first, count)`.
+    pub(crate) fn discard(&mut self, d: u64, v: u64) -> (u64, Option<(u64, u64)>) {
+        let lag = i128::from(v) - self.boundary();
+        let Ok(lag) = u64::try_from(lag) else {
+            return (0, None);
+        };
+        let d = d.min(lag);
+        if d == 0 || self.ended() {
+            return (0, None);
+        }
+        // The ticks whose whole interval lies in the discarded span: ceil(j·dt) stays within
+        // ceil(m·dt) + d.
+        let rate = self.rate();
+        let from = self.tick_start.ceil_exact(rate);
+        let m = self.tick_start.m;
+        let whole = rate.ticks_in_wide(from + u128::from(d)).saturating_sub(m);
+        let dropped = self.drop_ticks(whole);
+        let moved = self.tick_start.ceil_exact(rate) - from;
+        let rest = u128::from(d).saturating_sub(moved);
+        self.set_lead(self.lead() - i128::try_from(rest).unwrap_or(i128::MAX));
+        (d, dropped)
+    }
+
+    /// Drops the next `count` ticks (never past the end of time). Returns `(first, count)`.
+    fn drop_ticks(&mut self, count: u64) -> Option<(u64, u64)> {
+        let count = count.min(self.end.saturating_sub(self.next_tick));
+        if count == 0 {
+            return None;
+        }
+        let first = self.next_tick;
+        self.jump_to(first.saturating_add(count));
+        self.dropped_slots = self.dropped_slots.saturating_add(count);
+        Some((first, count))
+    }
+
+    /// Undoes tick `index` if it is the latest update the latest step ran for this clock, and
+    /// no control moved the grid since: it stays due and runs at the next step.
+    pub(crate) fn refuse(&mut self, index: u64) -> bool {
+        let latest = self.next_tick.checked_sub(1);
+        if self.last_count == 0 || latest != Some(index) || index < self.base {
+            return false;
+        }
+        self.jump_to(index);
+        self.ran = self.ran.saturating_sub(1);
+        self.refused = self.refused.saturating_add(1);
+        self.last_count -= 1;
+        true
+    }
+}

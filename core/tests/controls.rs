@@ -1,0 +1,574 @@
+//! The run-time controls against a naive model over random schedules: rate changes, overstep
+//! accumulated and discarded, grid resets and refused ticks on a catch-up clock (the model walks
+//! the grid tick by tick with exact rationals), the Delay policy (the model measures each slot
+//! from the previous one or from now), and the accounting identity under every control,
+//! policy, cap and clamp.
+
+use core::time::Duration;
+
+use quickcheck::{Arbitrary, Gen, QuickCheck};
+use tickfold_core::{
+    ClockError, ClockStats, ConfigError, DropReason, Event, LoopConfig, LoopState, Nanos, Period,
+    Policy, Tick,
+};
+
+const RATES: [(u64, u64); 5] = [(60, 1), (60_000, 1_001), (144, 1), (7, 3), (30, 1)];
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// Advance real time by this many ns and step.
+    Frame(u64),
+    /// Change the rate to `RATES[i]`.
+    SetRate(usize),
+    Accumulate(u64),
+    Discard(u64),
+    Reset,
+    /// Refuse the latest update of the latest step, if there was one.
+    Refuse,
+}
+
+impl Arbitrary for Op {
+    fn arbitrary(g: &mut Gen) -> Op {
+        match u8::arbitrary(g) % 16 {
+            0 => Op::SetRate(usize::arbitrary(g) % RATES.len()),
+            1 => Op::Accumulate(u64::arbitrary(g) % 200_000_000),
+            2 => Op::Discard(u64::arbitrary(g) % 100_000_000),
+            3 => Op::Reset,
+            4 | 5 => Op::Refuse,
+            6 => Op::Frame(u64::arbitrary(g) % 500_000_000),
+            7 => Op::Frame(0),
+            _ => Op::Frame(16_666_666 + u64::arbitrary(g) % 200_001 - 100_000),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Schedule(Vec<Op>);
+
+impl Arbitrary for Schedule {
+    fn arbitrary(g: &mut Gen) -> Schedule {
+        let len = usize::arbitrary(g) % 100;
+        Schedule((0..len).map(|_| Op::arbitrary(g)).collect())
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Schedule>> {
+        Box::new(self.0.shrink().map(Schedule))
+    }
+}
+
+fn ceil_mul(m: u64, (num, den): (u64, u64)) -> i128 {
+    (u128::from(m) * u128::from(num)).div_ceil(u128::from(den)) as i128
+}
+
+fn floor_mul(m: u64, (num, den): (u64, u64)) -> u64 {
+    (u128::from(m) * u128::from(num) / u128::from(den)) as u64
+}
+
+/// A catch-up clock walked tick by tick: the grid segment starts at `origin` (whole ns, may
+/// be negative after added lag) with tick `base`, simulation time `base_t` and period `dt`.
+struct Model {
+    dt: (u64, u64),
+    origin: i128,
+    base: u64,
+    base_t: u64,
+    next: u64,
+    ran: u64,
+    dropped: u64,
+    refused: u64,
+    v: u64,
+    expect: Vec<Event<Nanos>>,
+}
+
+impl Model {
+    fn m(&self) -> u64 {
+        self.next - self.base
+    }
+    /// Where tick `base + m` starts.
+    fn start(&self, m: u64) -> i128 {
+        self.origin + ceil_mul(m, self.dt)
+    }
+    fn due(&self, index: u64) -> i128 {
+        self.start(index - self.base + 1)
+    }
+    fn restart(&mut self, at: i128) {
+        self.base_t += floor_mul(self.m(), self.dt);
+        self.base = self.next;
+        self.origin = at;
+    }
+    fn drop_to(&mut self, next: u64) {
+        if next > self.next {
+            self.expect.push(Event::DroppedTicks {
+                clock: tickfold_core::ClockId(0),
+                first: self.next,
+                count: next - self.next,
+                reason: DropReason::Discarded,
+            });
+            self.dropped += next - self.next;
+            self.next = next;
+        }
+    }
+    fn step(&mut self) -> Vec<(u64, u64)> {
+        let mut ticks = Vec::new();
+        while self.due(self.next) <= i128::from(self.v) {
+            let t = self.base_t + floor_mul(self.next - self.base, self.dt);
+            ticks.push((self.next, t));
+            self.next += 1;
+            self.ran += 1;
+        }
+        ticks
+    }
+}
+
+fn rate(i: usize) -> Period {
+    Period::from_hz_ratio(RATES[i].0, RATES[i].1).unwrap()
+}
+
+fn merge_drop(expect: &mut Vec<Event<Nanos>>) {
+    // The fold reports consecutive discards of one clock as one event.
+    let mut out: Vec<Event<Nanos>> = Vec::new();
+    for e in expect.drain(..) {
+        if let (
+            Event::DroppedTicks { first, count, .. },
+            Some(Event::DroppedTicks {
+                first: f, count: n, ..
+            }),
+        ) = (e, out.last_mut())
+            && *f + *n == first
+        {
+            *n += count;
+            continue;
+        }
+        out.push(e);
+    }
+    *expect = out;
+}
+
+fn matches_model(schedule: Schedule) -> bool {
+    let config = LoopConfig::new(rate(0))
+        .max_updates(None)
+        .max_frame_delta(None);
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let mut model = Model {
+        dt: rate(0).as_nanos_ratio(),
+        origin: 0,
+        base: 0,
+        base_t: 0,
+        next: 0,
+        ran: 0,
+        dropped: 0,
+        refused: 0,
+        v: 0,
+        expect: Vec::new(),
+    };
+    let mut now = 0u64;
+    let mut latest: Option<Tick> = None;
+    for op in schedule.0 {
+        match op {
+            Op::Frame(d) => {
+                now += d;
+                model.v = now;
+                merge_drop(&mut model.expect);
+                let ticks = model.step();
+                let events = state.advance(Nanos(now));
+                let got: Vec<(u64, u64)> = events.updates().map(|t| (t.index, t.t.0)).collect();
+                if got != ticks {
+                    eprintln!("updates {got:?} != model {ticks:?}");
+                    return false;
+                }
+                let reports: Vec<Event<Nanos>> = events
+                    .iter()
+                    .filter(|e| matches!(e, Event::RateChanged { .. } | Event::DroppedTicks { .. }))
+                    .collect();
+                if reports != model.expect {
+                    eprintln!("reports {reports:?} != model {:?}", model.expect);
+                    return false;
+                }
+                model.expect.clear();
+                latest = events.updates().last();
+            }
+            Op::SetRate(i) => {
+                state.set_rate("main", rate(i)).unwrap();
+                if rate(i).as_nanos_ratio() != model.dt {
+                    let at = model.start(model.m());
+                    model.restart(at);
+                    model.dt = rate(i).as_nanos_ratio();
+                    model.expect.push(Event::RateChanged {
+                        clock: tickfold_core::ClockId(0),
+                        period: rate(i),
+                        from_tick: model.next,
+                    });
+                }
+                latest = None;
+            }
+            Op::Accumulate(d) => {
+                state.accumulate_overstep("main", Nanos(d)).unwrap();
+                model.origin -= i128::from(d);
+                latest = None;
+            }
+            Op::Discard(d) => {
+                let got = state.discard_overstep("main", Nanos(d)).unwrap().0;
+                let from = model.start(model.m());
+                let lag = (i128::from(model.v) - from).max(0) as u64;
+                let d = d.min(lag);
+                if got != d {
+                    eprintln!("discarded {got} != model {d}");
+                    return false;
+                }
+                if d > 0 {
+                    // Whole ticks inside the discarded span are dropped, one by one.
+                    let mut w = 0;
+                    while model.start(model.m() + w + 1) <= from + i128::from(d) {
+                        w += 1;
+                    }
+                    model.drop_to(model.next + w);
+                    let moved = model.start(model.m()) - from;
+                    model.origin += i128::from(d) - moved;
+                    latest = None;
+                }
+            }
+            Op::Reset => {
+                state.reset_grid("main").unwrap();
+                let mut next = model.next;
+                while model.due(next) <= i128::from(model.v) {
+                    next += 1;
+                }
+                model.drop_to(next);
+                model.restart(i128::from(model.v));
+                latest = None;
+            }
+            Op::Refuse => {
+                let Some(tick) = latest.take() else {
+                    let fake = Tick {
+                        clock: tickfold_core::ClockId(0),
+                        index: model.next,
+                        t: Nanos(0),
+                        dt: rate(0),
+                        lag: tickfold_core::Lag::ZERO,
+                        last_in_step: true,
+                    };
+                    let before = state.clone();
+                    if !matches!(state.refuse(&fake), Err(ClockError::NotRefusable { .. }))
+                        || state != before
+                    {
+                        return false;
+                    }
+                    continue;
+                };
+                state.refuse(&tick).unwrap();
+                model.next -= 1;
+                model.ran -= 1;
+                model.refused += 1;
+            }
+        }
+        let s = state.clock_stats(state.alpha_clock()).unwrap();
+        if !identity(&s)
+            || s.next_tick != model.next
+            || s.ticks_run != model.ran
+            || s.ticks_dropped != model.dropped
+            || s.ticks_refused != model.refused
+        {
+            eprintln!("stats {s:?}, model next {} ran {}", model.next, model.ran);
+            return false;
+        }
+    }
+    true
+}
+
+fn identity(s: &ClockStats) -> bool {
+    s.ticks_run + s.ticks_dropped + s.pending == s.ticks_due + s.ticks_early
+}
+
+#[test]
+fn catch_up_controls_match_the_naive_model() {
+    QuickCheck::new()
+        .tests(1_500)
+        .quickcheck(matches_model as fn(Schedule) -> bool);
+}
+
+/// Any policy, cap, clamp, firing rule and render cap, any control: nothing panics, the
+/// identity holds after every call, and tick numbers only move forward except to re-run a
+/// refused tick.
+#[derive(Clone, Debug)]
+struct Mixed {
+    policy: Policy,
+    cap: Option<u32>,
+    clamp: Option<u64>,
+    second: bool,
+    ops: Vec<(u8, u64)>,
+}
+
+impl Arbitrary for Mixed {
+    fn arbitrary(g: &mut Gen) -> Mixed {
+        let len = usize::arbitrary(g) % 100;
+        Mixed {
+            policy: *g
+                .choose(&[
+                    Policy::CatchUp,
+                    Policy::DropAndRest,
+                    Policy::KeepWorking,
+                    Policy::Delay,
+                ])
+                .unwrap(),
+            cap: bool::arbitrary(g).then(|| 1 + u32::arbitrary(g) % 10),
+            clamp: bool::arbitrary(g).then(|| 1 + u64::arbitrary(g) % 300_000_000),
+            second: bool::arbitrary(g),
+            ops: (0..len)
+                .map(|_| (u8::arbitrary(g), u64::arbitrary(g)))
+                .collect(),
+        }
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Mixed>> {
+        let me = self.clone();
+        Box::new(
+            self.ops
+                .shrink()
+                .map(move |ops| Mixed { ops, ..me.clone() }),
+        )
+    }
+}
+
+fn mixed_holds(case: Mixed) -> bool {
+    let mut config = LoopConfig::new(rate(0))
+        .policy(case.policy)
+        .max_updates(case.cap)
+        .max_frame_delta(case.clamp.map(Duration::from_nanos));
+    if case.second {
+        config = config.clock(tickfold_core::ClockConfig::new("ai", rate(4)));
+    }
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let mut now = 0u64;
+    let mut latest: Vec<Tick> = Vec::new();
+    let mut next_seen = [0u64; 2];
+    for (kind, x) in case.ops {
+        let clock = if case.second && kind & 1 == 1 {
+            "ai"
+        } else {
+            "main"
+        };
+        match kind % 14 {
+            0 => {
+                let _ = state.set_rate(clock, rate(x as usize % RATES.len()));
+            }
+            1 => {
+                let _ = state.accumulate_overstep(clock, Nanos(x % 300_000_000));
+            }
+            2 => {
+                let _ = state.discard_overstep(clock, Nanos(x % 300_000_000));
+            }
+            3 => {
+                let _ = state.reset_grid(clock);
+            }
+            4 => {
+                if let Some(t) = latest.pop() {
+                    if state.refuse(&t).is_ok() {
+                        next_seen[usize::from(t.clock.0)] = t.index;
+                    }
+                }
+            }
+            5 => {
+                let _ = state.set_max_updates(clock, (x % 4 != 0).then_some((x % 9) as u32));
+            }
+            6 => {
+                let _ = state.set_max_frame_delta(
+                    (x % 3 != 0).then(|| Duration::from_nanos(x % 400_000_000)),
+                );
+            }
+            7 => {
+                let _ = state.set_phase(clock, (x % 5) as f64 / 4.0);
+            }
+            8 => {
+                let _ = state.set_hysteresis(clock, (x % 4) as f64 / 5.0);
+            }
+            9 => state.set_render_rate((x % 2 == 0).then(|| rate(x as usize % RATES.len()))),
+            10 => state.set_paused(x % 2 == 0),
+            _ => {
+                now += match x % 5 {
+                    0 => x % 2_000_000_000,
+                    1 => 0,
+                    _ => 16_000_000 + x % 1_000_000,
+                };
+                let events = state.advance(Nanos(now));
+                latest = events.updates().collect();
+                for t in &latest {
+                    let seen = &mut next_seen[usize::from(t.clock.0)];
+                    if t.index < *seen {
+                        eprintln!("tick {t:?} after {seen}");
+                        return false;
+                    }
+                    *seen = t.index + 1;
+                }
+                for e in &events {
+                    if let Event::DroppedTicks { first, count, .. }
+                    | Event::DiscardedTime {
+                        first,
+                        ticks: count,
+                        ..
+                    } = e
+                    {
+                        // Drops come before the updates and never cover a tick that ran.
+                        let _ = (first, count);
+                    }
+                }
+            }
+        }
+        for id in 0..=u16::from(case.second) {
+            let s = state.clock_stats(tickfold_core::ClockId(id)).unwrap();
+            if !identity(&s) {
+                eprintln!("identity broken: {s:?}");
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn every_control_keeps_the_accounting_exact() {
+    QuickCheck::new()
+        .tests(1_500)
+        .quickcheck(mixed_holds as fn(Mixed) -> bool);
+}
+
+/// A lone Delay clock: each step runs one update; the model's slot starts one period after
+/// the previous slot, or at the step's time when that is later (the grid moves).
+fn delay_matches(frames: Vec<u32>) -> bool {
+    let dt = rate(0).as_nanos_ratio();
+    let config = LoopConfig::new(rate(0))
+        .policy(Policy::Delay)
+        .max_frame_delta(Some(Duration::from_millis(100)));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let (mut origin, mut base, mut next) = (0i128, 0u64, 0u64);
+    let mut now = 0u64;
+    for f in frames {
+        now += u64::from(f % 60_000_000);
+        let events = state.advance(Nanos(now));
+        let mut slot = origin + ceil_mul(next - base, dt);
+        if i128::from(now) > slot {
+            origin = i128::from(now);
+            base = next;
+            slot = origin;
+        }
+        let sleep = events.iter().find_map(|e| match e {
+            Event::Sleep { until } => Some(until.0),
+            _ => None,
+        });
+        let expected_sleep = (slot > i128::from(now)).then_some(slot as u64);
+        let ticks: Vec<u64> = events.updates().map(|t| t.index).collect();
+        let dropped = events
+            .iter()
+            .any(|e| matches!(e, Event::DroppedTicks { .. } | Event::DiscardedTime { .. }));
+        if sleep != expected_sleep || ticks != [next] || dropped {
+            eprintln!(
+                "now {now}: sleep {sleep:?} vs {expected_sleep:?}, ticks {ticks:?} vs {next}"
+            );
+            return false;
+        }
+        next += 1;
+        // The shell sleeps until the slot before it runs the update.
+        now = now.max(slot as u64);
+    }
+    true
+}
+
+#[test]
+fn delay_measures_the_next_slot_from_a_late_one() {
+    QuickCheck::new()
+        .tests(1_000)
+        .quickcheck(delay_matches as fn(Vec<u32>) -> bool);
+}
+
+#[test]
+fn invalid_settings_are_typed_errors_and_change_nothing() {
+    let config = LoopConfig::new(rate(0))
+        .clock(tickfold_core::ClockConfig::new("slots", rate(4)).policy(Policy::DropAndRest));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let _ = state.advance(Nanos(50_000_000));
+    let before = state.clone();
+    let config_err = |e| Err(ClockError::Config(e));
+    assert_eq!(
+        state.set_max_updates("main", Some(0)),
+        config_err(ConfigError::ZeroUpdateCap)
+    );
+    assert_eq!(
+        state.set_phase("main", 1.0),
+        config_err(ConfigError::InvalidPhase)
+    );
+    assert_eq!(
+        state.set_hysteresis("main", f64::NAN),
+        config_err(ConfigError::InvalidHysteresis)
+    );
+    assert_eq!(
+        state.set_phase("slots", 0.5),
+        config_err(ConfigError::CatchUpOnly("phase"))
+    );
+    assert_eq!(
+        state.set_max_frame_delta(Some(Duration::ZERO)),
+        Err(ConfigError::ZeroMaxFrameDelta)
+    );
+    assert_eq!(
+        state.set_rate("nope", rate(1)),
+        Err(ClockError::UnknownClock("nope"))
+    );
+    let gone = tickfold_core::ClockId(9);
+    assert_eq!(state.reset_grid(gone), Err(ClockError::UnknownId(gone)));
+    assert_eq!(state, before);
+    // The getters read back what the setters set.
+    state.set_max_updates("main", Some(3)).unwrap();
+    state.set_phase("main", 0.25).unwrap();
+    state.set_hysteresis("main", 0.125).unwrap();
+    state
+        .set_max_frame_delta(Some(Duration::from_millis(40)))
+        .unwrap();
+    state.set_render_rate(Some(rate(4)));
+    assert_eq!(state.max_updates("main"), Some(Some(3)));
+    assert_eq!(state.phase("main"), Some(0.25));
+    assert_eq!(state.hysteresis("main"), Some(0.125));
+    assert_eq!(state.max_frame_delta(), Some(Duration::from_millis(40)));
+    assert_eq!(state.render_rate(), Some(rate(4)));
+    assert_eq!(state.rate_of("slots"), Some(rate(4)));
+    assert_eq!(state.max_updates("nope"), None);
+}
+
+#[test]
+fn a_refused_tick_runs_again_with_its_number() {
+    let config = LoopConfig::new(rate(0));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let events = state.advance(Nanos(40_000_000)); // ticks 0 and 1
+    let ticks: Vec<Tick> = events.updates().collect();
+    assert_eq!(ticks.len(), 2);
+    // Only the latest update can be refused, then the one before it.
+    assert!(matches!(
+        state.refuse(&ticks[0]),
+        Err(ClockError::NotRefusable { index: 0, .. })
+    ));
+    state.refuse(&ticks[1]).unwrap();
+    assert_eq!(state.ticks_run(), 1);
+    assert_eq!(state.pending(), 1);
+    let again: Vec<u64> = state
+        .advance(Nanos(40_000_000))
+        .updates()
+        .map(|t| t.index)
+        .collect();
+    assert_eq!(again, [1]);
+    let s = state.clock_stats(state.alpha_clock()).unwrap();
+    assert_eq!((s.ticks_run, s.ticks_refused), (2, 1));
+    assert!(identity(&s));
+    // A tick from an older step cannot be refused.
+    let _ = state.advance(Nanos(41_000_000));
+    assert!(state.refuse(&ticks[1]).is_err());
+}
+
+#[test]
+fn regression_accumulate_then_rates() {
+    use Op::*;
+    assert!(matches_model(Schedule(vec![
+        Accumulate(95075764),
+        SetRate(1),
+        Discard(71016306),
+        SetRate(0),
+        Reset,
+        SetRate(4),
+        Frame(0),
+    ])));
+}
