@@ -366,7 +366,7 @@ impl<T: Copy> DoubleBuffer<T> {
 }
 
 /// The `Vec`-of-structs implementation of the storage trait: [`capture`](Columns::capture) is
-/// [`DoubleBuffer::capture`] (dirty chunks only), [`blend_into`](Columns::blend_into) appends
+/// [`DoubleBuffer::capture`] (dirty chunks only), [`blend_into`](BlendColumns::blend_into) appends
 /// [`DoubleBuffer::blend`].
 impl<T: Copy> Columns for DoubleBuffer<T> {
     fn capture(&mut self) {
@@ -528,7 +528,7 @@ impl<T: Copy> Double<T> {
 }
 
 /// One value as storage: [`capture`](Columns::capture) copies it,
-/// [`blend_into`](Columns::blend_into) appends [`Double::blended`].
+/// [`blend_into`](BlendColumns::blend_into) appends [`Double::blended`].
 impl<T: Copy> Columns for Double<T> {
     fn capture(&mut self) {
         Double::capture(self);

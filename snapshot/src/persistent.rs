@@ -165,7 +165,7 @@ impl<T: Clone> Persistent<T> {
 }
 
 /// Persistent vectors as storage: [`capture`](Columns::capture) is the O(1)
-/// [`Persistent::capture`], [`blend_into`](Columns::blend_into) appends [`Persistent::blend`].
+/// [`Persistent::capture`], [`blend_into`](BlendColumns::blend_into) appends [`Persistent::blend`].
 impl<T: Clone> Columns for Persistent<T> {
     fn capture(&mut self) {
         Persistent::capture(self);

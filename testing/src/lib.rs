@@ -116,7 +116,7 @@ pub enum KitError {
         /// The span in nanoseconds.
         span_ns: u64,
     },
-    /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::Rate(RateError::Zero)`]).
+    /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::Rate`]`(`[`RateError::Zero`]`)`).
     Config(ConfigError),
 }
 
@@ -165,7 +165,7 @@ impl From<ConfigError> for KitError {
 /// A value the kit accepts as a rate: a [`Period`], whole hertz (`144u64`) or an exact
 /// `(num, den)` ratio of hertz (`(60_000u64, 1_001u64)` is 59.94 Hz).
 ///
-/// Zero gives [`KitError::Config`]`(`[`ConfigError::Rate(RateError::Zero)`]`)`.
+/// Zero gives [`KitError::Config`]`(`[`ConfigError::Rate`]`(`[`RateError::Zero`]`)``)`.
 pub trait IntoPeriod {
     /// The rate, checked.
     ///
