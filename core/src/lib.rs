@@ -31,6 +31,7 @@ mod clock;
 mod clocks;
 mod columns;
 mod config;
+mod deltas;
 mod error;
 mod event;
 mod events;
@@ -48,6 +49,7 @@ mod rate;
 mod state;
 mod stats;
 mod step;
+mod stepping;
 mod time;
 mod virt;
 

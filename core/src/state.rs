@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use crate::clock::Clock;
 use crate::config::LoopConfig;
+use crate::deltas::StepSpan;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::rate::{GridPoint, Period, TimeScale};
@@ -137,6 +138,10 @@ pub(crate) struct Inner<T> {
     /// The scale the latest step used (a change back to it before the next step cancels out).
     pub(crate) reported_scale: TimeScale,
     pub(crate) pending_controls: u8,
+    /// What the latest step covered (see `deltas.rs`).
+    pub(crate) span: StepSpan,
+    /// Alpha-clock ticks still to run while paused (see `stepping.rs`); 0 unless paused.
+    pub(crate) step_request: u64,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -170,6 +175,8 @@ impl<T: Timestamp> LoopState<T> {
             scale: config.scale,
             reported_scale: config.scale,
             pending_controls: 0,
+            span: StepSpan::new(config.scale, config.paused),
+            step_request: 0,
         };
         for clock in &config.clocks {
             let checked = clock.validate()?;
@@ -219,6 +226,8 @@ impl<T> LoopState<T> {
             return;
         }
         s.paused = paused;
+        // Resuming cancels a single step not taken yet (see `step_ticks`).
+        s.step_request = 0;
         let (flag, opposite) = if paused {
             (PENDING_PAUSED, PENDING_RESUMED)
         } else {
