@@ -41,6 +41,7 @@ mod few;
 mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
+mod input;
 mod interpolate;
 mod jitter;
 #[cfg(feature = "mint")]
@@ -64,6 +65,7 @@ pub use event::{ClockId, DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 #[cfg(feature = "glam")]
 pub use glam_impls::Nlerp;
+pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
 pub use state::LoopState;
