@@ -65,7 +65,7 @@ use crate::time::{Nanos, Timestamp};
 /// # ggrs: one local input per frame
 ///
 /// A rollback session wants exactly one local input per simulation frame. Drain the tick's
-/// inputs and fold them into that one value (buttons ORed, the latest stick), then hand it
+/// inputs and fold them into that one value (buttons or-ed, the latest stick), then hand it
 /// to `add_local_input` before advancing the frame: no press is lost between two frames
 /// without a tick, and none counts twice in a frame with two ticks.
 ///
