@@ -110,7 +110,7 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 592 bytes for
+/// room than one. Only reading them costs per update. The value takes 672 bytes for
 /// `Events<Nanos>` on 64-bit targets (room for four clocks' runs) and allocates only past
 /// [`INLINE_EVENTS`] rare events or when more than four clocks update in the same step (a
 /// reused buffer keeps its capacity, so

@@ -194,10 +194,12 @@ fn same_paths_with_controls(case: Case, ops: Vec<(u8, u32)>) -> bool {
         };
         ef.clear();
         eg.clear();
+        fast.inner.begin_span();
+        general.inner.begin_span();
         if fast.inner.is_plain() {
             fast.inner.advance_plain(Nanos(now), &mut ef);
         } else {
-            fast.advance_into(Nanos(now), &mut ef);
+            fast.inner.advance_general(Nanos(now), &mut ef);
         }
         general.inner.advance_general(Nanos(now), &mut eg);
         if fast != general || ef != eg || !ef.iter().eq(eg.iter()) {

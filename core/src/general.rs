@@ -30,8 +30,9 @@ impl<T: Timestamp> Inner<T> {
         // The nearest rule expects the next frame to last as long as the one that just ended.
         let x_est = self.last_frame_v;
         let now_real = self.last_real.unwrap_or(0);
+        let stepped = self.paused && self.step_request > 0;
         let mut deadline_real = if self.paused {
-            None
+            self.run_stepping(ev, now_real)
         } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
             self.run_lone_constant_rate(ev, now, behind, now_real)
         } else {
@@ -45,7 +46,7 @@ impl<T: Timestamp> Inner<T> {
                 });
             }
         }
-        if (first || elapsed > 0) && self.render_slot_open(now_real) {
+        if (first || elapsed > 0 || stepped) && self.render_slot_open(now_real) {
             ev.render = Some(self.render_event());
         }
         if let Some(slot) = self.render_next {

@@ -44,6 +44,7 @@ mod clocks;
 mod columns;
 mod config;
 mod controls;
+mod deltas;
 mod error;
 mod event;
 mod events;
@@ -53,6 +54,7 @@ mod few;
 mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
+mod input;
 mod interpolate;
 mod jitter;
 #[cfg(feature = "mint")]
@@ -64,6 +66,7 @@ mod serde_impls;
 mod state;
 mod stats;
 mod step;
+mod stepping;
 mod time;
 mod virt;
 
@@ -81,6 +84,7 @@ pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
+pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
 #[cfg(feature = "serde")]

@@ -18,6 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, LoopConfig, Policy};
 use crate::controls::Report;
+use crate::deltas::StepSpan;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::events::Events;
@@ -475,6 +476,8 @@ struct StateOut<'a, T> {
     reported_scale: TimeScale,
     pending_controls: u8,
     reports: &'a [Report],
+    span: Option<&'a StepSpan>,
+    step_request: u64,
 }
 
 #[derive(Deserialize)]
@@ -498,6 +501,11 @@ struct StateIn<T> {
     pending_controls: u8,
     #[serde(default)]
     reports: Vec<Report>,
+    /// The latest step's span (per-step deltas, input attribution); absent means no step yet.
+    #[serde(default)]
+    span: Option<StepSpan>,
+    #[serde(default)]
+    step_request: u64,
 }
 
 /// The whole state, every private field included, so that a loaded copy folds the rest of
@@ -528,6 +536,8 @@ impl<T: Serialize> Serialize for LoopState<T> {
             reported_scale: i.reported_scale,
             pending_controls: i.pending_controls,
             reports: &i.reports,
+            span: Some(&i.span),
+            step_request: i.step_request,
         }
         .serialize(s)
     }
@@ -561,6 +571,10 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
     };
     if !s.virt_rem.is_valid_for(s.scale) {
+        return Err(StateError::BadRemainder);
+    }
+    let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
+    if !span.rem0.is_valid_for(span.scale) {
         return Err(StateError::BadRemainder);
     }
     if s.pending_controls & !(PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE | PENDING_CLOCKS)
@@ -630,6 +644,8 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             reported_scale: s.reported_scale,
             pending_controls: s.pending_controls,
             reports: s.reports,
+            span,
+            step_request: s.step_request,
         }),
     })
 }

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use crate::clock::Clock;
 use crate::config::LoopConfig;
 use crate::controls::Report;
+use crate::deltas::StepSpan;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::rate::{GridPoint, Period, TimeScale};
@@ -143,6 +144,10 @@ pub(crate) struct Inner<T> {
     /// What the clock controls did since the latest step, reported at the next one (see
     /// `controls.rs`). Empty, without capacity, unless a control was used.
     pub(crate) reports: Vec<Report>,
+    /// What the latest step covered (see `deltas.rs`).
+    pub(crate) span: StepSpan,
+    /// Alpha-clock ticks still to run while paused (see `stepping.rs`); 0 unless paused.
+    pub(crate) step_request: u64,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -177,6 +182,8 @@ impl<T: Timestamp> LoopState<T> {
             reported_scale: config.scale,
             pending_controls: 0,
             reports: Vec::new(),
+            span: StepSpan::new(config.scale, config.paused),
+            step_request: 0,
         };
         for clock in &config.clocks {
             let checked = clock.validate()?;
@@ -226,6 +233,8 @@ impl<T> LoopState<T> {
             return;
         }
         s.paused = paused;
+        // Resuming cancels a single step not taken yet (see `step_ticks`).
+        s.step_request = 0;
         let (flag, opposite) = if paused {
             (PENDING_PAUSED, PENDING_RESUMED)
         } else {
@@ -285,7 +294,8 @@ mod tests {
         // description whatever the number of updates (sizes documented on the types).
         assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), 8);
         let events = core::mem::size_of::<Events<Nanos>>();
-        // Room for four clocks' runs inline (no allocation for up to four clocks).
-        assert!(events <= 640, "Events<Nanos> grew to {events} bytes");
+        // Room for four clocks' runs inline (no allocation for up to four clocks); each run
+        // carries its grid segment for the run-time controls (672 bytes in all).
+        assert!(events <= 672, "Events<Nanos> grew to {events} bytes");
     }
 }

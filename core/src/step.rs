@@ -55,6 +55,7 @@ impl<T: Timestamp> LoopState<T> {
     pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
         events.clear();
         let s = &mut *self.inner;
+        s.begin_span();
         if s.is_plain() {
             s.advance_plain(now, events);
         } else {

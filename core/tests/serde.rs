@@ -119,6 +119,8 @@ fn apply(state: &mut LoopState<Nanos>, control: u8) {
         10 => {
             let _ = state.reset_grid(ClockId(2));
         }
+        // Single-stepping (takes effect only while paused).
+        12 => state.step_ticks(3),
         _ => {}
     }
 }
