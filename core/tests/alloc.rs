@@ -1,11 +1,15 @@
 //! A counting allocator proves that stepping a single-clock loop allocates nothing, whatever
-//! the number of updates (a step's events are a compact description), and that it does see
-//! the spill when two clocks update in the same step. Cloning a `LoopState` allocates its box,
+//! the number of updates (a step's events are a compact description), that stepping and
+//! reading a step in which four clocks updated allocate nothing either, and that it does see
+//! the spill past four clocks. Cloning a `LoopState` allocates its box,
 //! so every clone happens outside the measured region. The counter is the `allocation-counter` crate's: it counts only the
 //! allocations of the thread that measures, so the test harness or another test running on
 //! another thread can never be counted, and this file needs no `unsafe`.
 
-use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+use tickfold_core::{
+    ClockConfig, ClockId, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
+    Period, Tick,
+};
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
 /// meanwhile.
@@ -133,4 +137,131 @@ fn sixteen_clocks_updating_in_one_step_do_allocate() {
     assert_eq!(events.update_count(), 32);
     assert!(events.spilled());
     assert!(allocations > 0, "the spill went unnoticed");
+}
+
+/// Reads every event of a step, in all the ways a shell can: by reference, through `iter`,
+/// the updates alone, and by value. Returns the number of updates seen and a checksum.
+fn read_all(events: &Events<Nanos>) -> (usize, u64) {
+    let (mut updates, mut sum) = (0, 0u64);
+    for e in events {
+        if let Event::Update(t) = e {
+            updates += 1;
+            sum = sum
+                .wrapping_mul(31)
+                .wrapping_add(t.index ^ u64::from(t.clock.0));
+        }
+    }
+    let via_iter = events
+        .iter()
+        .filter(|e| matches!(e, Event::Update(_)))
+        .count();
+    let mut check = 0u64;
+    for t in events.updates() {
+        check = check
+            .wrapping_mul(31)
+            .wrapping_add(t.index ^ u64::from(t.clock.0));
+    }
+    let last = events.updates().last().map(|t| t.last_in_step);
+    assert_eq!(
+        (via_iter, check, last.unwrap_or(true)),
+        (updates, sum, true)
+    );
+    (updates, sum)
+}
+
+/// `ceil(k·dt)` in ns: when tick `k − 1` of a catch-up clock becomes due.
+fn ceil_mul(rate: Period, k: u64) -> u64 {
+    let (num, den) = rate.as_nanos_ratio();
+    let p = u128::from(k) * u128::from(num);
+    u64::try_from(p.div_ceil(u128::from(den))).unwrap()
+}
+
+/// The merge's order in one step of catch-up clocks started at 0 with no phase: by due time,
+/// ties to the clock declared first, each clock's ticks in a row.
+fn assert_merged(ticks: &[Tick]) {
+    let key = |t: &Tick| (ceil_mul(t.dt, t.index + 1), t.clock.0);
+    for pair in ticks.windows(2) {
+        assert!(key(&pair[0]) < key(&pair[1]), "out of order: {pair:?}");
+    }
+    for c in 0..16 {
+        let mine: Vec<u64> = ticks
+            .iter()
+            .filter(|t| t.clock == ClockId(c))
+            .map(|t| t.index)
+            .collect();
+        assert!(mine.windows(2).all(|w| w[1] == w[0] + 1), "clock {c}");
+        let lasts = ticks
+            .iter()
+            .filter(|t| t.clock == ClockId(c) && t.last_in_step)
+            .count();
+        assert_eq!(lasts, usize::from(!mine.is_empty()), "clock {c}");
+    }
+}
+
+#[test]
+fn reading_a_step_of_four_clocks_never_allocates() {
+    // Four clocks tie on every tick: the merge goes c0, c1, c2, c3, c0, … without a cursor
+    // on the heap.
+    let state = clocks(4);
+    let (_, events) = state.step(Nanos(20 * MS));
+    let (allocations, (updates, _)) = allocations_during(|| read_all(&events));
+    assert_eq!(allocations, 0, "reading four clocks' updates allocated");
+    assert_eq!(updates, 8);
+    let order: Vec<(u16, u64)> = events.updates().map(|t| (t.clock.0, t.index)).collect();
+    let expected: Vec<(u16, u64)> = (0..2).flat_map(|i| (0..4).map(move |c| (c, i))).collect();
+    assert_eq!(order, expected);
+    // By value too: the iterator owns the events, already built (8 updates and the render).
+    let len = events.len();
+    let (allocations, count) = allocations_during(|| events.into_iter().count());
+    assert_eq!((allocations, count, len), (0, len, 9));
+}
+
+#[test]
+fn reading_a_long_merge_of_four_clocks_never_allocates() {
+    // Four uncapped clocks at different rates over 50 ms: about 200 updates, more than the
+    // merge orders at a time, in due order.
+    let hz = |n: u64| Period::from_hz_ratio(n, 1).unwrap();
+    let mut config = LoopConfig::new(hz(1_000))
+        .max_updates(None)
+        .max_frame_delta(None);
+    for (name, rate) in [("b", 999), ("c", 1_001), ("d", 997)] {
+        config = config.clock(ClockConfig::new(name, hz(rate)).max_updates(None));
+    }
+    let (_, events) = LoopState::new(config, Nanos(0))
+        .unwrap()
+        .step(Nanos(50 * MS));
+    let (allocations, (updates, _)) = allocations_during(|| read_all(&events));
+    assert_eq!(allocations, 0, "reading a long merge allocated");
+    assert!(updates > 190, "only {updates} updates");
+    assert_merged(&events.updates().collect::<Vec<_>>());
+}
+
+#[test]
+fn reading_a_step_of_sixteen_clocks_does_allocate() {
+    // The control: past four clocks the merge keeps one cursor per clock on the heap, and the
+    // counter sees it.
+    let (_, events) = clocks(16).step(Nanos(20 * MS));
+    let (allocations, (updates, _)) = allocations_during(|| read_all(&events));
+    assert_eq!(updates, 32);
+    assert!(allocations > 0, "the merge's cursors went unnoticed");
+    assert_merged(&events.updates().collect::<Vec<_>>());
+}
+
+#[test]
+fn a_clock_at_the_update_backstop_merges_with_cursors_on_the_heap() {
+    // The documented exception for four clocks or fewer: a clock with its cap lifted that runs
+    // the full backstop of updates in one step while another clock updates too.
+    let config = LoopConfig::new(Period::from_hz(1_000_000).unwrap())
+        .max_updates(None)
+        .max_frame_delta(None)
+        .clock(ClockConfig::new("slow", Period::from_hz(1_000).unwrap()));
+    let (_, events) = LoopState::new(config, Nanos(0))
+        .unwrap()
+        .step(Nanos(70 * MS));
+    let ticks: Vec<Tick> = events.updates().collect();
+    let main = ticks.iter().filter(|t| t.clock == ClockId(0)).count();
+    assert_eq!(main, MAX_UPDATES_PER_STEP as usize);
+    assert_merged(&ticks);
+    let (allocations, _) = allocations_during(|| read_all(&events));
+    assert!(allocations > 0, "the merge's cursors went unnoticed");
 }
