@@ -53,6 +53,11 @@ impl Clock {
         self.base = self.next_tick;
         if rate != self.rate() {
             self.config.rate = rate;
+            // Phase and hysteresis are fractions of a tick: their lengths follow the new one
+            // (the grid's current shift stays as it is; only later changes use them).
+            if let Ok(checked) = self.config.validate() {
+                self.checked = checked;
+            }
             self.step = GridStep::of(rate);
             let (num, den) = rate.as_nanos_ratio();
             self.num_f = num as f64;
