@@ -90,11 +90,11 @@ impl<T> Inner<T> {
                 count: n,
             }),
         ) = (report, self.reports.last_mut())
-            && *c == clock
-            && f.saturating_add(*n) == first
         {
-            *n = n.saturating_add(count);
-            return;
+            if *c == clock && f.saturating_add(*n) == first {
+                *n = n.saturating_add(count);
+                return;
+            }
         }
         self.reports.push(report);
     }

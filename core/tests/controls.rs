@@ -133,10 +133,11 @@ fn merge_drop(expect: &mut Vec<Event<Nanos>>) {
                 first: f, count: n, ..
             }),
         ) = (e, out.last_mut())
-            && *f + *n == first
         {
-            *n += count;
-            continue;
+            if *f + *n == first {
+                *n += count;
+                continue;
+            }
         }
         out.push(e);
     }
