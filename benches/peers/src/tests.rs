@@ -74,8 +74,8 @@ fn floor_matches_tickfold(times: &[u64]) {
             match e {
                 Event::DiscardedTime {
                     first, ticks, time, ..
-                } => discarded = Some((*first, *ticks, time.0)),
-                Event::Deferred { ticks, .. } => deferred = *ticks,
+                } => discarded = Some((first, ticks, time.0)),
+                Event::Deferred { ticks, .. } => deferred = ticks,
                 Event::TimeBackwards { by } => backwards = by.0,
                 _ => {}
             }
