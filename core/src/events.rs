@@ -11,6 +11,7 @@ use crate::event::{ClockId, Event, Render, Tick};
 use crate::few::Few;
 use crate::rate::{GridPoint, GridStep};
 use crate::time::{Lag, Nanos};
+use crate::walk::Walk;
 
 /// How many events other than updates and the render one step holds without allocating: one
 /// of those that come before the updates (a control, a backwards clock, discarded time, a drop,
@@ -41,7 +42,7 @@ impl Run {
     /// The tick that starts at grid point `g`, fired at virtual time `v` (see
     /// [`Tick::lag`]).
     #[inline(always)]
-    fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
+    pub(crate) fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
         Tick {
             clock: self.clock,
             index: self.base.saturating_add(g.m),
@@ -54,7 +55,7 @@ impl Run {
 
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
     #[inline(always)]
-    fn lag(&self, g: GridPoint, v: u64) -> Lag {
+    pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
         let Some(l) = v.checked_sub(self.origin) else {
             return Lag::ZERO;
         };
@@ -73,7 +74,7 @@ impl Run {
 
     /// The grid point of the run's tick `j` (0 for the first): one division past the first.
     #[inline]
-    fn point(&self, j: u32) -> GridPoint {
+    pub(crate) fn point(&self, j: u32) -> GridPoint {
         if j == 0 {
             self.start
         } else {
@@ -83,7 +84,7 @@ impl Run {
 
     /// The due time of the tick starting at `g` (the merge order).
     #[inline]
-    fn due(&self, g: GridPoint) -> u64 {
+    pub(crate) fn due(&self, g: GridPoint) -> u64 {
         let mut end = g;
         end.advance_by(self.step);
         due_time(
@@ -242,7 +243,7 @@ impl<T> Events<T> {
 
 impl<T> Events<T> {
     /// The updates of this step, in order (merged across clocks by due time), by value.
-    #[inline]
+    #[inline(always)]
     pub fn updates(&self) -> Updates<'_> {
         Updates {
             runs: self.runs.as_slice(),
@@ -335,219 +336,6 @@ impl<T: PartialEq> PartialEq for Events<T> {
     }
 }
 
-/// Where a merge with cursors on the heap (more than [`INLINE_RUNS`] runs, or a run past
-/// `u16::MAX` ticks) stands in one run: the ticks left and the due time of the next one. Its
-/// grid point is recomputed from the tick number when it fires (one division).
-#[derive(Copy, Clone, Debug)]
-struct Head {
-    left: u32,
-    due: u64,
-}
-
-/// How many ticks of a merge of up to [`INLINE_RUNS`] runs one plan orders (2 bits each, below
-/// a marker bit in a `u64`).
-const PLANNED: u32 = 31;
-
-// A run's place in a plan takes 2 bits.
-const _: () = assert!(INLINE_RUNS <= 4);
-
-/// A merge of up to [`INLINE_RUNS`] runs of at most `u16::MAX` ticks each (one tick short of
-/// the [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP) backstop), in 16 bytes: how
-/// many ticks of each run have fired, and the order of the next ones as run places, worked
-/// out [`PLANNED`] at a time. A tick's grid point is recomputed from its number when it fires
-/// (one division).
-///
-/// It goes to the merge's code and back by value, in two registers: a pointer into the walk
-/// would pin the whole iterator to memory, and reading a single clock's updates (the common
-/// case) would slow down. Counts of 32 bits would take 24 bytes, passed through memory, which
-/// measurably slows the single-clock read too.
-#[derive(Copy, Clone, Debug)]
-struct FewHeads {
-    taken: [u16; INLINE_RUNS],
-    /// The places of the next runs to fire, 2 bits each from the lowest, below a marker bit:
-    /// 1 once the plan is spent.
-    plan: u64,
-}
-
-impl FewHeads {
-    /// The next tick, planning the next ones when the plan is spent.
-    #[inline(never)]
-    fn next(mut self, runs: &[Run], v: u64) -> (FewHeads, Option<Tick>) {
-        if self.plan <= 1 {
-            self.plan = self.make_plan(runs);
-        }
-        let i = (self.plan & 0b11) as usize;
-        let (Some(run), Some(taken), true) = (runs.get(i), self.taken.get_mut(i), self.plan > 1)
-        else {
-            return (self, None);
-        };
-        self.plan >>= 2;
-        let g = run.point(u32::from(*taken));
-        *taken += 1;
-        let last = u32::from(*taken) == run.count;
-        (self, Some(run.tick(g, v, last)))
-    }
-
-    /// The order of the next [`PLANNED`] ticks at most: the earliest due first, ties to the
-    /// clock declared first (the runs are in declaration order).
-    fn make_plan(&self, runs: &[Run]) -> u64 {
-        let mut left = [0u32; INLINE_RUNS];
-        let mut at = [GridPoint::ZERO; INLINE_RUNS];
-        let mut due = [0u64; INLINE_RUNS];
-        for ((((run, &t), l), g), d) in runs
-            .iter()
-            .zip(&self.taken)
-            .zip(&mut left)
-            .zip(&mut at)
-            .zip(&mut due)
-        {
-            *l = run.count.saturating_sub(u32::from(t));
-            if *l > 0 {
-                *g = run.point(u32::from(t));
-                *d = run.due(*g);
-            }
-        }
-        let mut plan = 0u64;
-        let mut n = 0;
-        while n < PLANNED {
-            let mut best: Option<(u64, usize)> = None;
-            for (i, (&l, &d)) in left.iter().zip(&due).enumerate() {
-                if l > 0 && best.is_none_or(|(b, _)| d < b) {
-                    best = Some((d, i));
-                }
-            }
-            let Some((_, i)) = best else { break };
-            let (Some(run), Some(l), Some(g), Some(d)) =
-                (runs.get(i), left.get_mut(i), at.get_mut(i), due.get_mut(i))
-            else {
-                break;
-            };
-            plan |= (i as u64) << (2 * n);
-            n += 1;
-            *l -= 1;
-            if *l > 0 {
-                g.advance_by(run.step);
-                *d = run.due(*g);
-            }
-        }
-        plan | 1 << (2 * n)
-    }
-}
-
-/// The walk over the runs' ticks: how many are left over every run, the next grid point of a
-/// single run, and the state of a merge of several by due time (see [`FewHeads`] and
-/// [`Head`]). The fields stay apart, not variants of one enum, so that the walk over a single
-/// run keeps its cursor in registers whatever the merge's code does.
-#[derive(Clone, Debug)]
-struct Walk {
-    left: u64,
-    g: GridPoint,
-    merge: Merge,
-}
-
-/// The state of a merge of several runs (see [`Walk`]).
-#[derive(Clone, Debug)]
-enum Merge {
-    /// A single run, or none.
-    None,
-    Few(FewHeads),
-    Many(alloc::vec::Vec<Head>),
-}
-
-impl Walk {
-    #[inline(always)]
-    fn new(runs: &[Run]) -> Walk {
-        match runs {
-            [] => Walk {
-                left: 0,
-                g: GridPoint::ZERO,
-                merge: Merge::None,
-            },
-            [run] => Walk {
-                left: u64::from(run.count),
-                g: run.start,
-                merge: Merge::None,
-            },
-            runs => Walk {
-                left: runs.iter().map(|r| u64::from(r.count)).sum(),
-                g: GridPoint::ZERO,
-                merge: Walk::merge(runs),
-            },
-        }
-    }
-
-    /// The merge's state: inline for up to [`INLINE_RUNS`] runs of at most `u16::MAX` ticks
-    /// each, cursors on the heap (one per run) past that.
-    #[cold]
-    #[inline(never)]
-    fn merge(runs: &[Run]) -> Merge {
-        if runs.len() <= INLINE_RUNS && runs.iter().all(|r| u16::try_from(r.count).is_ok()) {
-            return Merge::Few(FewHeads {
-                taken: [0; INLINE_RUNS],
-                plan: 1,
-            });
-        }
-        Merge::Many(
-            runs.iter()
-                .map(|r| Head {
-                    left: r.count,
-                    due: r.due(r.start),
-                })
-                .collect(),
-        )
-    }
-
-    #[inline(always)]
-    fn next(&mut self, runs: &[Run], v: u64) -> Option<Tick> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        match &mut self.merge {
-            Merge::None => {
-                let run = runs.first()?;
-                let tick = run.tick(self.g, v, self.left == 0);
-                self.g.advance_by(run.step);
-                Some(tick)
-            }
-            // By value (see `FewHeads`).
-            Merge::Few(heads) => {
-                let (next, tick) = heads.next(runs, v);
-                *heads = next;
-                tick
-            }
-            Merge::Many(heads) => Walk::next_many(heads, runs, v),
-        }
-    }
-
-    /// The next tick of a merge with cursors on the heap: the earliest due, ties to the clock
-    /// declared first (the runs are in declaration order).
-    #[inline(never)]
-    fn next_many(heads: &mut [Head], runs: &[Run], v: u64) -> Option<Tick> {
-        let mut best: Option<(u64, usize)> = None;
-        for (i, h) in heads.iter().enumerate() {
-            if h.left > 0 && best.is_none_or(|(due, _)| h.due < due) {
-                best = Some((h.due, i));
-            }
-        }
-        let (_, i) = best?;
-        let h = heads.get_mut(i)?;
-        let run = runs.get(i)?;
-        let g = run.point(run.count - h.left);
-        h.left -= 1;
-        if h.left > 0 {
-            let mut next = g;
-            next.advance_by(run.step);
-            h.due = run.due(next);
-        }
-        Some(run.tick(g, v, h.left == 0))
-    }
-
-    fn remaining(&self) -> usize {
-        usize::try_from(self.left).unwrap_or(usize::MAX)
-    }
-}
-
 /// The updates of one step, by value: see [`Events::updates`].
 #[derive(Clone, Debug)]
 pub struct Updates<'a> {
@@ -559,7 +347,7 @@ pub struct Updates<'a> {
 impl Iterator for Updates<'_> {
     type Item = Tick;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Tick> {
         self.walk.next(self.runs, self.v)
     }

@@ -69,6 +69,7 @@ mod step;
 mod stepping;
 mod time;
 mod virt;
+mod walk;
 
 /// The glam crate itself (feature `glam`), re-exported so that your glam types are the ones
 /// the [`Interpolate`] impls are written for.
