@@ -60,12 +60,14 @@ pub fn targets(c: &Controls, out: &mut String) {
     let s = c.delay.summary();
     let _ = writeln!(
         out,
-        "| the same schedule as `spin_sleep`'s `MissedTickBehavior::Delay` (real clock, 5 ms, {} calls, {} late) | {} of {} at the same instant; the rest offset by at most {} ns, within the read window | `Interval` | {} |",
+        "| the same schedule as `spin_sleep`'s `MissedTickBehavior::Delay` (real clock, 5 ms, {} calls, {} late) | {} of {} ticks offset by exactly the gap between the two loops' clock readings at the latest late call (at most {} ns, within the time `tick()` took); fed the interval's own reading, {} of {} at the same instant | `Interval` | {} |",
         s.calls,
         s.spin_late,
-        s.same,
+        s.explained,
         s.calls,
         int(s.max_offset),
+        s.same_with_its_reading,
+        s.calls,
         met(delay_explained(&s))
     );
 }
@@ -220,9 +222,10 @@ fn delay_section(d: &DelayRun, out: &mut String) {
          difference is which *now*: the interval reads the clock inside `tick()`, a little \
          after the reading tickfold is given, so after each late call its grid sits later by \
          that gap (never more than the time `tick()` took, the read window) until the next \
-         late call re-phases both. Calls before the first late one agree to the nanosecond, \
-         and fed the interval's own reading (its next tick less a period) tickfold puts every \
-         tick at the same instant. A shell driving tickfold reads the clock once and gives it \
+         late call re-phases both. The first call is late in both (the interval's first tick \
+         \"returns immediately\": its start is a reading taken before the call), so no tick \
+         of this run is at the very same instant; fed the interval's own reading (its next \
+         tick less a period) tickfold puts every tick at the same instant. A shell driving tickfold reads the clock once and gives it \
          to the fold, so its grid is exactly where its own reading says."
     );
 }
