@@ -193,7 +193,7 @@ fn delay_section(d: &DelayRun, out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "| calls | late (interval) | late (tickfold) | lateness differs (tick between the readings) | tick at the same instant | offset within the read window | largest offset | largest read window | same instant, fed the interval's own reading | tickfold tick number = call number | ticks dropped by tickfold |\n|---|---|---|---|---|---|---|---|---|---|---|"
+        "| calls | late (interval) | late (tickfold) | lateness differs (tick between the readings) | tick at the same instant | offset = the gap between the readings (within the read window) | largest offset | largest read window | same instant, fed the interval's own reading | tickfold tick number = call number | ticks dropped by tickfold |\n|---|---|---|---|---|---|---|---|---|---|---|"
     );
     let _ = writeln!(
         out,
