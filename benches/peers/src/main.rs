@@ -1,7 +1,8 @@
 //! tickfold side by side with the loops users would pick instead, in one run:
 //! `game-loop` 1.3.0 on a fake clock, `bevy_time` 0.20.1 in a minimal Bevy `App` driven by
 //! `TimeUpdateStrategy::ManualInstant`, and Piston's `pistoncore-event_loop` 1.0.0 in bench
-//! mode (and on the real clock for the stall, which bench mode cannot have).
+//! mode (and on the real clock for the stall, which bench mode cannot have); and, for the
+//! run-time controls, `spin_sleep_util` 0.1.1's `Interval` on the real clock.
 //!
 //! ```sh
 //! cargo run --release --manifest-path benches/peers/Cargo.toml            # writes BENCHMARKS.md
@@ -17,16 +18,20 @@
 //! plus 1,000 updates in one frame, 1 / 4 / 16 clocks and the `size_of` of tickfold's value
 //! types; instructions per frame under callgrind (`callgrind.rs`, when valgrind is installed);
 //! (2) steps-per-frame histograms under jitter at 60 and 59.94 Hz, the tick grid's drift after
-//! an hour and a 5 s stall. It prints a markdown report with ratios and the targets (met or
+//! an hour and a 5 s stall; (3) run-time controls against the peers that have them (Bevy's
+//! `set_timestep` mid-run, `spin_sleep_util`'s `MissedTickBehavior::Delay` on the real clock,
+//! `controls.rs`). It prints a markdown report with ratios and the targets (met or
 //! missed, computed from the run), which it also writes to `BENCHMARKS.md` at the repository
 //! root.
 #![forbid(unsafe_code)]
 
 mod behaviour;
 mod callgrind;
+mod controls;
 mod drivers;
 mod floor;
 mod report;
+mod report_controls;
 mod report_cost;
 #[cfg(test)]
 mod tests;
@@ -305,10 +310,20 @@ fn stalls() -> Vec<(&'static str, behaviour::StallReport, String)> {
     ]
 }
 
+fn run_controls() -> report_controls::Controls {
+    eprintln!(
+        "run-time controls: Bevy's set_timestep, spin_sleep's Delay (real clock, about 0.2 s)"
+    );
+    report_controls::Controls {
+        timestep: controls::timestep_run(),
+        delay: controls::delay_run(),
+    }
+}
+
 /// `size_of` of tickfold's public value types.
 fn sizes() -> Vec<(&'static str, usize)> {
     use std::mem::size_of;
-    use tickfold::{Event, Events, Lag, LoopState, Nanos, Render, Tick, Period};
+    use tickfold::{Event, Events, Lag, LoopState, Nanos, Period, Render, Tick};
     vec![
         ("LoopState<Nanos>", size_of::<LoopState<Nanos>>()),
         ("LoopState<Instant>", size_of::<LoopState<Instant>>()),
@@ -469,6 +484,7 @@ fn main() -> ExitCode {
         histograms: histograms(),
         drift: drift(),
         stall: stalls(),
+        controls: run_controls(),
         rustc: rustc_version(),
         quick,
     };

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::behaviour::{Drift, Histogram, StallReport};
+use crate::report_controls::{self, Controls};
 use crate::report_cost;
 use crate::timing::Cost;
 
@@ -34,6 +35,8 @@ pub struct Results {
     pub drift: Vec<(&'static str, String, Drift)>,
     /// Stall rows: (loop, report, what it says about the dropped time).
     pub stall: Vec<(&'static str, StallReport, String)>,
+    /// Run-time controls against Bevy's `set_timestep` and `spin_sleep`'s `Delay`.
+    pub controls: Controls,
     /// `rustc --version`, or "unknown".
     pub rustc: String,
     /// Whether this was a `--quick` run.
@@ -154,6 +157,7 @@ fn targets(r: &Results, out: &mut String) {
         peer_reports.join(", "),
         met(tf_stall.reported == tf_stall.lost)
     );
+    report_controls::targets(&r.controls, out);
 }
 
 /// What the targets table means, with the reason for every miss.
@@ -317,5 +321,6 @@ pub fn render(r: &Results) -> String {
             int(s.reported)
         );
     }
+    report_controls::section(&r.controls, &mut out);
     out
 }

@@ -1,6 +1,8 @@
 //! Checks that the drivers do what the report says they do, on short runs.
 
 use crate::behaviour::{HZ_59_94, HZ_60, SplitMix, histogram, jittered, stall};
+use crate::controls::{DELAY_WORK_MS, delay_run, timestep_run};
+use crate::report_controls::{delay_explained, timestep_agrees};
 use tickfold::{Event, Events, LoopState, Nanos};
 
 use crate::drivers::{
@@ -256,4 +258,55 @@ fn tickfold_frames_allocate_nothing_after_set_up() {
         );
         assert_eq!(updates, 1.0);
     }
+}
+
+#[test]
+fn tickfold_set_rate_fires_where_bevy_set_timestep_does() {
+    let run = timestep_run();
+    // The changes fall inside ticks: the overstep they carry is what the comparison is about.
+    assert_eq!(run.carried.len(), 2);
+    assert!(run.carried.iter().all(|&c| c > 0), "{:?}", run.carried);
+    assert!(run.bevy.len() > 100, "{} runs", run.bevy.len());
+    assert_eq!(run.tickfold, run.bevy);
+    assert_eq!(run.tickfold_lag, run.bevy_overstep);
+    assert_eq!(run.rate_changed, 2);
+    assert!(timestep_agrees(&run));
+    // Each change moves the step between runs to the new timestep, from the boundary on.
+    let ends: Vec<u64> = run.bevy.iter().map(|r| r.1).collect();
+    let steps: std::collections::BTreeSet<u64> = ends.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(
+        steps.into_iter().collect::<Vec<_>>(),
+        [10_000_000, 20_000_000, 25_000_000]
+    );
+}
+
+#[test]
+fn policy_delay_schedules_where_spin_sleep_delay_does() {
+    let run = delay_run();
+    let s = run.summary();
+    assert_eq!(s.calls, DELAY_WORK_MS.len());
+    // 12, 7 and 23 ms of work at a 5 ms period make the next call late (a busy machine may add
+    // more; 3 ms never does on its own).
+    assert!(s.spin_late >= 3, "{s:?}");
+    assert_eq!(s.late_unexplained, 0, "{s:?}");
+    assert_eq!(s.explained, s.calls, "{s:?}");
+    assert_eq!(s.same_with_its_reading, s.calls, "{s:?}");
+    assert_eq!(s.in_order, s.calls, "{s:?}");
+    assert_eq!(run.dropped, 0);
+    // The interval's first tick "returns immediately": its start is a reading taken before the
+    // first call, so both loops find call 0 late and start their grids at their own reading.
+    let first = run.calls[0];
+    assert!(first.spin_late && first.tickfold_late, "{first:?}");
+    assert_eq!(first.tickfold_slot, first.before);
+    assert!(first.before <= first.spin_slot && first.spin_slot <= first.after);
+    // No tick lost, none less than a period after the previous one, in either grid.
+    for (k, w) in run.calls.windows(2).enumerate() {
+        assert_eq!(w[1].index, k as u64 + 1);
+        assert!(
+            w[1].tickfold_slot - w[0].tickfold_slot >= 5_000_000,
+            "call {k}"
+        );
+        assert!(w[1].spin_slot - w[0].spin_slot >= 5_000_000, "call {k}");
+    }
+    assert!(delay_explained(&s));
 }
