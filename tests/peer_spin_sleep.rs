@@ -18,8 +18,9 @@
 //! scheduled tick and use the new period after it) and `LoopHelper::set_target_rate` is too.
 //! `Interval::reset` is `reset_grid` under `Policy::Delay`, with one difference: `reset`
 //! schedules the next tick a period after the call, `reset_grid` starts a slot at once (one
-//! tick sooner); under `Policy::DropAndRest` that slot is dropped, not run (an ignored test
-//! below documents the mismatch with `reset_grid`'s documentation). `LoopHelper`'s rate
+//! tick sooner); under `Policy::DropAndRest` that slot runs only if the next step comes at its
+//! start, and is dropped and reported otherwise (so the next update comes a period after the
+//! reset, as with `reset`). `LoopHelper`'s rate
 //! reporting (`rate_reporting_using_duration`, `…_seconds`) measures the caller's own loop and
 //! has no fold counterpart.
 
@@ -558,9 +559,9 @@ fn set_period_keeps_the_next_scheduled_tick() {
 }
 
 /// `Interval::reset` "resets the scheduled next tick to one period after the current time".
-/// Under `Policy::Delay`, `reset_grid` restarts the slots at the latest step's time (here
-/// 20 ms, before the shell slept until tick 1's slot), so the next step is late and re-phases
-/// the grid to itself, then ticks come a full period apart. At a 100 ms period, ticks at 0 and
+/// Under `Policy::Delay`, `reset_grid` restarts the slots where the shell is (here at tick 1's
+/// slot, 100 ms, which the shell slept until), so a later step is late and re-phases the grid
+/// to itself, then ticks come a full period apart. At a 100 ms period, ticks at 0 and
 /// 100 ms, and a reset when the work of the 100 ms tick ends at 120 ms: `reset` ticks next at
 /// 220 ms, 320 ms; tickfold at 120 ms (one tick sooner: the slot `reset_grid` starts), then
 /// 220 ms, 320 ms.
@@ -581,23 +582,34 @@ fn reset_grid_under_delay_restarts_the_period_at_the_next_step() {
     assert_eq!(state.ticks_dropped(), 0);
 }
 
-/// `reset_grid`'s documentation says that on a constant-rate clock the slot it starts "runs at
-/// the next step". Under `Policy::DropAndRest` it does not once any time has passed since the
-/// step before the reset: that slot started at the reset (the latest step's time), so the next
-/// step finds it started and drops it as `SlotMissed`, and the loop rests until the following
-/// slot, a period after the reset. Ignored until core decides which is meant (the code or the
-/// documentation); found porting `Interval::reset`.
+/// `reset_grid` under `Policy::DropAndRest`, after a step that slept until tick 1's slot at
+/// 100 ms: the restarted slot starts there (where the shell is), not at the step's own 20 ms,
+/// so no slot starts before one that already ran. A step at the slot's start runs it; a later
+/// one finds it missed, reports the drop and rests until the next slot, a period after the
+/// reset: then the next update comes one period after the reset, as with `Interval::reset`.
+/// (Before this was found, the grid restarted at 20 ms, and even a step at 100 ms dropped the
+/// restarted slot.)
 #[test]
-#[ignore = "core: reset_grid under DropAndRest drops the slot its doc says runs at the next step"]
-fn reset_grid_under_drop_and_rest_runs_the_restarted_slot_at_the_next_step() {
-    let mut state = interval(100, Policy::DropAndRest);
-    state.advance(Nanos(0));
-    let e = state.advance(Nanos(20 * MS));
-    assert_eq!((sleeps(&e), updates(&e)), (vec![100 * MS], vec![1]));
-    state.reset_grid("main").unwrap();
-    let e = state.advance(Nanos(120 * MS));
+fn reset_grid_under_drop_and_rest_restarts_where_the_shell_slept_to() {
+    let slept = || {
+        let mut state = interval(100, Policy::DropAndRest);
+        state.advance(Nanos(0));
+        let e = state.advance(Nanos(20 * MS));
+        assert_eq!((sleeps(&e), updates(&e)), (vec![100 * MS], vec![1]));
+        state.reset_grid("main").unwrap();
+        state
+    };
+    // On time: the restarted slot runs.
+    let mut state = slept();
+    let e = state.advance(Nanos(100 * MS));
     assert!(dropped(&e).is_empty(), "{e:?}");
-    assert_eq!(updates(&e), [2]);
+    assert_eq!((sleeps(&e), updates(&e)), (vec![], vec![2]));
+    // Late: dropped and reported, the next slot a period after the reset.
+    let mut state = slept();
+    let e = state.advance(Nanos(120 * MS));
+    assert_eq!(dropped(&e), [(2, 1)]);
+    assert_eq!((sleeps(&e), updates(&e)), (vec![200 * MS], vec![3]));
+    assert_eq!(state.ticks_dropped(), 1);
 }
 
 /// `spin_sleep` `loop_helper_test::get_set_target_rate`: 100 per second, then 150; tickfold's

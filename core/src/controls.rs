@@ -389,8 +389,15 @@ impl<T> LoopState<T> {
     /// backlog is left (after a menu that did not pause the loop, a reconnect, a debugger
     /// stop). Ticks due and not run are dropped, reported at the next step as
     /// [`Event::DroppedTicks`] with [`DropReason::Discarded`]; tick numbers continue. The next
-    /// tick's interval (catch-up: due one period from now) or slot (constant rate: it runs at
-    /// the next step, the following one a period later) starts now.
+    /// tick's interval (catch-up: due one period from now) or slot (constant rate) starts now:
+    /// at the latest virtual time, or, for a lone constant-rate clock that had the shell sleep
+    /// until its latest slot, at that slot's start (where the shell is; no slot starts before
+    /// one that ran). Under [`Policy::KeepWorking`](crate::Policy::KeepWorking) and
+    /// [`Policy::Delay`](crate::Policy::Delay) (which re-phases the grid to a late step) that
+    /// slot runs at the next step. Under [`Policy::DropAndRest`](crate::Policy::DropAndRest)
+    /// it runs only if the next step comes at its start; a later step drops it, reported as
+    /// [`Event::DroppedTicks`] with [`DropReason::SlotMissed`], and rests until the next slot a
+    /// period after the reset (the timing of tokio's `Interval::reset`).
     ///
     /// # Errors
     ///

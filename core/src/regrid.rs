@@ -77,11 +77,28 @@ impl Clock {
     }
 
     /// Restarts the grid at virtual time `v`, dropping every tick due by then that has not
-    /// run. Returns the dropped ticks `(first, count)`.
+    /// run. Returns the dropped ticks `(first, count)`. A constant-rate clock whose latest
+    /// slot started after `v` (a lone clock runs its slot at the step before it starts, the
+    /// shell sleeping until then) restarts at that slot's start instead: the shell is at least
+    /// there, and no slot may start before one that already ran.
     pub(crate) fn reset_at(&mut self, v: u64) -> Option<(u64, u64)> {
+        let at = i128::from(v).max(self.latest_slot_start());
         let dropped = self.drop_ticks(self.pending(v));
-        self.restart_grid(self.rate(), i128::from(v));
+        self.restart_grid(self.rate(), at);
         dropped
+    }
+
+    /// Where a constant-rate clock's latest slot on this grid segment started (virtual ns);
+    /// `i128::MIN` for a catch-up clock or when no slot of the segment has run.
+    fn latest_slot_start(&self) -> i128 {
+        let m = self.tick_start.m;
+        if !self.constant_rate() || m == 0 {
+            return i128::MIN;
+        }
+        let rate = self.rate();
+        let start = GridPoint::at(rate, m - 1).ceil_exact(rate);
+        i128::from(self.origin) + i128::try_from(start).unwrap_or(i128::MAX)
+            - i128::from(self.shift)
     }
 
     /// Moves the grid `d` ns earlier: `d` more ns of lag, as if virtual time had run on.

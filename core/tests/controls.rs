@@ -400,15 +400,28 @@ fn mixed_holds(case: Mixed) -> bool {
                     *seen = t.index + 1;
                 }
                 for e in &events {
-                    if let Event::DroppedTicks { first, count, .. }
+                    if let Event::DroppedTicks {
+                        clock,
+                        first,
+                        count,
+                        ..
+                    }
                     | Event::DiscardedTime {
+                        clock,
                         first,
                         ticks: count,
                         ..
                     } = e
                     {
-                        // Drops come before the updates and never cover a tick that ran.
-                        let _ = (first, count);
+                        // A drop never covers a tick that runs in the same step.
+                        let end = first.saturating_add(count);
+                        if let Some(t) = latest
+                            .iter()
+                            .find(|t| t.clock == clock && (first..end).contains(&t.index))
+                        {
+                            eprintln!("{e:?} covers {t:?}");
+                            return false;
+                        }
                     }
                 }
             }
