@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use arbitrary::Arbitrary;
 use tickfold::{
     ClockConfig, ClockError, ClockId, ConfigError, Event, Events, Firing, LoopConfig, LoopState,
-    Nanos, Policy, RateError, Period, TimeScale, Timestamp,
+    Nanos, Period, Policy, RateError, TimeScale, Timestamp,
 };
 
 use crate::fold_checks::{self, Before, ModelClock, Settings, Step, VirtModel};
@@ -68,7 +68,7 @@ pub struct ClockSpec {
 }
 
 impl ClockSpec {
-    fn build(self, name: &'static str) -> Result<(ClockConfig, Settings), ConfigError> {
+    pub(crate) fn build(self, name: &'static str) -> Result<(ClockConfig, Settings), ConfigError> {
         let cap = match self.cap {
             0 => Some(0),
             254 => Some(1_000),

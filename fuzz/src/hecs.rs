@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use arbitrary::Arbitrary;
 use tickfold::hecs_adapter::hecs::{Entity, EntityBuilder, World};
 use tickfold::hecs_adapter::{BlendMode, Columns, Discrete, Error, Stamp, Tracker};
-use tickfold::{ClockId, Lag, Nanos, Tick, Period};
+use tickfold::{ClockId, Lag, Nanos, Period, Tick};
 
 mod model;
 mod reads;

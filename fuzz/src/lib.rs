@@ -37,6 +37,7 @@ pub fn skipped(name: &str) -> bool {
     .any(|s| s == name)
 }
 
+pub mod controls;
 pub mod fold;
 pub mod fold_checks;
 pub mod hecs;

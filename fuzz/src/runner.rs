@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use arbitrary::Arbitrary;
-use tickfold::runner::{TimeSource, Runner, Sleeper};
+use tickfold::runner::{Runner, Sleeper, TimeSource};
 use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Policy};
 
 use crate::fold::RateSpec;

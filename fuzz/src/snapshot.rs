@@ -10,7 +10,7 @@ use arbitrary::Arbitrary;
 use bytemuck::NoUninit;
 use tickfold::snapshot::im;
 use tickfold::snapshot::{DoubleBuffer, Persistent, Ring, SnapshotError, TickNotInRing, Tracked};
-use tickfold::{ClockId, Nanos, Tick, Period};
+use tickfold::{ClockId, Nanos, Period, Tick};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 mod world;

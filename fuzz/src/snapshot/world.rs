@@ -478,7 +478,8 @@ impl<T: Elem> World<T> {
             "buffer back differs from its model"
         );
         check!(
-            crate::skipped("buffer_length") || self.buf.current().len() == self.buf.previous().len(),
+            crate::skipped("buffer_length")
+                || self.buf.current().len() == self.buf.previous().len(),
             "buffer front has {} elements, back {}: index i no longer names one entity",
             self.buf.current().len(),
             self.buf.previous().len()
