@@ -357,6 +357,17 @@ impl Clock {
         }
     }
 
+    /// [`run`](Self::run) of `count` ticks from the grid point `start` (where the clock stood
+    /// before a catch-up that changed nothing else the run holds).
+    #[inline(always)]
+    pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
+        Run {
+            start,
+            count,
+            ..self.run()
+        }
+    }
+
     /// Fires the next tick (at a virtual time that may precede its due time under the
     /// constant-rate sleep, the nearest rule or hysteresis): the grid moves one tick on. The
     /// tick itself is described by the step's [`Run`] and produced when the events are read.
