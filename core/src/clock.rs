@@ -357,6 +357,17 @@ impl Clock {
         }
     }
 
+    /// [`run`](Self::run) of `count` ticks from the grid point `start` (where the clock stood
+    /// before a catch-up that changed nothing else the run holds).
+    #[inline(always)]
+    pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
+        Run {
+            start,
+            count,
+            ..self.run()
+        }
+    }
+
     /// Fires the next tick (at a virtual time that may precede its due time under the
     /// constant-rate sleep, the nearest rule or hysteresis): the grid moves one tick on. The
     /// tick itself is described by the step's [`Run`] and produced when the events are read.
@@ -454,6 +465,26 @@ impl Clock {
         if self.constant_rate() {
             return (1.0, Lag::ZERO);
         }
+        // The common case in 64 bits: the time on the clock's axis fits, and so does k·dt.
+        let local = v
+            .checked_sub(self.origin)
+            .map(|l| l.checked_add(self.shift));
+        match local {
+            Some(Some(l)) if !self.tick_start.saturated() => (
+                self.tick_start
+                    .lag_fraction(self.num_f, self.den_f, l)
+                    .clamp(0.0, 1.0),
+                Lag::between_u64(l, self.tick_start.ceil()),
+            ),
+            None => (0.0, Lag::ZERO),
+            Some(_) => self.alpha_wide(v),
+        }
+    }
+
+    /// [`alpha`](Self::alpha) past 64 bits, exactly.
+    #[cold]
+    #[inline(never)]
+    fn alpha_wide(&self, v: u64) -> (f64, Lag) {
         let Some(l) = self.local(v) else {
             return (0.0, Lag::ZERO);
         };

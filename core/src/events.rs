@@ -53,6 +53,20 @@ impl Run {
         }
     }
 
+    /// [`tick`](Self::tick) for a catch-up run, given `x = v − origin + phase_ns` (when it
+    /// fits in 64 bits): the same tick, with the lag computed in 64 bits.
+    #[inline(always)]
+    pub(crate) fn tick_direct(&self, g: GridPoint, x: u64, last_in_step: bool) -> Tick {
+        Tick {
+            clock: self.clock,
+            index: self.base.saturating_add(g.m),
+            t: Nanos(self.base_t.saturating_add(g.floor())),
+            dt: self.step.rate(),
+            lag: Lag::between_u64(x, g.ceil()),
+            last_in_step,
+        }
+    }
+
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
     #[inline(always)]
     pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
@@ -248,7 +262,7 @@ impl<T> Events<T> {
         Updates {
             runs: self.runs.as_slice(),
             v: self.v,
-            walk: Walk::new(self.runs.as_slice()),
+            walk: Walk::new(self.runs.as_slice(), self.v),
         }
     }
 
@@ -376,7 +390,7 @@ impl Cursor {
         Cursor {
             before: 0,
             after: 0,
-            walk: Walk::new(ev.runs.as_slice()),
+            walk: Walk::new(ev.runs.as_slice(), ev.v),
             render: true,
         }
     }

@@ -55,12 +55,12 @@ impl<E, const N: usize> Spill<E> for SmallVec<[E; N]> {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Few<E, S = Vec<E>> {
-    /// The only item, while `more` is empty.
+    /// The only item, while `len` is 1 (left behind otherwise).
     one: Option<E>,
-    /// Every item, once there were two or more since the last clear.
+    /// Every item, while `len` is 2 or more (left behind otherwise, and emptied only when it
+    /// is needed again: clearing the list writes nothing but `len`).
     more: S,
-    /// Whether `more` holds the items (checked without looking into `more`).
-    many: bool,
+    len: u32,
 }
 
 impl<E, S: Spill<E>> Few<E, S> {
@@ -70,50 +70,50 @@ impl<E, S: Spill<E>> Few<E, S> {
         Few {
             one: None,
             more: S::default(),
-            many: false,
+            len: 0,
         }
     }
 
     #[inline]
     pub(crate) fn push(&mut self, e: E) {
-        if !self.many {
-            match self.one.take() {
-                None => {
-                    self.one = Some(e);
-                    return;
-                }
-                Some(first) => {
-                    self.many = true;
-                    self.more.push(first);
-                }
+        if self.len == 0 {
+            self.one = Some(e);
+            self.len = 1;
+        } else {
+            self.push_more(e);
+        }
+    }
+
+    /// [`push`](Self::push) onto one item or more: the items go to `more`.
+    fn push_more(&mut self, e: E) {
+        if self.len == 1 {
+            self.more.clear();
+            if let Some(first) = self.one.take() {
+                self.more.push(first);
             }
         }
         self.more.push(e);
+        self.len = self.len.saturating_add(1);
     }
 
     #[inline]
     pub(crate) fn as_slice(&self) -> &[E] {
-        let more = self.more.as_slice();
-        if more.is_empty() {
-            self.one.as_slice()
-        } else {
-            more
+        match self.len {
+            0 => &[],
+            1 => self.one.as_slice(),
+            _ => self.more.as_slice(),
         }
     }
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.as_slice().len()
+        self.len as usize
     }
 
     /// Empties the list, keeping the heap capacity.
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.one = None;
-        if self.many {
-            self.more.clear();
-            self.many = false;
-        }
+        self.len = 0;
     }
 
     /// Whether the list has ever needed the heap.

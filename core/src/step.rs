@@ -102,12 +102,13 @@ impl<T: Timestamp> Inner<T> {
         let clock = &mut self.clocks[0];
         let mut n = 0;
         if v >= clock.due_at {
-            let mut run = clock.run();
+            // The catch-up moves only the grid point among the run's fields: the run is built
+            // after it, straight into the events.
+            let start = clock.tick_start;
             n = clock.catch_up(v);
             clock.count = 0;
             if n > 0 {
-                run.count = n;
-                ev.runs.push(run);
+                ev.runs.push(clock.run_from(start, n));
             }
         }
         clock.last_count = n;

@@ -204,6 +204,17 @@ impl Lag {
         }
     }
 
+    /// `x − y` ns (the 64-bit case of [`between`](Self::between)).
+    #[inline(always)]
+    pub(crate) fn between_u64(x: u64, y: u64) -> Lag {
+        let (magnitude, early) = if x >= y {
+            (x - y, false)
+        } else {
+            (y - x, true)
+        };
+        Lag { magnitude, early }
+    }
+
     /// The lag in signed nanoseconds: negative when early.
     #[must_use]
     pub const fn as_nanos(self) -> i128 {
