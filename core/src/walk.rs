@@ -251,3 +251,107 @@ impl Walk {
         usize::try_from(self.left).unwrap_or(usize::MAX)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+    use super::*;
+    use crate::event::ClockId;
+    use crate::rate::{GridStep, Period};
+
+    /// A single catch-up run anywhere on the time axis, and the step's virtual time.
+    #[derive(Clone, Debug)]
+    struct Case {
+        run: Run,
+        v: u64,
+    }
+
+    /// A value near 0, near 2⁶³ or near `u64::MAX`.
+    fn anywhere(g: &mut Gen) -> u64 {
+        let x = u64::arbitrary(g) % 1_000_000_000_000;
+        match u8::arbitrary(g) % 4 {
+            0 | 1 => x,
+            2 => (1u64 << 63).wrapping_add(x),
+            _ => u64::MAX - x,
+        }
+    }
+
+    impl Arbitrary for Case {
+        fn arbitrary(g: &mut Gen) -> Case {
+            let den = 1 + u64::arbitrary(g) % 5_000;
+            let num = den + u64::arbitrary(g) % 100_000_000_000;
+            let rate = Period::from_secs_ratio(num, den * 1_000_000_000).expect("a valid period");
+            let (num, _) = rate.as_nanos_ratio();
+            let origin = anywhere(g);
+            let run = Run {
+                clock: ClockId(u16::arbitrary(g) % 3),
+                constant_rate: false,
+                count: 1 + u32::arbitrary(g) % 40,
+                origin,
+                phase_ns: if bool::arbitrary(g) {
+                    0
+                } else {
+                    u64::arbitrary(g) % num
+                },
+                base: anywhere(g),
+                base_t: anywhere(g),
+                start: GridPoint::at(rate, anywhere(g) / num.max(1)),
+                step: GridStep::of(rate),
+            };
+            let v = if bool::arbitrary(g) {
+                origin.saturating_add(anywhere(g))
+            } else {
+                anywhere(g)
+            };
+            Case { run, v }
+        }
+    }
+
+    fn ticks(mut walk: Walk, runs: &[Run], v: u64) -> Vec<Tick> {
+        core::iter::from_fn(|| walk.next(runs, v)).collect()
+    }
+
+    /// The direct walk of a single catch-up run (lag in 64 bits) against the walk through the
+    /// run's grid points and `Run::tick` (lag in 128 bits), wherever the run lies on the axis.
+    #[test]
+    fn the_direct_walk_gives_the_grid_walks_ticks() {
+        fn prop(case: Case) -> bool {
+            let runs = [case.run];
+            let direct = Walk::new(&runs, case.v);
+            let mut by_grid = direct.clone();
+            by_grid.direct = false;
+            ticks(direct, &runs, case.v) == ticks(by_grid, &runs, case.v)
+        }
+        QuickCheck::new()
+            .tests(5_000)
+            .quickcheck(prop as fn(Case) -> bool);
+    }
+
+    #[test]
+    fn the_direct_walk_is_taken_for_catch_up_runs_whose_lag_fits() {
+        let rate = Period::from_secs_ratio(50_000_000, 3_000_000_000).expect("a valid period");
+        let mut run = Run {
+            clock: ClockId(0),
+            constant_rate: false,
+            count: 8,
+            origin: 1_000,
+            phase_ns: 7,
+            base: 0,
+            base_t: 0,
+            start: GridPoint::at(rate, 1_000),
+            step: GridStep::of(rate),
+        };
+        assert!(Walk::new(&[run], 20_000_000_000).direct);
+        // Before the grid's origin, past 64 bits, or a constant-rate slot: the grid walk.
+        assert!(!Walk::new(&[run], 999).direct);
+        run.origin = 0;
+        run.phase_ns = u64::MAX;
+        assert!(!Walk::new(&[run], 1).direct);
+        run.phase_ns = 0;
+        run.constant_rate = true;
+        assert!(!Walk::new(&[run], 1).direct);
+    }
+}
