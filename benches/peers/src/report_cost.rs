@@ -532,6 +532,17 @@ pub fn notes(r: &Results, out: &mut String) {
     };
     let tf_ool = out_of_line(0);
     if !tf_ool.is_empty() {
+        // Per update: the 8-update frame less the 1-update frame, over 7.
+        let per_update = |l: usize| (ir[l][2] - ir[l][1]) / 7.0;
+        let smallvec = files(0, "smallvec");
+        let lists = if smallvec >= 0.5 {
+            format!(
+                " The `SmallVec`s behind the step's runs and rare events: {smallvec:.0} \
+                 (length and inline/heap checks on every push and read)."
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
             "* **Why tickfold is above the floor** (1 update + render, inlinable, from the \
@@ -539,21 +550,24 @@ pub fn notes(r: &Results, out: &mut String) {
              inlined: the compiler kept {} out of the timing loop of `advance_into` (the floor \
              and `game-loop` are inlined whole), so each frame pays a call, saved registers and \
              the state reloaded through pointers. (2) tickfold-core's own code, \
-             {:.0} instructions against the floor's {:.0} in `floor.rs`: a general loop's \
-             checks on the fast path (one clock, catch-up, no scale, pause or render cap, \
-             `Timestamp` conversions, saturating arithmetic, the end of time, the run-time \
-             controls' grid segment), then each update produced on demand as an `Event` value \
-             ({} bytes) by the iterator behind `updates()`, with its lag and `t` computed from \
-             the run, where the floor's shell reads the same fields straight off its \
-             description. (3) The `SmallVec`s behind the step's runs and rare events: {:.0} \
-             (length and inline/heap checks on every push and read). (4) For `step` only: {:.0} \
-             in `memcpy`, moving `LoopState` ({} bytes, a box) and `Events` ({} bytes, room for \
-             four clocks' runs) out of the call every frame.",
+             {:.0} instructions against the floor's {:.0} in `floor.rs`: the fast path still \
+             checks for what the floor does not have (several clocks, scale, pause, a render \
+             cap, the run-time controls' grid segment and per-step span, generic `Timestamp` \
+             conversions, saturating arithmetic at the end of time), and builds the step's \
+             description (the run, the rare-event lists, the render, the deadline) in an \
+             `Events` value the shell then reads.{lists} (3) Each further update: about {:.0} \
+             instructions for `advance_into` against the floor's {:.0} (the 8-update frame \
+             less the 1-update frame, over 7): its share of the catch-up, and reading it, a \
+             {}-byte `Tick` computed from the run's grid point with 64-bit arithmetic while the \
+             times fit. (4) For \
+             `step` only: {:.0} in `memcpy`, moving `LoopState` ({} bytes, a box) and `Events` \
+             ({} bytes, room for four clocks' runs) out of the call every frame.",
             tf_ool.join(", "),
             files(0, "tickfold-core"),
             files(FLOOR, "floor.rs"),
-            size("Event<Nanos>"),
-            files(0, "smallvec"),
+            per_update(0),
+            per_update(FLOOR),
+            size("Tick"),
             fns(1)
                 .iter()
                 .filter(|(f, _)| f.contains("memcpy") || f.contains("memmove"))
