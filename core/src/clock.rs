@@ -513,7 +513,62 @@ pub(crate) fn segment_end(rate: Period, origin: u64, shift: u64, constant_rate: 
 
 #[cfg(test)]
 mod tests {
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+
     use super::*;
+    use crate::{LoopConfig, LoopState, Nanos};
+
+    /// A value near 0, near 2⁶³ or near `u64::MAX`.
+    fn anywhere(g: &mut Gen) -> u64 {
+        let x = u64::arbitrary(g) % 1_000_000_000_000;
+        match u8::arbitrary(g) % 4 {
+            0 | 1 => x,
+            2 => (1u64 << 63).wrapping_add(x),
+            _ => u64::MAX - x,
+        }
+    }
+
+    /// A catch-up clock anywhere on the time axis, and a virtual time.
+    #[derive(Clone, Debug)]
+    struct Case {
+        clock: Clock,
+        v: u64,
+    }
+
+    impl Arbitrary for Case {
+        fn arbitrary(g: &mut Gen) -> Case {
+            let hz = *g
+                .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
+                .unwrap_or(&(60, 1));
+            let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
+            let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("a valid loop");
+            let mut clock = state.inner.clocks[0];
+            clock.origin = anywhere(g);
+            clock.shift = if bool::arbitrary(g) { 0 } else { anywhere(g) };
+            let (num, _) = rate.as_nanos_ratio();
+            clock.tick_start = GridPoint::at(rate, anywhere(g) / num.max(1));
+            let v = if bool::arbitrary(g) {
+                clock.origin.saturating_add(anywhere(g))
+            } else {
+                anywhere(g)
+            };
+            Case { clock, v }
+        }
+    }
+
+    /// The render's alpha and lag in 64 bits (the common case) against the exact 128-bit
+    /// computation, wherever the clock and the virtual time lie on the axis.
+    #[test]
+    fn the_64_bit_alpha_is_the_exact_one() {
+        fn prop(case: Case) -> bool {
+            let (a, lag) = case.clock.alpha(case.v);
+            let (b, exact) = case.clock.alpha_wide(case.v);
+            a.to_bits() == b.to_bits() && lag == exact
+        }
+        QuickCheck::new()
+            .tests(5_000)
+            .quickcheck(prop as fn(Case) -> bool);
+    }
 
     #[test]
     fn a_clock_stays_small() {
