@@ -516,17 +516,8 @@ mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
+    use crate::walk::tests::anywhere;
     use crate::{LoopConfig, LoopState, Nanos};
-
-    /// A value near 0, near 2⁶³ or near `u64::MAX`.
-    fn anywhere(g: &mut Gen) -> u64 {
-        let x = u64::arbitrary(g) % 1_000_000_000_000;
-        match u8::arbitrary(g) % 4 {
-            0 | 1 => x,
-            2 => (1u64 << 63).wrapping_add(x),
-            _ => u64::MAX - x,
-        }
-    }
 
     /// A catch-up clock anywhere on the time axis, and a virtual time.
     #[derive(Clone, Debug)]

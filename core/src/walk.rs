@@ -253,7 +253,7 @@ impl Walk {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use alloc::vec::Vec;
 
     use quickcheck::{Arbitrary, Gen, QuickCheck};
@@ -269,8 +269,8 @@ mod tests {
         v: u64,
     }
 
-    /// A value near 0, near 2⁶³ or near `u64::MAX`.
-    fn anywhere(g: &mut Gen) -> u64 {
+    /// A value near 0, near 2⁶³ or near `u64::MAX` (also used by the clock's tests).
+    pub(crate) fn anywhere(g: &mut Gen) -> u64 {
         let x = u64::arbitrary(g) % 1_000_000_000_000;
         match u8::arbitrary(g) % 4 {
             0 | 1 => x,
