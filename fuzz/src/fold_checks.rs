@@ -92,17 +92,20 @@ impl ModelClock {
     }
 
     /// `Tick::lag` of tick `k` fired at virtual time `v`: how far simulation time (`k`·dt) was
-    /// behind virtual time on the clock's own axis, rounded down, 0 when early.
+    /// behind virtual time on the clock's own axis, rounded down, 0 when early. Exact for
+    /// catch-up ticks even where the clock's axis (`v` plus the phase) runs past `u64::MAX` ns
+    /// ("exact at any distance"); only the result saturates.
     fn lag(&self, k: u64, v: u64) -> u64 {
         let Some(local) = v.checked_sub(self.origin) else {
             return 0;
         };
-        let local = if self.constant_rate() {
-            local
-        } else {
-            local.saturating_add(self.phase_ns)
-        };
-        local.saturating_sub(self.ceil_ticks(u128::from(k)))
+        if self.constant_rate() {
+            return local.saturating_sub(self.ceil_ticks(u128::from(k)));
+        }
+        let (num, den) = self.config.rate().as_nanos_ratio();
+        let start = (u128::from(k) * u128::from(num)).div_ceil(u128::from(den));
+        let lag = (u128::from(local) + u128::from(self.phase_ns)).saturating_sub(start);
+        u64::try_from(lag).unwrap_or(u64::MAX)
     }
 }
 
