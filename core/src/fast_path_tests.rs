@@ -50,13 +50,19 @@ impl Arbitrary for Case {
     }
 }
 
-fn same_paths(case: Case) -> bool {
+/// The case's loop twice: one for the fast path, one forced onto the general path.
+fn two_loops(case: &Case) -> (LoopState<Nanos>, LoopState<Nanos>) {
     let config = LoopConfig::new(Period::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
         .max_updates(case.cap)
         .max_frame_delta(case.clamp.map(Duration::from_nanos))
         .phase(case.phase);
-    let mut fast = LoopState::new(config, Nanos(0)).unwrap();
-    let mut general = fast.clone();
+    let fast = LoopState::new(config, Nanos(0)).unwrap();
+    let general = fast.clone();
+    (fast, general)
+}
+
+fn same_paths(case: Case) -> bool {
+    let (mut fast, mut general) = two_loops(&case);
     let (mut ef, mut eg) = (Events::new(), Events::new());
     let mut now = 0u64;
     for d in case.frames {
@@ -158,12 +164,7 @@ fn catching_up_at_once_is_firing_tick_by_tick() {
 /// path must follow the moved grid exactly as the general path does. A control with something
 /// to report keeps the next step off the fast path.
 fn same_paths_with_controls(case: Case, ops: Vec<(u8, u32)>) -> bool {
-    let config = LoopConfig::new(Period::from_hz_ratio(case.hz.0, case.hz.1).unwrap())
-        .max_updates(case.cap)
-        .max_frame_delta(case.clamp.map(Duration::from_nanos))
-        .phase(case.phase);
-    let mut fast = LoopState::new(config, Nanos(0)).unwrap();
-    let mut general = fast.clone();
+    let (mut fast, mut general) = two_loops(&case);
     let (mut ef, mut eg) = (Events::new(), Events::new());
     let mut now = 0u64;
     for (i, d) in case.frames.into_iter().enumerate() {
