@@ -3,6 +3,7 @@
 use crate::config::{Checked, ClockConfig, Firing, Policy};
 use crate::event::{ClockId, DropReason, Event};
 use crate::events::Run;
+use crate::grid::Grid;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::Lag;
@@ -45,8 +46,10 @@ pub(crate) struct Clock {
     /// The tick number of the segment's grid point 0: the grid restarts there after a rate
     /// change or a reset (see `regrid.rs`). Grid points are relative to it.
     pub(crate) base: u64,
-    /// Simulation time (`Tick::t`) at grid point 0 of the segment, in ns.
+    /// Simulation time (`Tick::t`) at grid point 0 of the segment: `base_t + base_r/den` ns
+    /// exactly (`den` the period's denominator; `base_r < den`).
     pub(crate) base_t: u64,
+    pub(crate) base_r: u64,
     /// Ticks a shell refused ([`LoopState::refuse`](crate::LoopState::refuse)).
     pub(crate) refused: u64,
     /// Ticks the max frame delta has dropped from this clock, in total.
@@ -78,6 +81,14 @@ pub(crate) struct Clock {
     pub(crate) step: GridStep,
     /// A catch-up clock with late firing and no hysteresis: the fold's fast path applies.
     pub(crate) plain: bool,
+    /// The grid the latest step's ticks ran on, kept when a control moved the grid after
+    /// that step (so their inputs are still attributed by the due times they ran with);
+    /// `None` when the grid has not moved since, and cleared by the next step.
+    pub(crate) stepped: Option<Grid>,
+    /// How many of the next ticks were refused ([`LoopState::refuse`](crate::LoopState::refuse)):
+    /// they run at the next steps whatever happened to their slot or to the frame's length
+    /// (no drop covers them); counted down as steps run them.
+    pub(crate) spare: u32,
 }
 
 impl Clock {
@@ -96,6 +107,7 @@ impl Clock {
             shift: checked.phase_ns,
             base: 0,
             base_t: 0,
+            base_r: 0,
             refused: 0,
             last_count: 0,
             clamp_dropped: 0,
@@ -115,6 +127,8 @@ impl Clock {
             plain: config.policy == Policy::CatchUp
                 && config.firing == Firing::Late
                 && checked.hysteresis_ns == 0,
+            stepped: None,
+            spare: 0,
         };
         clock.due_at = clock.compute_due();
         clock
@@ -123,6 +137,45 @@ impl Clock {
     #[inline]
     pub(crate) fn rate(&self) -> Period {
         self.config.rate
+    }
+
+    /// Simulation time at grid point `g` of the current segment: whole ns and the remainder
+    /// over the period's denominator.
+    #[inline]
+    pub(crate) fn sim_time_at(&self, g: GridPoint) -> (u64, u64) {
+        g.offset(self.base_t, self.base_r, self.step.den())
+    }
+
+    /// The clock's current grid segment: the one home of every tick's due time.
+    #[inline]
+    pub(crate) fn grid(&self) -> Grid {
+        Grid {
+            rate: self.rate(),
+            origin: self.origin,
+            shift: self.shift,
+            base: self.base,
+            constant_rate: self.constant_rate(),
+        }
+    }
+
+    /// The virtual time at which tick `k` comes due on the current grid (see [`Grid::due`]).
+    #[inline]
+    pub(crate) fn due_of(&self, k: u64) -> u64 {
+        self.grid().due(k)
+    }
+
+    /// The virtual time at which tick `k` of the latest step came due: on the grid that step
+    /// ran on, even when a control has moved the grid since.
+    pub(crate) fn due_in_latest_step(&self, k: u64) -> u64 {
+        self.stepped.unwrap_or_else(|| self.grid()).due(k)
+    }
+
+    /// Called by every control before it moves the grid: keeps the grid the latest step ran
+    /// on (the first control after a step keeps it; later ones find it kept).
+    pub(crate) fn keep_stepped_grid(&mut self) {
+        if self.stepped.is_none() {
+            self.stepped = Some(self.grid());
+        }
     }
 
     #[inline]
@@ -215,6 +268,10 @@ impl Clock {
         let first = self.next_tick;
         self.jump_to(first.saturating_add(count));
         self.clamp_dropped = self.clamp_dropped.saturating_add(count);
+        // The oldest ticks go first: refused ones among them (see `LoopState::refuse`).
+        self.spare = self
+            .spare
+            .saturating_sub(u32::try_from(count).unwrap_or(u32::MAX));
         Some((first, count, now - limit))
     }
 
@@ -310,7 +367,8 @@ impl Clock {
         let rate = self.rate();
         let local_v = self.local(v).unwrap_or(0);
         let slot = u128::from(self.tick_start.ceil());
-        if local_v > slot {
+        // A refused slot runs late rather than being dropped (see `LoopState::refuse`).
+        if local_v > slot && self.spare == 0 {
             let j = match self.config.policy {
                 // Late: the slot starts now and the grid moves with it (nothing is dropped).
                 Policy::Delay => {
@@ -352,6 +410,7 @@ impl Clock {
             phase_ns: self.shift,
             base: self.base,
             base_t: self.base_t,
+            base_r: self.base_r,
             start: self.tick_start,
             step: self.step,
         }

@@ -71,6 +71,16 @@ impl<T> Inner<T> {
         }
     }
 
+    /// Clock `i`, about to have its grid moved by a control: the grid its latest step ran on
+    /// is kept (input attribution of that step's ticks asks it), and the next step takes the
+    /// general path, which lets it go.
+    fn moving(&mut self, i: usize) -> &mut Clock {
+        self.pending_controls |= PENDING_CLOCKS;
+        let c = &mut self.clocks[i];
+        c.keep_stepped_grid();
+        c
+    }
+
     fn clock_of(&self, clock: ClockRef) -> Option<&Clock> {
         self.position(clock).ok().map(|i| &self.clocks[i])
     }
@@ -147,7 +157,10 @@ impl<T> LoopState<T> {
     ///
     /// Tick numbers and simulation time ([`Tick::t`]) continue. The next tick starts where the
     /// last one ended (its boundary, rounded up to a whole ns: the instant virtual time reaches
-    /// it) and lasts the new period; every later tick follows the new grid exactly. The lag
+    /// it; its [`Tick::t`] is that same whole ns, so `t` and `lag` agree) and lasts the new
+    /// period; every later tick follows the new grid exactly. Ticks that ran before the change
+    /// keep the due times they ran with (an [`InputQueue`](crate::InputQueue) drained after
+    /// the change still attributes their inputs by them). The lag
     /// already accumulated is kept, as in Bevy: if it exceeds the new period, the next step
     /// catches up as usual. The next step reports [`Event::RateChanged`] (one per change).
     /// Setting the rate the clock already has does nothing.
@@ -182,10 +195,10 @@ impl<T> LoopState<T> {
     ) -> Result<(), ClockError> {
         let s = &mut *self.inner;
         let i = s.position(clock.into())?;
-        let c = &mut s.clocks[i];
-        if c.rate() == period {
+        if s.clocks[i].rate() == period {
             return Ok(());
         }
+        let c = s.moving(i);
         c.change_rate(period);
         c.last_count = 0;
         let (id, from_tick) = (c.id, c.next_tick);
@@ -262,6 +275,7 @@ impl<T> LoopState<T> {
             && checked.hysteresis_ns == 0;
         if checked.phase_ns != old_phase {
             let by = i128::from(checked.phase_ns) - i128::from(old_phase);
+            let c = s.moving(i);
             c.shift_lead(by);
             c.last_count = 0;
         }
@@ -352,7 +366,7 @@ impl<T> LoopState<T> {
     ) -> Result<(), ClockError> {
         let s = &mut *self.inner;
         let i = s.position(clock.into())?;
-        let c = &mut s.clocks[i];
+        let c = s.moving(i);
         c.accumulate(time.0);
         c.last_count = 0;
         Ok(())
@@ -375,7 +389,7 @@ impl<T> LoopState<T> {
         let s = &mut *self.inner;
         let i = s.position(clock.into())?;
         let v = s.virt;
-        let c = &mut s.clocks[i];
+        let c = s.moving(i);
         let (dropped_ns, dropped) = c.discard(time.0, v);
         if dropped_ns > 0 {
             c.last_count = 0;
@@ -406,7 +420,7 @@ impl<T> LoopState<T> {
         let s = &mut *self.inner;
         let i = s.position(clock.into())?;
         let v = s.virt;
-        let c = &mut s.clocks[i];
+        let c = s.moving(i);
         let dropped = c.reset_at(v);
         c.last_count = 0;
         let id = c.id;
@@ -425,6 +439,15 @@ impl<T> LoopState<T> {
     /// control moves that clock's grid. Step again soon: the deadline the step gave assumed
     /// the tick ran.
     ///
+    /// A refused constant-rate slot runs at the next step even when that step comes after
+    /// the slot (or later ones) passed: nothing is dropped in its place. The one exception is
+    /// a step longer than the max frame delta, which drops the oldest ticks first, a refused
+    /// one among them, reported in its [`Event::DiscardedTime`] as every such drop is. A
+    /// control that drops ticks ([`reset_grid`](Self::reset_grid),
+    /// [`discard_overstep`](Self::discard_overstep)) drops refused ones like any other,
+    /// reported. An [`InputQueue`](crate::InputQueue) gives a refused tick's inputs to it
+    /// again when it runs again.
+    ///
     /// # Errors
     ///
     /// [`ClockError::UnknownId`] for a tick of no clock of this loop,
@@ -433,6 +456,8 @@ impl<T> LoopState<T> {
         let s = &mut *self.inner;
         let i = s.position(ClockRef::Id(tick.clock))?;
         if s.clocks[i].refuse(tick.index) {
+            // The next step spares the refused tick (see `Clock::spare`) on the general path.
+            s.pending_controls |= PENDING_CLOCKS;
             Ok(())
         } else {
             Err(ClockError::NotRefusable {

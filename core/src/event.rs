@@ -21,14 +21,23 @@ pub struct Tick {
     pub clock: ClockId,
     /// The tick number: 0, 1, 2, … with jumps only across reported drops.
     pub index: u64,
-    /// Simulation time at the start of this tick, `index`·dt, rounded down to whole nanoseconds.
-    /// Exact when `index`·dt is a whole number of nanoseconds (60 ticks at 60 Hz are 1 s).
+    /// Simulation time at the start of this tick: the exact sum of the lengths of the ticks
+    /// before it (run or dropped), rounded down to whole nanoseconds. While the period never
+    /// changed this is `index`·dt, whatever resets or late [`Policy::Delay`] slots did to
+    /// the grid (60 ticks at 60 Hz are exactly 1 s). After
+    /// [`set_rate`](crate::LoopState::set_rate), the ticks of the new period start at the
+    /// old grid's boundary rounded up to a whole ns, the instant their due times (and so
+    /// [`lag`](Self::lag)) are measured from: for a catch-up tick, `t + lag` is the step's
+    /// virtual time, or one ns less when the tick's start is not a whole ns.
+    ///
+    /// [`Policy::Delay`]: crate::Policy::Delay
     pub t: Nanos,
     /// The fixed tick length.
     pub dt: Period,
     /// How far simulation time was behind virtual time just before this tick ran, rounded
     /// down: the `lag` of the purely functional Scheme loop's trace. For [`Policy::CatchUp`]
-    /// it is `now − index·dt`, exact at any distance; a tick the *nearest* rule fires early
+    /// it is `now` less the tick's start on the clock's grid (`index·dt`, shifted by the
+    /// phase and by any control that moved the grid), exact at any distance; a tick the *nearest* rule fires early
     /// still has a positive lag (less than one tick), and one hysteresis fires before
     /// `index·dt` has a negative one. For the constant-rate policies it is the time since the
     /// slot started, 0 when the shell sleeps until the slot.

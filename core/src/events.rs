@@ -33,6 +33,8 @@ pub(crate) struct Run {
     /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
     pub(crate) base: u64,
     pub(crate) base_t: u64,
+    /// The fraction of a ns `base_t` carries, over the period's denominator.
+    pub(crate) base_r: u64,
     /// `k`·dt for the first tick `k` (its index is `start.m`).
     pub(crate) start: GridPoint,
     pub(crate) step: GridStep,
@@ -46,7 +48,7 @@ impl Run {
         Tick {
             clock: self.clock,
             index: self.base.saturating_add(g.m),
-            t: Nanos(self.base_t.saturating_add(g.floor())),
+            t: self.t(g),
             dt: self.step.rate(),
             lag: self.lag(g, v),
             last_in_step,
@@ -60,11 +62,18 @@ impl Run {
         Tick {
             clock: self.clock,
             index: self.base.saturating_add(g.m),
-            t: Nanos(self.base_t.saturating_add(g.floor())),
+            t: self.t(g),
             dt: self.step.rate(),
             lag: Lag::between_u64(x, g.ceil()),
             last_in_step,
         }
+    }
+
+    /// [`Tick::t`] of the tick starting at `g`: the simulation time at its start, exact
+    /// (see `Clock::base_t`), rounded down.
+    #[inline(always)]
+    pub(crate) fn t(&self, g: GridPoint) -> Nanos {
+        Nanos(g.offset(self.base_t, self.base_r, self.step.den()).0)
     }
 
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.

@@ -18,6 +18,8 @@ impl<T: Timestamp> Inner<T> {
         self.emit_controls(ev);
         for clock in &mut self.clocks {
             clock.last_count = 0;
+            // The grid the previous step ran on is no longer asked for (see `InputQueue`).
+            clock.stepped = None;
         }
         let first = self.last_real.is_none();
         let (elapsed, behind) = self.read_clock(now, ev);
@@ -39,6 +41,8 @@ impl<T: Timestamp> Inner<T> {
             self.run_merged(ev, now_real, x_est)
         };
         for clock in &mut self.clocks {
+            // Refused ticks are spared until steps run them (a paused step may not).
+            clock.spare = clock.spare.saturating_sub(clock.last_count);
             if let Some(next_tick) = clock.end_of_time() {
                 ev.after.push(Event::EndOfTime {
                     clock: clock.id,
@@ -81,7 +85,7 @@ impl<T: Timestamp> Inner<T> {
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
         let v = self.virt;
         for clock in &mut self.clocks {
-            if clock.config.policy != Policy::CatchUp && !clock.ended() && v > clock.due() {
+            if clock.config.policy != Policy::CatchUp && !clock.ended() {
                 clock.skip_missed(v, false, &mut ev.before);
             }
         }

@@ -6,7 +6,6 @@ use alloc::collections::VecDeque;
 
 use crate::event::{ClockId, Tick};
 use crate::state::LoopState;
-use crate::stepping::due_of;
 use crate::time::{Nanos, Timestamp};
 
 /// A queue that gives every timestamped input to exactly one tick of one clock, by time.
@@ -107,6 +106,9 @@ pub struct InputQueue<I, T = Nanos> {
     waiting: VecDeque<(u64, I)>,
     /// Inputs with their virtual time, by virtual time.
     ready: VecDeque<(u64, I)>,
+    /// Inputs given to the latest step's ticks: (tick, virtual time, input), kept so that a
+    /// tick the shell refuses gets them again when it runs again.
+    given: VecDeque<(u64, u64, I)>,
 }
 
 impl<I, T: Timestamp> InputQueue<I, T> {
@@ -135,6 +137,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
             clock,
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),
+            given: VecDeque::with_capacity(capacity),
         }
     }
 
@@ -157,7 +160,9 @@ impl<I, T: Timestamp> InputQueue<I, T> {
     }
 
     /// Attributes the inputs the latest step of `state` covered (stamped up to its `now`):
-    /// call it once after every step. Calling it again for the same step does nothing.
+    /// call it once after every step. Calling it again for the same step attributes only the
+    /// inputs pushed since (by their timestamps, as if they had been pushed before the step;
+    /// none goes to a tick already drained).
     pub fn observe(&mut self, state: &LoopState<T>) {
         let s = &*state.inner;
         let Some(now) = s.last_real else { return };
@@ -178,23 +183,61 @@ impl<I, T: Timestamp> InputQueue<I, T> {
     /// reported), in timestamp order: every queued input whose virtual time is before the
     /// tick's due time (see the rule above). Observes `state` first. Inputs the iterator does
     /// not reach (dropped early) stay queued and go to the next tick drained.
-    pub fn drain<'a>(&'a mut self, tick: &Tick, state: &LoopState<T>) -> TickInputs<'a, I> {
+    ///
+    /// The due time is the one the tick ran with: a control called after the step (a rate
+    /// change, a grid reset, overstep) moves later ticks only. A tick the shell
+    /// [refused](LoopState::refuse) after draining it gets the same inputs again when it runs
+    /// again, which is why the queue keeps a copy of the latest step's inputs (`I: Clone`).
+    pub fn drain<'a>(&'a mut self, tick: &Tick, state: &LoopState<T>) -> TickInputs<'a, I>
+    where
+        I: Clone,
+    {
         self.observe(state);
-        let before = if tick.clock == self.clock {
-            state
-                .inner
-                .clock_ref(self.clock)
-                .map_or(0, |c| due_of(c, tick.index))
-        } else {
-            0
+        let clock = state.inner.clock_ref(self.clock);
+        let before = match clock {
+            Some(c) if tick.clock == self.clock => {
+                self.take_back(
+                    tick.index,
+                    c.next_tick.saturating_sub(u64::from(c.last_count)),
+                );
+                c.due_in_latest_step(tick.index)
+            }
+            _ => 0,
         };
         TickInputs {
             ready: &mut self.ready,
+            given: &mut self.given,
+            tick: tick.index,
             before,
         }
     }
 
-    /// Inputs queued and not yet given to a tick.
+    /// Before tick `index` is drained: the inputs given to it or to a later tick before (the
+    /// shell refused those ticks, which now run again) go back to the queue, and those given
+    /// to ticks before `first` (the latest step's first tick, which can no longer be refused)
+    /// are let go.
+    fn take_back(&mut self, index: u64, first: u64) {
+        while let Some(&(k, _, _)) = self.given.back() {
+            if k < index {
+                break;
+            }
+            if let Some((_, v, input)) = self.given.pop_back() {
+                // Given out from the front, in order: back to the front, in order.
+                let at = self.ready.partition_point(|(w, _)| *w < v);
+                self.ready.insert(at, (v, input));
+            }
+        }
+        while self
+            .given
+            .front()
+            .is_some_and(|&(k, _, _)| k < first.min(index))
+        {
+            self.given.pop_front();
+        }
+    }
+
+    /// Inputs queued and not yet given to a tick (those given to the latest step's ticks,
+    /// kept in case the shell refuses them, do not count).
     #[must_use]
     pub fn len(&self) -> usize {
         self.waiting.len() + self.ready.len()
@@ -211,16 +254,20 @@ impl<I, T: Timestamp> InputQueue<I, T> {
 #[derive(Debug)]
 pub struct TickInputs<'a, I> {
     ready: &'a mut VecDeque<(u64, I)>,
+    given: &'a mut VecDeque<(u64, u64, I)>,
+    tick: u64,
     before: u64,
 }
 
-impl<I> Iterator for TickInputs<'_, I> {
+impl<I: Clone> Iterator for TickInputs<'_, I> {
     type Item = I;
 
     #[inline]
     fn next(&mut self) -> Option<I> {
         if self.ready.front().is_some_and(|(v, _)| *v < self.before) {
-            self.ready.pop_front().map(|(_, input)| input)
+            let (v, input) = self.ready.pop_front()?;
+            self.given.push_back((self.tick, v, input.clone()));
+            Some(input)
         } else {
             None
         }

@@ -54,6 +54,7 @@ mod few;
 mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
+mod grid;
 mod input;
 mod interpolate;
 mod jitter;

@@ -246,6 +246,12 @@ impl GridStep {
         }
     }
 
+    /// The period's denominator (ns).
+    #[inline(always)]
+    pub(crate) fn den(self) -> u64 {
+        self.den
+    }
+
     /// The rate this step was split from (no division: `num = pq·den + pr` fits, as `num` did).
     #[inline]
     pub(crate) fn rate(self) -> Period {
@@ -305,10 +311,20 @@ impl GridPoint {
         }
     }
 
-    /// `floor(m·dt)` in whole nanoseconds.
-    #[inline]
-    pub(crate) fn floor(self) -> u64 {
-        self.q
+    /// `base + r0/den + m·dt` as whole ns (saturating) and the remainder over `den`, for a
+    /// remainder `r0 < den` and this point's grid of denominator `den`: a simulation time
+    /// that carries a fraction of a ns from an earlier grid segment.
+    #[inline(always)]
+    pub(crate) fn offset(self, base: u64, r0: u64, den: u64) -> (u64, u64) {
+        // r < den and r0 < den: at most one carry, compared before adding (no overflow).
+        if self.r >= den - r0 {
+            (
+                base.saturating_add(self.q).saturating_add(1),
+                self.r - (den - r0),
+            )
+        } else {
+            (base.saturating_add(self.q), self.r + r0)
+        }
     }
 
     /// `ceil(m·dt)` in whole nanoseconds.

@@ -32,26 +32,37 @@ impl Clock {
             self.origin = u64::try_from(-lead).unwrap_or(u64::MAX);
             self.shift = 0;
         }
-        let ended = self.ended();
         self.end = self.base.saturating_add(segment_end(
             self.rate(),
             self.origin,
             self.shift,
             self.constant_rate(),
         ));
-        if ended {
-            // The end of time stays where it was reached: tick numbers never repeat.
-            self.end = self.end.min(self.next_tick);
+        // A grid moved back inside the time axis runs again (tick numbers never repeat:
+        // `next_tick` only grows); reaching the end again is reported again.
+        if !self.ended() {
+            self.end_reported = false;
         }
         self.due_at = self.compute_due();
     }
 
     /// Restarts the grid at `rate`, with the next tick's interval or slot starting at virtual
     /// time `at`: tick numbers and simulation time continue from there.
+    ///
+    /// Simulation time (`Tick::t`) stays exact: at the same rate the restart keeps the
+    /// fraction of a ns the boundary carries (so every tick's `t` is `index·dt` rounded down,
+    /// however often a reset or a late `Delay` slot restarts the grid). A new rate starts its
+    /// ticks at the old boundary rounded up to a whole ns, the same instant its virtual due
+    /// times are measured from (so `t` and `lag` agree).
     pub(crate) fn restart_grid(&mut self, rate: Period, at: i128) {
-        self.base_t = self.base_t.saturating_add(self.tick_start.floor());
+        let (whole, rem) = self.sim_time_at(self.tick_start);
         self.base = self.next_tick;
-        if rate != self.rate() {
+        if rate == self.rate() {
+            self.base_t = whole;
+            self.base_r = rem;
+        } else {
+            self.base_t = whole.saturating_add(u64::from(rem > 0));
+            self.base_r = 0;
             self.config.rate = rate;
             // Phase and hysteresis are fractions of a tick: their lengths follow the new one
             // (the grid's current shift stays as it is; only later changes use them).
@@ -145,6 +156,10 @@ impl Clock {
         let first = self.next_tick;
         self.jump_to(first.saturating_add(count));
         self.dropped_slots = self.dropped_slots.saturating_add(count);
+        // A control that drops refused ticks overrides the refusal (the drop is reported).
+        self.spare = self
+            .spare
+            .saturating_sub(u32::try_from(count).unwrap_or(u32::MAX));
         Some((first, count))
     }
 
@@ -156,6 +171,7 @@ impl Clock {
             return false;
         }
         self.jump_to(index);
+        self.spare = self.spare.saturating_add(1);
         self.ran = self.ran.saturating_sub(1);
         self.refused = self.refused.saturating_add(1);
         self.last_count -= 1;

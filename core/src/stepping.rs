@@ -2,11 +2,9 @@
 //! exactly N ticks of the alpha clock, moving virtual time by exactly those ticks, then the
 //! loop stays paused.
 
-use crate::clock::{Clock, due_time};
 use crate::config::Policy;
 use crate::event::Event;
 use crate::events::Events;
-use crate::rate::GridPoint;
 use crate::state::{Inner, LoopState};
 use crate::time::Timestamp;
 
@@ -71,22 +69,6 @@ impl<T> LoopState<T> {
     }
 }
 
-/// The due time (virtual ns) of tick `k` of `clock`, `u64::MAX` past the end of time.
-#[inline]
-pub(crate) fn due_of(clock: &Clock, k: u64) -> u64 {
-    let rate = clock.rate();
-    let start = GridPoint::at(rate, k);
-    let end = GridPoint::at(rate, k.saturating_add(1));
-    due_time(
-        rate,
-        clock.origin,
-        clock.checked.phase_ns,
-        clock.config.policy != Policy::CatchUp,
-        start,
-        end,
-    )
-}
-
 impl<T: Timestamp> Inner<T> {
     /// The paused step: runs a pending [`LoopState::step_ticks`] request, if any. Returns the
     /// real deadline: "now" while some of the request is left, else `None` (paused).
@@ -110,7 +92,7 @@ impl<T: Timestamp> Inner<T> {
         } else {
             self.step_request - 1
         };
-        let target = due_of(alpha, alpha.next_tick.saturating_add(ahead));
+        let target = alpha.due_of(alpha.next_tick.saturating_add(ahead));
         // The fraction of a ns virtual time carries is kept: the jump is whole ns.
         self.virt = self.virt.max(target);
         ev.v = self.virt;
@@ -118,7 +100,7 @@ impl<T: Timestamp> Inner<T> {
         let limit = self.step_request.min(u64::from(alpha.checked.cap));
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         for clock in &mut self.clocks {
-            if clock.config.policy != Policy::CatchUp && !clock.ended() && v > clock.due() {
+            if clock.config.policy != Policy::CatchUp && !clock.ended() {
                 clock.skip_missed(v, false, &mut ev.before);
             }
         }
@@ -142,19 +124,23 @@ impl<T: Timestamp> Inner<T> {
             }
         }
         let ran = u64::from(self.clocks[a].count);
+        self.step_request = if self.clocks[a].ended() {
+            0
+        } else {
+            self.step_request.saturating_sub(ran.max(1))
+        };
+        // A backlog the cap left is reported only while the request goes on (the deadline is
+        // then "now"); once it is done the loop stays paused and the backlog waits, counted
+        // in `ClockStats::pending`, for the loop to resume.
+        let going_on = self.step_request > 0;
         for clock in &mut self.clocks {
-            if let Some(ticks) = clock.end_step(v) {
+            if let (Some(ticks), true) = (clock.end_step(v), going_on) {
                 ev.after.push(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });
             }
         }
-        self.step_request = if self.clocks[a].ended() {
-            0
-        } else {
-            self.step_request.saturating_sub(ran.max(1))
-        };
-        (self.step_request > 0).then_some(now_real)
+        going_on.then_some(now_real)
     }
 }

@@ -60,17 +60,15 @@ fn ceil_mul(m: u64, (num, den): (u64, u64)) -> i128 {
     (u128::from(m) * u128::from(num)).div_ceil(u128::from(den)) as i128
 }
 
-fn floor_mul(m: u64, (num, den): (u64, u64)) -> u64 {
-    (u128::from(m) * u128::from(num) / u128::from(den)) as u64
-}
-
 /// A catch-up clock walked tick by tick: the grid segment starts at `origin` (whole ns, may
-/// be negative after added lag) with tick `base`, simulation time `base_t` and period `dt`.
+/// be negative after added lag) with tick `base`, simulation time `base_t` (exact, in units of
+/// `1/dt.1` ns) and period `dt`. Simulation time is the exact sum of the ticks' lengths; a
+/// rate change starts the new period at the old boundary rounded up to a whole ns.
 struct Model {
     dt: (u64, u64),
     origin: i128,
     base: u64,
-    base_t: u64,
+    base_t: u128,
     next: u64,
     ran: u64,
     dropped: u64,
@@ -91,7 +89,7 @@ impl Model {
         self.start(index - self.base + 1)
     }
     fn restart(&mut self, at: i128) {
-        self.base_t += floor_mul(self.m(), self.dt);
+        self.base_t += u128::from(self.m()) * u128::from(self.dt.0);
         self.base = self.next;
         self.origin = at;
     }
@@ -110,7 +108,8 @@ impl Model {
     fn step(&mut self) -> Vec<(u64, u64)> {
         let mut ticks = Vec::new();
         while self.due(self.next) <= i128::from(self.v) {
-            let t = self.base_t + floor_mul(self.next - self.base, self.dt);
+            let t = ((self.base_t + u128::from(self.next - self.base) * u128::from(self.dt.0))
+                / u128::from(self.dt.1)) as u64;
             ticks.push((self.next, t));
             self.next += 1;
             self.ran += 1;
@@ -192,7 +191,9 @@ fn matches_model(schedule: Schedule) -> bool {
                 if rate(i).as_nanos_ratio() != model.dt {
                     let at = model.start(model.m());
                     model.restart(at);
+                    let whole = model.base_t.div_ceil(u128::from(model.dt.1));
                     model.dt = rate(i).as_nanos_ratio();
+                    model.base_t = whole * u128::from(model.dt.1);
                     model.expect.push(Event::RateChanged {
                         clock: tickfold_core::ClockId(0),
                         period: rate(i),
