@@ -89,6 +89,9 @@ pub(crate) struct Clock {
     /// they run at the next steps whatever happened to their slot or to the frame's length
     /// (no drop covers them); counted down as steps run them.
     pub(crate) spare: u32,
+    /// The lowest tick the latest refusals undid (with `refused`, what an
+    /// [`InputQueue`](crate::InputQueue) asks to give those ticks' inputs back).
+    pub(crate) undone: u64,
 }
 
 impl Clock {
@@ -129,6 +132,7 @@ impl Clock {
                 && checked.hysteresis_ns == 0,
             stepped: None,
             spare: 0,
+            undone: 0,
         };
         clock.due_at = clock.compute_due();
         clock

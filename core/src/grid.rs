@@ -10,6 +10,7 @@ use crate::rate::{GridPoint, Period};
 /// virtual time axis, and which tick it is. Tick `k` of the segment starts at grid point
 /// `m = k − base`, that is at virtual time `origin + ceil(m·dt) − shift`.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Grid {
     pub(crate) rate: Period,
     /// Virtual time of grid point 0, before the shift (see `Clock::origin`).

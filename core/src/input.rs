@@ -109,6 +109,8 @@ pub struct InputQueue<I, T = Nanos> {
     /// Inputs given to the latest step's ticks: (tick, virtual time, input), kept so that a
     /// tick the shell refuses gets them again when it runs again.
     given: VecDeque<(u64, u64, I)>,
+    /// The clock's count of refused ticks when the queue last looked.
+    refusals_seen: u64,
 }
 
 impl<I, T: Timestamp> InputQueue<I, T> {
@@ -138,6 +140,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),
             given: VecDeque::with_capacity(capacity),
+            refusals_seen: state.inner.clock_ref(clock).map_or(0, |c| c.refused),
         }
     }
 
@@ -196,10 +199,11 @@ impl<I, T: Timestamp> InputQueue<I, T> {
         let clock = state.inner.clock_ref(self.clock);
         let before = match clock {
             Some(c) if tick.clock == self.clock => {
-                self.take_back(
-                    tick.index,
-                    c.next_tick.saturating_sub(u64::from(c.last_count)),
-                );
+                if c.refused != self.refusals_seen {
+                    self.refusals_seen = c.refused;
+                    self.take_back(c.undone);
+                }
+                self.let_go(c.next_tick.saturating_sub(u64::from(c.last_count)));
                 c.due_in_latest_step(tick.index)
             }
             _ => 0,
@@ -212,26 +216,23 @@ impl<I, T: Timestamp> InputQueue<I, T> {
         }
     }
 
-    /// Before tick `index` is drained: the inputs given to it or to a later tick before (the
-    /// shell refused those ticks, which now run again) go back to the queue, and those given
-    /// to ticks before `first` (the latest step's first tick, which can no longer be refused)
-    /// are let go.
-    fn take_back(&mut self, index: u64, first: u64) {
-        while let Some(&(k, _, _)) = self.given.back() {
-            if k < index {
-                break;
-            }
+    /// The shell refused ticks `undone..` after draining them: their inputs go back to the
+    /// queue, for those ticks when they run again (or, if a control dropped them, for the
+    /// next tick that runs).
+    fn take_back(&mut self, undone: u64) {
+        while self.given.back().is_some_and(|&(k, _, _)| k >= undone) {
             if let Some((_, v, input)) = self.given.pop_back() {
-                // Given out from the front, in order: back to the front, in order.
+                // Given out from the front, in order: back in order of virtual time.
                 let at = self.ready.partition_point(|(w, _)| *w < v);
                 self.ready.insert(at, (v, input));
             }
         }
-        while self
-            .given
-            .front()
-            .is_some_and(|&(k, _, _)| k < first.min(index))
-        {
+    }
+
+    /// Lets go of the copies kept for ticks before `first` (the latest step's first tick:
+    /// those ran for good and can no longer be refused).
+    fn let_go(&mut self, first: u64) {
+        while self.given.front().is_some_and(|&(k, _, _)| k < first) {
             self.given.pop_front();
         }
     }

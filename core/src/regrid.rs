@@ -172,6 +172,7 @@ impl Clock {
         }
         self.jump_to(index);
         self.spare = self.spare.saturating_add(1);
+        self.undone = index;
         self.ran = self.ran.saturating_sub(1);
         self.refused = self.refused.saturating_add(1);
         self.last_count -= 1;

@@ -22,6 +22,7 @@ use crate::deltas::StepSpan;
 use crate::error::ConfigError;
 use crate::event::ClockId;
 use crate::events::Events;
+use crate::grid::Grid;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
 use crate::state::{
@@ -398,9 +399,17 @@ struct ClockOut<'a> {
     shift: u64,
     base: u64,
     base_t: u64,
+    /// The fraction of a ns `base_t` carries, over the period's denominator.
+    base_r: u64,
     end: u64,
     refused: u64,
     last_count: u32,
+    /// Refused ticks the next steps must run whatever happens to their slots.
+    spare: u32,
+    /// The lowest tick the latest refusals undid.
+    undone: u64,
+    /// The grid the latest step ran on, if a control has moved it since.
+    stepped: Option<Grid>,
     next_tick: u64,
     ran: u64,
     dropped_slots: u64,
@@ -420,9 +429,17 @@ struct ClockIn {
     shift: u64,
     base: u64,
     base_t: u64,
+    #[serde(default)]
+    base_r: u64,
     end: u64,
     refused: u64,
     last_count: u32,
+    #[serde(default)]
+    spare: u32,
+    #[serde(default)]
+    undone: u64,
+    #[serde(default)]
+    stepped: Option<Grid>,
     next_tick: u64,
     ran: u64,
     dropped_slots: u64,
@@ -442,9 +459,13 @@ impl Serialize for ClocksOut<'_> {
             shift: c.shift,
             base: c.base,
             base_t: c.base_t,
+            base_r: c.base_r,
             end: c.end,
             refused: c.refused,
             last_count: c.last_count,
+            spare: c.spare,
+            undone: c.undone,
+            stepped: c.stepped,
             next_tick: c.next_tick,
             ran: c.ran,
             dropped_slots: c.dropped_slots,
@@ -612,12 +633,18 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             c.shift,
             clock.constant_rate(),
         ));
-        if c.base > c.next_tick || c.end > segment_end {
+        let den = clock.rate().as_nanos_ratio().1;
+        let spare_ok = u64::from(c.spare) <= c.refused && u64::from(c.spare) <= u64::from(u32::MAX);
+        if c.base > c.next_tick || c.end > segment_end || c.base_r >= den || !spare_ok {
             return Err(StateError::BadGrid(c.id));
         }
         clock.shift = c.shift;
         clock.base = c.base;
         clock.base_t = c.base_t;
+        clock.base_r = c.base_r;
+        clock.spare = c.spare;
+        clock.undone = c.undone;
+        clock.stepped = c.stepped;
         clock.end = c.end;
         // The grid, the due time and the end-of-time flag follow from the tick number.
         clock.jump_to(c.next_tick);

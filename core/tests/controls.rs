@@ -7,8 +7,12 @@
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+#[path = "support/grid_model.rs"]
+mod grid_model;
+use grid_model::{Model, ceil_mul, merge_drop};
 use tickfold_core::{
-    ClockError, ClockStats, ConfigError, DropReason, Event, LoopConfig, LoopState, Nanos, Period,
+    ClockError, ClockStats, ConfigError, Event, InputQueue, LoopConfig, LoopState, Nanos, Period,
     Policy, Tick,
 };
 
@@ -25,6 +29,20 @@ enum Op {
     Reset,
     /// Refuse the latest update of the latest step, if there was one.
     Refuse,
+    /// Push an input stamped this many ns after 20 ms before the latest `now` (late or early).
+    Input(u64),
+    /// Save the state and load it back (feature `serde`).
+    SaveLoad,
+}
+
+impl Op {
+    /// A control that moves the grid: a step's inputs may be drained after it.
+    fn moves_grid(&self) -> bool {
+        matches!(
+            self,
+            Op::SetRate(_) | Op::Accumulate(_) | Op::Discard(_) | Op::Reset
+        )
+    }
 }
 
 impl Arbitrary for Op {
@@ -36,6 +54,8 @@ impl Arbitrary for Op {
             3 => Op::Reset,
             4 | 5 => Op::Refuse,
             6 => Op::Frame(u64::arbitrary(g) % 500_000_000),
+            8 | 9 | 10 => Op::Input(u64::arbitrary(g) % 60_000_000),
+            11 => Op::SaveLoad,
             7 => Op::Frame(0),
             _ => Op::Frame(16_666_666 + u64::arbitrary(g) % 200_001 - 100_000),
         }
@@ -56,91 +76,8 @@ impl Arbitrary for Schedule {
     }
 }
 
-fn ceil_mul(m: u64, (num, den): (u64, u64)) -> i128 {
-    (u128::from(m) * u128::from(num)).div_ceil(u128::from(den)) as i128
-}
-
-/// A catch-up clock walked tick by tick: the grid segment starts at `origin` (whole ns, may
-/// be negative after added lag) with tick `base`, simulation time `base_t` (exact, in units of
-/// `1/dt.1` ns) and period `dt`. Simulation time is the exact sum of the ticks' lengths; a
-/// rate change starts the new period at the old boundary rounded up to a whole ns.
-struct Model {
-    dt: (u64, u64),
-    origin: i128,
-    base: u64,
-    base_t: u128,
-    next: u64,
-    ran: u64,
-    dropped: u64,
-    refused: u64,
-    v: u64,
-    expect: Vec<Event<Nanos>>,
-}
-
-impl Model {
-    fn m(&self) -> u64 {
-        self.next - self.base
-    }
-    /// Where tick `base + m` starts.
-    fn start(&self, m: u64) -> i128 {
-        self.origin + ceil_mul(m, self.dt)
-    }
-    fn due(&self, index: u64) -> i128 {
-        self.start(index - self.base + 1)
-    }
-    fn restart(&mut self, at: i128) {
-        self.base_t += u128::from(self.m()) * u128::from(self.dt.0);
-        self.base = self.next;
-        self.origin = at;
-    }
-    fn drop_to(&mut self, next: u64) {
-        if next > self.next {
-            self.expect.push(Event::DroppedTicks {
-                clock: tickfold_core::ClockId(0),
-                first: self.next,
-                count: next - self.next,
-                reason: DropReason::Discarded,
-            });
-            self.dropped += next - self.next;
-            self.next = next;
-        }
-    }
-    fn step(&mut self) -> Vec<(u64, u64)> {
-        let mut ticks = Vec::new();
-        while self.due(self.next) <= i128::from(self.v) {
-            let t = ((self.base_t + u128::from(self.next - self.base) * u128::from(self.dt.0))
-                / u128::from(self.dt.1)) as u64;
-            ticks.push((self.next, t));
-            self.next += 1;
-            self.ran += 1;
-        }
-        ticks
-    }
-}
-
 fn rate(i: usize) -> Period {
     Period::from_hz_ratio(RATES[i].0, RATES[i].1).unwrap()
-}
-
-fn merge_drop(expect: &mut Vec<Event<Nanos>>) {
-    // The fold reports consecutive discards of one clock as one event.
-    let mut out: Vec<Event<Nanos>> = Vec::new();
-    for e in expect.drain(..) {
-        if let (
-            Event::DroppedTicks { first, count, .. },
-            Some(Event::DroppedTicks {
-                first: f, count: n, ..
-            }),
-        ) = (e, out.last_mut())
-        {
-            if *f + *n == first {
-                *n += count;
-                continue;
-            }
-        }
-        out.push(e);
-    }
-    *expect = out;
 }
 
 fn matches_model(schedule: Schedule) -> bool {
@@ -162,14 +99,24 @@ fn matches_model(schedule: Schedule) -> bool {
     };
     let mut now = 0u64;
     let mut latest: Option<Tick> = None;
-    for op in schedule.0 {
+    let mut inputs = Inputs::new(&state);
+    // A step's ticks and their model due times, when their inputs are drained after the
+    // next op (a control that moves the grid).
+    let mut undrained: Option<(Vec<Tick>, Vec<i128>)> = None;
+    let ops = schedule.0;
+    for (i, op) in ops.iter().cloned().enumerate() {
         match op {
             Op::Frame(d) => {
                 now += d;
                 model.v = now;
                 merge_drop(&mut model.expect);
-                let ticks = model.step();
+                let ticked = model.step_due();
+                let ticks: Vec<(u64, u64)> = ticked.iter().map(|&(k, t, _)| (k, t)).collect();
                 let events = state.advance(Nanos(now));
+                inputs.queue.observe(&state);
+                inputs.stepped(now);
+                let dues = ticked.iter().map(|&(_, _, due)| due).collect();
+                undrained = Some((events.updates().collect(), dues));
                 let got: Vec<(u64, u64)> = events.updates().map(|t| (t.index, t.t.0)).collect();
                 if got != ticks {
                     eprintln!("updates {got:?} != model {ticks:?}");
@@ -185,6 +132,29 @@ fn matches_model(schedule: Schedule) -> bool {
                 }
                 model.expect.clear();
                 latest = events.updates().last();
+                // Odd frames drain after a grid control that follows them.
+                let late = d % 2 == 1 && ops.get(i + 1).is_some_and(Op::moves_grid);
+                if !late && !inputs.drain(&state, undrained.take()) {
+                    return false;
+                }
+                continue;
+            }
+            Op::Input(d) => {
+                inputs.push(now, d);
+                continue;
+            }
+            Op::SaveLoad => {
+                #[cfg(feature = "serde")]
+                {
+                    let saved = serde_json::to_string(&state).unwrap();
+                    let loaded: LoopState = serde_json::from_str(&saved).unwrap();
+                    if loaded != state {
+                        eprintln!("the loaded state differs");
+                        return false;
+                    }
+                    state = loaded;
+                }
+                continue;
             }
             Op::SetRate(i) => {
                 state.set_rate("main", rate(i)).unwrap();
@@ -260,7 +230,12 @@ fn matches_model(schedule: Schedule) -> bool {
                 model.next -= 1;
                 model.ran -= 1;
                 model.refused += 1;
+                inputs.refused(tick.index);
             }
+        }
+        // A step's inputs drained after the control that followed it.
+        if !inputs.drain(&state, undrained.take()) {
+            return false;
         }
         let s = state.clock_stats(state.alpha_clock()).unwrap();
         if !identity(&s)
@@ -274,6 +249,83 @@ fn matches_model(schedule: Schedule) -> bool {
         }
     }
     true
+}
+
+/// The input queue under test beside the model's attribution: an input stamped at real time
+/// `r` has the virtual time `max(r, latest now when pushed)` (scale 1, never paused: late
+/// inputs count from the latest `now`), and tick `k` takes every input left with a virtual time
+/// before its model due time, in order of virtual time, ties in the order the steps covered
+/// them, then by stamp, then by push.
+struct Inputs {
+    queue: InputQueue<u32>,
+    /// (virtual time, the step that covered it, stamp, id) of the inputs the model has not
+    /// given out.
+    left: Vec<Input>,
+    /// The model's inputs of the latest tick drained (a refusal gives them back).
+    latest: (u64, Vec<Input>),
+    next_id: u32,
+    steps: u64,
+}
+
+type Input = (i128, u64, u64, u32);
+
+impl Inputs {
+    fn new(state: &LoopState) -> Inputs {
+        Inputs {
+            queue: InputQueue::new(state),
+            left: Vec::new(),
+            latest: (u64::MAX, Vec::new()),
+            next_id: 0,
+            steps: 0,
+        }
+    }
+
+    /// After a step to `now`: the inputs it covered.
+    fn stepped(&mut self, now: u64) {
+        self.steps += 1;
+        for input in &mut self.left {
+            if input.1 == u64::MAX && input.2 <= now {
+                input.1 = self.steps;
+            }
+        }
+    }
+
+    fn push(&mut self, now: u64, d: u64) {
+        let r = now.saturating_sub(20_000_000) + d;
+        self.queue.push(Nanos(r), self.next_id);
+        self.left
+            .push((i128::from(r.max(now)), u64::MAX, r, self.next_id));
+        self.next_id += 1;
+    }
+
+    fn refused(&mut self, index: u64) {
+        if self.latest.0 == index {
+            self.left.append(&mut self.latest.1);
+        }
+    }
+
+    /// Drains `ticks` and checks each against the model's due times.
+    fn drain(&mut self, state: &LoopState, ticks: Option<(Vec<Tick>, Vec<i128>)>) -> bool {
+        let Some((ticks, dues)) = ticks else {
+            return true;
+        };
+        for (tick, due) in ticks.iter().zip(dues) {
+            let got: Vec<u32> = self.queue.drain(tick, state).collect();
+            self.left.sort_unstable();
+            let n = self.left.iter().take_while(|(v, ..)| *v < due).count();
+            let given: Vec<Input> = self.left.drain(..n).collect();
+            let want: Vec<u32> = given.iter().map(|&(.., id)| id).collect();
+            if got != want {
+                eprintln!(
+                    "tick {} (due {due}): inputs {got:?} != model {want:?}",
+                    tick.index
+                );
+                return false;
+            }
+            self.latest = (tick.index, given);
+        }
+        true
+    }
 }
 
 fn identity(s: &ClockStats) -> bool {
