@@ -60,13 +60,15 @@
 
 mod error;
 mod rollback;
+mod session;
 mod socket;
 mod state;
 mod sync;
 
 pub use error::{NetError, NetEvent};
 pub use ggrs;
-pub use rollback::{Advance, GgrsConfig, Refusal, Rollback, RollbackStats, Saved, Session};
+pub use rollback::{Advance, Refusal, Rollback, RollbackStats};
+pub use session::{GgrsConfig, Saved, Session};
 pub use socket::{LinkConfig, LoopbackSocket, MemoryNet, MemorySocket, SimClock, SocketStats};
 pub use state::RollbackState;
 pub use sync::TimeSync;
