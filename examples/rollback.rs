@@ -1,5 +1,6 @@
 //! Rollback netcode over ggrs: a two-player game of ships and bullets as plain data, driven
-//! by the fold, each tick one ggrs frame, saves and loads through the snapshot ring.
+//! by the fold, each tick of the 60 Hz frame clock one ggrs frame, saves and loads through the
+//! snapshot ring, refused ticks given back to the loop.
 //!
 //! ```text
 //! cargo run --release --example rollback --features ggrs                 # two peers over loopback UDP, 5 s
@@ -10,9 +11,11 @@
 //! `--peers 2` (the default) runs two peers in this process over `127.0.0.1` only, each with
 //! its own `LoopState` and a socket whose link adds 40 ms ± 15 ms latency (so packets
 //! reorder) and 3 % loss; peer 1 starts its loop 100 ms late, so time sync has work to do.
-//! It prints frames, rollbacks, frames re-simulated, rollback depths, frames ahead over time,
-//! confirmed checksums compared and desyncs. `--sync-test` runs 10,000 frames in a ggrs
-//! `SyncTestSession` (every frame rolled back 7 frames and checked).
+//! Each loop has a 10 Hz clock beside the frame clock, whose ticks are not frames. It prints
+//! frames, refused ticks, rollbacks, frames re-simulated, rollback depths, frames ahead over
+//! time, confirmed checksums compared and desyncs, and checks each peer's counts against its
+//! loop's. `--sync-test` runs 10,000 frames in a ggrs `SyncTestSession` (every frame rolled
+//! back 7 frames and checked).
 
 #[path = "shared/rollback_game.rs"]
 mod game;
@@ -59,16 +62,27 @@ fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
     let mut state = LoopState::new(config, Nanos(0))?;
     let start = Instant::now();
     for f in 1..=10_000u64 {
-        for tick in state.advance(Nanos(f * 1_000_000_000 / 60)).updates() {
+        let events = state.advance(Nanos(f * 1_000_000_000 / 60));
+        for tick in events.updates() {
             let frame = rollback.frame();
             let inputs = [
                 (0, game::scripted_input(0, frame)),
                 (1, game::scripted_input(1, frame)),
             ];
-            let _ = rollback.update(&mut session, &tick, &inputs, &mut world, game::step)?;
+            let _ = rollback.update(
+                &mut state,
+                &mut session,
+                &tick,
+                &inputs,
+                &mut world,
+                game::step,
+            )?;
         }
     }
     let s = rollback.stats();
+    if state.ticks_run() != s.frames {
+        return Err("the loop's ticks and the frames disagree".into());
+    }
     println!(
         "sync test, check distance 7: {} frames, {} re-simulated, 0 mismatches, {:.2?}",
         s.frames,
@@ -89,8 +103,12 @@ fn two_peers(run: Duration) -> Result<(), Box<dyn std::error::Error>> {
     let sb = LoopbackSocket::bind(links[1])?;
     let (aa, ab) = (sa.local_addr(), sb.local_addr());
     let (stats_a, stats_b) = (sa.stats_handle(), sb.stats_handle());
-    let mut a = Peer::new(0, sa, ab, PeerOptions::default())?;
-    let mut b = Peer::new(1, sb, aa, PeerOptions::default())?;
+    let opts = PeerOptions {
+        second_clock: Some(Period::from_hz(10)?),
+        ..PeerOptions::default()
+    };
+    let mut a = Peer::new(0, sa, ab, opts)?;
+    let mut b = Peer::new(1, sb, aa, opts)?;
     println!("peer 0 on {aa}, peer 1 on {ab}: 40 ms ± 15 ms one way, 3 % loss");
     let start = Instant::now();
     let now = || Nanos(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
@@ -120,15 +138,18 @@ fn two_peers(run: Duration) -> Result<(), Box<dyn std::error::Error>> {
         } else {
             p.depths.iter().map(|&d| f64::from(d)).sum::<f64>() / p.depths.len() as f64
         };
+        let owed = p.frame_clock_stats().map_or(0, |c| c.pending);
         println!(
-            "peer {i}: {} ticks, {} frames, {} owed, {} dropped, {} refusals; {} rollbacks, \
-             {} frames re-simulated, depth mean {depth_mean:.2} max {}; desyncs {}; \
-             time-scale changes {}",
+            "peer {i}: {} frame-clock ticks, {} frames, {} ticks refused back to the loop \
+             ({} refusals by ggrs, {owed} owed now, {} dropped), {} ticks of the 10 Hz clock; \
+             {} rollbacks, {} frames re-simulated, depth mean {depth_mean:.2} max {}; \
+             desyncs {}; time-scale changes {}",
             s.ticks,
             s.frames,
-            s.owed,
-            s.dropped,
+            s.refused,
             s.refusals,
+            s.dropped,
+            p.other_ticks,
             s.rollbacks,
             s.resimulated,
             s.max_depth,
@@ -145,6 +166,11 @@ fn two_peers(run: Duration) -> Result<(), Box<dyn std::error::Error>> {
             st.sent, st.lost, st.received, st.malformed, st.io_errors
         );
     }
+    for (i, p) in [&a, &b].into_iter().enumerate() {
+        p.check_accounting()
+            .map_err(|e| format!("peer {i}'s counts disagree with its loop's: {e}"))?;
+    }
+    println!("each peer's counts agree with its loop's (one frame per frame-clock tick)");
     let (common, equal) = compare(&a.confirmed, &b.confirmed);
     println!("confirmed-frame checksums compared: {common}, equal: {equal}");
     if common != equal || a.rollback.stats().desyncs + b.rollback.stats().desyncs > 0 {

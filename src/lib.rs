@@ -62,9 +62,10 @@ pub use tickfold_core::*;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod runner;
-/// Rollback netcode over ggrs (feature `ggrs`): the `tickfold-ggrs` crate — each tick is one
-/// ggrs frame, saves and loads through the snapshot ring, time sync through the fold. See the
-/// README's "Multiplayer: rollback with ggrs".
+/// Rollback netcode over ggrs (feature `ggrs`): the `tickfold-ggrs` crate — each tick of the
+/// frame clock is one ggrs frame, refused ticks go back to the loop, saves and loads through
+/// the snapshot ring, time sync through the fold. See the README's "Multiplayer: rollback with
+/// ggrs".
 #[cfg(feature = "ggrs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ggrs")))]
 pub use tickfold_ggrs as ggrs_adapter;

@@ -3,6 +3,7 @@
 //! Shared by `examples/rollback.rs`, the tests and the bench of `tickfold-ggrs`.
 #![allow(dead_code, unreachable_pub)]
 
+use tickfold_core::{ClockId, Columns};
 use tickfold_ggrs::ggrs::{Frame, InputStatus};
 use tickfold_ggrs::{GgrsConfig, RollbackState};
 use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
@@ -50,12 +51,15 @@ pub struct Bullet {
     pub ttl: u32,
 }
 
-/// The whole rollback state: three parts, one checksum.
+/// The whole rollback state: three parts, one checksum; the ships and bullets are drawn
+/// between ticks, blended from their state before the step's last update.
 #[derive(Debug)]
 pub struct Game {
     pub ships: DoubleBuffer<Ship>,
     pub bullets: DoubleBuffer<Bullet>,
     pub rng: Tracked<u64>,
+    /// The clock whose ticks are frames (the loop's main clock unless set).
+    pub clock: ClockId,
 }
 
 impl Game {
@@ -70,6 +74,7 @@ impl Game {
             ships: DoubleBuffer::new(vec![ship(ARENA / 4), ship(3 * ARENA / 4)]),
             bullets: DoubleBuffer::new(Vec::with_capacity(MAX_BULLETS)),
             rng: Tracked::new(vec![0x005E_ED0F_5EED]),
+            clock: ClockId::default(),
         }
     }
 
@@ -113,9 +118,17 @@ impl RollbackState for Game {
     fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64> {
         Parts::checksum(ring, frame)
     }
-    fn capture_previous(&mut self) {
+}
+
+/// What a render blends: the ships and bullets (the RNG is not drawn). The adapter applies
+/// the core's capture rule through this.
+impl Columns for Game {
+    fn capture(&mut self) {
         let _ = self.ships.capture();
         let _ = self.bullets.capture();
+    }
+    fn clock(&self) -> ClockId {
+        self.clock
     }
 }
 

@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+use tickfold_core::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::{
     DesyncDetection, Frame, GgrsError, NonBlockingSocket, P2PSession, PlayerType, SessionBuilder,
     SessionState,
@@ -23,6 +23,9 @@ pub struct PeerOptions {
     pub disconnect_timeout: Duration,
     pub disconnect_notify: Duration,
     pub time_sync: bool,
+    /// A second clock beside the 60 Hz frame clock (the loop's main clock): its ticks are
+    /// not frames, the peer counts them as the game's other systems would run them.
+    pub second_clock: Option<Period>,
 }
 
 impl Default for PeerOptions {
@@ -34,6 +37,7 @@ impl Default for PeerOptions {
             disconnect_timeout: Duration::from_secs(2),
             disconnect_notify: Duration::from_millis(500),
             time_sync: true,
+            second_clock: None,
         }
     }
 }
@@ -53,7 +57,15 @@ pub struct Peer {
     pub ahead: Vec<(Frame, i32)>,
     /// Rollback depths seen (frames re-simulated per update that rolled back).
     pub depths: Vec<u32>,
+    /// Frame-clock ticks refused (each runs again later with the same number).
     pub refused: u64,
+    /// Every frame-clock tick handed to the adapter: its number, and whether it ran.
+    pub log: Vec<(u64, bool)>,
+    /// Ticks of the second clock run.
+    pub other_ticks: u64,
+    /// Steps whose last frame-clock tick ran: the steps the capture rule captures in.
+    pub captured_steps: u64,
+    second_clock: Option<Period>,
     next_sample: Frame,
 }
 
@@ -90,6 +102,10 @@ impl Peer {
             ahead: Vec::new(),
             depths: Vec::new(),
             refused: 0,
+            log: Vec::new(),
+            other_ticks: 0,
+            captured_steps: 0,
+            second_clock: opts.second_clock,
             next_sample: 0,
         })
     }
@@ -124,16 +140,14 @@ impl Peer {
         let state = match &mut self.state {
             Some(state) => state,
             None => {
-                let config = LoopConfig::new(Period::from_hz(60).map_err(|_| {
-                    NetError::Ggrs(GgrsError::InvalidRequest {
-                        info: "60 Hz".into(),
-                    })
-                })?);
-                let state = LoopState::new(config, now).map_err(|_| {
-                    NetError::Ggrs(GgrsError::InvalidRequest {
-                        info: "loop config".into(),
-                    })
-                })?;
+                let invalid =
+                    |info: &str| NetError::Ggrs(GgrsError::InvalidRequest { info: info.into() });
+                let mut config =
+                    LoopConfig::new(Period::from_hz(60).map_err(|_| invalid("60 Hz"))?);
+                if let Some(rate) = self.second_clock {
+                    config = config.clock(ClockConfig::new("second", rate));
+                }
+                let state = LoopState::new(config, now).map_err(|_| invalid("loop config"))?;
                 self.state.insert(state)
             }
         };
@@ -147,8 +161,13 @@ impl Peer {
         }
         let events = state.advance(now);
         for tick in events.updates() {
+            if tick.clock != self.rollback.frame_clock() {
+                self.other_ticks += 1;
+                continue;
+            }
             let input = game::scripted_input(self.handle, self.rollback.frame());
             let adv = self.rollback.update(
+                state,
                 &mut self.session,
                 &tick,
                 &[(self.handle, input)],
@@ -159,6 +178,10 @@ impl Peer {
                 self.depths.push(adv.resimulated);
             }
             self.refused += u64::from(adv.refused);
+            self.log.push((tick.index, adv.advanced > 0));
+            if tick.last_in_step && adv.advanced > 0 {
+                self.captured_steps += 1;
+            }
         }
         let log = &mut self.confirmed;
         self.rollback.drain_confirmed(|f, sum| log.push((f, sum)));
@@ -170,9 +193,50 @@ impl Peer {
         Ok(())
     }
 
-    /// The fold's ticks so far (0 before the handshake).
-    pub fn ticks_run(&self) -> u64 {
-        self.state.as_ref().map_or(0, LoopState::ticks_run)
+    /// The adapter's counts against the loop's, as the contracts say they are: the adapter's
+    /// `ticks == frames + refused + lost` with nothing lost, one ggrs frame per frame-clock
+    /// tick run, its refusals the loop's, and the accounting identity of every clock.
+    pub fn check_accounting(&self) -> Result<(), String> {
+        let s = self.rollback.stats();
+        let mut wrong = Vec::new();
+        if s.ticks != s.frames + s.refused + s.lost || s.lost != 0 {
+            wrong.push(format!("ticks != frames + refused, or ticks lost: {s:?}"));
+        }
+        let (session, adapter) = (self.session.current_frame(), self.rollback.frame());
+        if session != adapter || u64::try_from(adapter).ok() != Some(s.frames) {
+            wrong.push(format!(
+                "session frame {session}, adapter frame {adapter}: {s:?}"
+            ));
+        }
+        if let Some(state) = &self.state {
+            for c in state
+                .clock_names()
+                .filter_map(|n| state.clock_stats(state.clock_id(n)?))
+            {
+                if c.ticks_run + c.ticks_dropped + c.pending != c.ticks_due + c.ticks_early {
+                    wrong.push(format!("the accounting identity fails: {c:?}"));
+                }
+            }
+            let f = self.frame_clock_stats().unwrap_or_default();
+            // The loop may drop ticks of its own (a step longer than the max frame delta).
+            if f.ticks_run != s.frames
+                || f.ticks_refused != s.refused
+                || f.ticks_dropped < s.dropped
+            {
+                wrong.push(format!("frame clock {f:?} against adapter {s:?}"));
+            }
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(wrong.join("; "))
+        }
+    }
+
+    /// The frame clock's accounting (`None` before the handshake).
+    pub fn frame_clock_stats(&self) -> Option<ClockStats> {
+        let clock = self.rollback.frame_clock();
+        self.state.as_ref().and_then(|s| s.clock_stats(clock))
     }
 }
 

@@ -3,6 +3,7 @@
 use core::fmt;
 
 use ggrs::{Frame, GgrsError, GgrsEvent};
+use tickfold_core::{ClockError, ClockId};
 
 /// Why a frame could not be handled. Nothing here panics: each case is a value the game decides
 /// about (log it, end the match, resynchronise).
@@ -35,6 +36,33 @@ pub enum NetError {
     },
     /// Any other error ggrs returned (an invalid player handle, a missing local input).
     Ggrs(GgrsError),
+    /// A tick of another clock than the adapter's frame clock: only the frame clock's ticks
+    /// are frames. Nothing ran and nothing changed (the session, the world, the adapter's
+    /// counts): run that clock's systems yourself.
+    NotFrameClock {
+        /// The tick's clock.
+        clock: ClockId,
+        /// The tick's number.
+        index: u64,
+        /// The adapter's frame clock ([`Rollback::frame_clock`](crate::Rollback::frame_clock)).
+        frame_clock: ClockId,
+    },
+    /// ggrs did not advance a tick handed to
+    /// [`Rollback::update_without_loop`](crate::Rollback::update_without_loop), which has no
+    /// loop to give it back to: the fold counts it as run, the game did not run it (counted in
+    /// [`RollbackStats::lost`](crate::RollbackStats::lost)).
+    Refused {
+        /// The tick's clock.
+        clock: ClockId,
+        /// The tick's number.
+        index: u64,
+    },
+    /// The loop refused a control the adapter made on the frame clock: a refused tick could
+    /// not go back ([`LoopState::refuse`](tickfold_core::LoopState::refuse): the loop was
+    /// stepped, or a control moved the frame clock's grid, between the step and the tick's
+    /// update), or the frame clock is not the loop's. The ticks not given back are counted in
+    /// [`RollbackStats::lost`](crate::RollbackStats::lost).
+    Clock(ClockError),
 }
 
 impl From<GgrsError> for NetError {
@@ -80,6 +108,21 @@ impl fmt::Display for NetError {
                  {current_frame}: the simulation is not deterministic"
             ),
             NetError::Ggrs(e) => write!(f, "ggrs: {e}"),
+            NetError::NotFrameClock {
+                clock,
+                index,
+                frame_clock,
+            } => write!(
+                f,
+                "tick {index} of clock {} is not a frame: frames come from clock {}",
+                clock.0, frame_clock.0
+            ),
+            NetError::Refused { clock, index } => write!(
+                f,
+                "ggrs refused tick {index} of clock {} and no loop was given to take it back",
+                clock.0
+            ),
+            NetError::Clock(e) => write!(f, "the loop refused the adapter's control: {e}"),
         }
     }
 }

@@ -1,18 +1,22 @@
 //! Rollback netcode for tickfold over [ggrs](https://github.com/gschup/ggrs), the Rust
-//! reimagining of GGPO: each fixed tick of the fold is one ggrs frame, saves and loads go
-//! through the snapshot ring of `tickfold-snapshot` (only the chunks written since, no clone
-//! per frame, no allocation once warm), the ring's XXH3 checksum is ggrs's checksum, and a peer
-//! that runs ahead slows its loop by an exact time scale.
+//! reimagining of GGPO: each tick of one clock of the fold, the frame clock, is one ggrs
+//! frame; saves and loads go through the snapshot ring of `tickfold-snapshot` (only the chunks
+//! written since, no clone per frame, no allocation once warm), the ring's XXH3 checksum is
+//! ggrs's checksum, and a peer that runs ahead slows its loop by an exact time scale. The
+//! adapter stands on the core's contracts: a tick ggrs refuses goes back to the loop with
+//! [`LoopState::refuse`](tickfold_core::LoopState::refuse), and the previous state a render
+//! blends from is captured by [`Columns::before_update`](tickfold_core::Columns::before_update).
 //!
 //! ```
 //! use ggrs::{InputStatus, SessionBuilder};
-//! use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+//! use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
 //! use tickfold_ggrs::{GgrsConfig, Refusal, Rollback};
 //! use tickfold_snapshot::DoubleBuffer;
 //!
 //! type Config = GgrsConfig<u8>; // one byte of input per player
 //!
-//! // Two players' positions: the whole rollback state.
+//! // Two players' positions: the whole rollback state. Its clock (the loop's main clock,
+//! // as for any `DoubleBuffer` not told otherwise) is the frame clock.
 //! let mut world = DoubleBuffer::new(vec![0_i64; 2]);
 //! // A sync test re-simulates the last 7 frames every frame and compares checksums.
 //! let mut session = SessionBuilder::<Config>::new()
@@ -20,22 +24,33 @@
 //!     .with_check_distance(7)
 //!     .start_synctest_session()?;
 //! let mut rollback = Rollback::<Config, _>::new(&world, 8, Refusal::default())?;
-//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+//! // Frames at 60 Hz, and a 10 Hz clock beside them whose ticks are not frames.
+//! let config = LoopConfig::new(Period::from_hz(60)?)
+//!     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+//! let mut state = LoopState::new(config, Nanos(0))?;
+//! let mut ai_ticks = 0;
 //! for frame in 1..=60 {
 //!     let events = state.advance(Nanos(frame * 16_666_667));
 //!     for tick in events.updates() {
+//!         if tick.clock != rollback.frame_clock() {
+//!             ai_ticks += 1; // the game's other systems
+//!             continue;
+//!         }
 //!         let local = [(0, 1), (1, 2)];
-//!         let step = rollback.update(&mut session, &tick, &local, &mut world, |w, inputs, _| {
+//!         let step = rollback.update(&mut state, &mut session, &tick, &local, &mut world, |w, inputs, _| {
 //!             for (p, (input, _status)) in inputs.iter().enumerate() {
 //!                 w[p] += i64::from(*input);
 //!             }
 //!         })?;
-//!         assert_eq!(step.advanced, 1);
+//!         assert_eq!(step.advanced, 1); // a sync test never refuses
 //!     }
 //! }
 //! assert_eq!(world.current(), [60, 120]);
-//! assert_eq!(rollback.stats().frames, 60);
+//! assert_eq!(ai_ticks, 10);
+//! let frames = state.clock_stats(rollback.frame_clock()).map(|c| c.ticks_run);
+//! assert_eq!(frames, Some(rollback.stats().frames)); // one frame per frame-clock tick
 //! assert!(rollback.stats().resimulated > 0); // the sync test rolled back every frame
+//! assert_eq!(world.stats().captures, 60); // one capture per step, by the core's rule
 //! # let _ = InputStatus::Confirmed;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -47,9 +62,16 @@
 //! - `LoadGameState`: [`RollbackState::load`]; a frame the ring no longer holds is a
 //!   [`NetError::FrameNotInRing`], not a panic.
 //! - `AdvanceFrame`: your simulation, with every player's input and [`ggrs::InputStatus`].
-//! - No `AdvanceFrame` at all (ggrs 0.13 at its prediction window, or a session not yet
-//!   synchronised): the tick did not happen; [`Refusal`] says whether it is retried with the
-//!   next tick or dropped, and [`RollbackStats`] keeps `ticks == frames + owed + dropped`.
+//!   Before the one that simulates the tick's new frame (after any re-simulation), the core's
+//!   capture rule, [`Columns::before_update`](tickfold_core::Columns::before_update).
+//! - No `AdvanceFrame` for the new frame (ggrs 0.13 at its prediction window, or a session not
+//!   yet synchronised): the tick did not happen. It goes back to the loop with
+//!   [`LoopState::refuse`](tickfold_core::LoopState::refuse), with the step's later ticks of
+//!   the frame clock, and runs again at the next step with the same number; [`Refusal`] says
+//!   when the loop drops that backlog instead. The loop's
+//!   [`ClockStats`](tickfold_core::ClockStats) keep its accounting identity, and
+//!   [`RollbackStats`] keeps `ticks == frames + refused + lost`.
+//! - A tick of another clock than the frame clock: [`NetError::NotFrameClock`], nothing runs.
 //!
 //! ggrs reads the wall clock itself (handshake retries, keep-alives every 200 ms, the
 //! disconnect timer, round-trip times), so a [`MemoryNet`] on a [`SimClock`] makes the network
@@ -59,14 +81,18 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod refusal;
 mod rollback;
+mod session;
 mod socket;
 mod state;
 mod sync;
 
 pub use error::{NetError, NetEvent};
 pub use ggrs;
-pub use rollback::{Advance, GgrsConfig, Refusal, Rollback, RollbackStats, Saved, Session};
+pub use refusal::{Advance, Refusal, RollbackStats};
+pub use rollback::Rollback;
+pub use session::{GgrsConfig, Saved, Session};
 pub use socket::{LinkConfig, LoopbackSocket, MemoryNet, MemorySocket, SimClock, SocketStats};
 pub use state::RollbackState;
 pub use sync::TimeSync;

@@ -1,184 +1,47 @@
-//! The glue: one fold tick is one ggrs frame; saves and loads go through the snapshot ring.
+//! The glue: one tick of the frame clock is one ggrs frame; saves and loads go through the
+//! snapshot ring; refused ticks go back to the fold; the capture rule is the core's.
 
 use core::fmt;
-use core::hash::Hash;
 use core::marker::PhantomData;
-use std::net::SocketAddr;
 
-use ggrs::{
-    Config, Frame, GgrsError, GgrsRequest, InputStatus, P2PSession, PlayerHandle,
-    PredictRepeatLast, SyncTestSession,
-};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use tickfold_core::Tick;
+use ggrs::{Config, Frame, GgrsError, GgrsRequest, InputStatus, P2PSession, PlayerHandle};
+use tickfold_core::{ClockId, Columns, LoopState, Tick};
 use tickfold_snapshot::SnapshotError;
 
 use crate::error::{NetError, NetEvent};
+use crate::refusal::{Advance, Refusal, RollbackStats};
+use crate::session::{Saved, Session};
 use crate::state::RollbackState;
 
 /// Confirmed checksums held for [`Rollback::drain_confirmed`] between two drains.
 const PENDING: usize = 64;
 
-/// What ggrs keeps in its own cells for a saved frame: the frame and its checksum, 16 bytes.
-/// The state itself stays in the adapter's ring, so nothing is cloned per frame.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Saved {
-    /// The frame saved.
-    pub frame: Frame,
-    /// Its checksum (the ring's XXH3-64).
-    pub checksum: u64,
-}
-
-/// A ready-made [`ggrs::Config`]: input `I`, addresses `A`, ggrs's state a [`Saved`] token,
-/// inputs predicted by repeating the last one.
-pub struct GgrsConfig<I, A = SocketAddr>(PhantomData<fn() -> (I, A)>);
-
-impl<I, A> fmt::Debug for GgrsConfig<I, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("GgrsConfig")
-    }
-}
-
-impl<I, A> Config for GgrsConfig<I, A>
-where
-    I: Copy + PartialEq + Default + Serialize + DeserializeOwned + 'static,
-    A: Clone + PartialEq + Eq + Hash + fmt::Debug + 'static,
-{
-    type Input = I;
-    type InputPredictor = PredictRepeatLast;
-    type State = Saved;
-    type Address = A;
-}
-
-/// The calls the adapter makes on a ggrs session (implemented for [`P2PSession`] and
-/// [`SyncTestSession`]).
-pub trait Session<C: Config> {
-    /// Queues a local player's input for the current frame.
-    ///
-    /// # Errors
-    ///
-    /// As the session's `add_local_input`.
-    fn add_local_input(&mut self, handle: PlayerHandle, input: C::Input) -> Result<(), GgrsError>;
-    /// Asks the session for the requests of one frame.
-    ///
-    /// # Errors
-    ///
-    /// As the session's `advance_frame`.
-    fn advance_frame(&mut self) -> Result<Vec<GgrsRequest<C>>, GgrsError>;
-    /// The latest frame whose inputs are final for every player still connected.
-    fn confirmed_frame(&self) -> Frame;
-}
-
-impl<C: Config> Session<C> for P2PSession<C> {
-    fn add_local_input(&mut self, handle: PlayerHandle, input: C::Input) -> Result<(), GgrsError> {
-        P2PSession::add_local_input(self, handle, input)
-    }
-    fn advance_frame(&mut self) -> Result<Vec<GgrsRequest<C>>, GgrsError> {
-        P2PSession::advance_frame(self)
-    }
-    fn confirmed_frame(&self) -> Frame {
-        P2PSession::confirmed_frame(self)
-    }
-}
-
-impl<C: Config> Session<C> for SyncTestSession<C> {
-    fn add_local_input(&mut self, handle: PlayerHandle, input: C::Input) -> Result<(), GgrsError> {
-        SyncTestSession::add_local_input(self, handle, input)
-    }
-    fn advance_frame(&mut self) -> Result<Vec<GgrsRequest<C>>, GgrsError> {
-        SyncTestSession::advance_frame(self)
-    }
-    fn confirmed_frame(&self) -> Frame {
-        // Frames older than the check distance are never re-simulated again.
-        let distance = Frame::try_from(self.check_distance()).unwrap_or(Frame::MAX);
-        self.current_frame()
-            .saturating_sub(distance)
-            .saturating_sub(1)
-    }
-}
-
-/// What to do with a tick ggrs refuses (the session reached its prediction window, or is not
-/// synchronised yet): the tick did not happen.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Refusal {
-    /// The tick stays owed and runs with the next tick (before it), up to `max_owed` ticks;
-    /// past that the oldest are dropped and counted. The game catches up once ggrs lets it.
-    Retry {
-        /// The most ticks held; more are dropped.
-        max_owed: u32,
-    },
-    /// The tick is dropped and counted: the game falls behind the fold's clock by one frame.
-    Drop,
-}
-
-impl Default for Refusal {
-    /// Retry up to 8 ticks (ggrs's default prediction window).
-    fn default() -> Refusal {
-        Refusal::Retry { max_owed: 8 }
-    }
-}
-
-/// What one call of [`Rollback::update`] did.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-#[must_use]
-pub struct Advance {
-    /// New frames simulated: 1, more when owed ticks caught up, 0 when refused.
-    pub advanced: u32,
-    /// Frames re-simulated after a rollback in this call (the depth of the rollback). When it
-    /// is not 0 the state drawn next may jump: the blend is between corrected states, but the
-    /// frame drawn before was a mispredicted one; a game may smooth over that.
-    pub resimulated: u32,
-    /// Whether ggrs refused a tick in this call (see [`Refusal`]).
-    pub refused: bool,
-    /// Ticks dropped in this call.
-    pub dropped: u32,
-}
-
-/// Totals since the adapter was made. `ticks == frames + owed + dropped` always holds, and
-/// `frames` is the session's current frame (see [`Rollback::frame`]).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RollbackStats {
-    /// Ticks the fold gave the adapter.
-    pub ticks: u64,
-    /// New frames simulated.
-    pub frames: u64,
-    /// Ticks held for a retry right now.
-    pub owed: u64,
-    /// Ticks dropped.
-    pub dropped: u64,
-    /// Calls in which ggrs refused a tick.
-    pub refusals: u64,
-    /// Rollbacks (loads).
-    pub rollbacks: u64,
-    /// Frames re-simulated in all.
-    pub resimulated: u64,
-    /// The deepest rollback, in frames.
-    pub max_depth: u32,
-    /// Saves into the ring.
-    pub saves: u64,
-    /// Confirmed frames whose checksum was handed out by [`Rollback::drain_confirmed`].
-    pub confirmed_logged: u64,
-    /// Confirmed frames whose checksum could not be queued (the queue of 64 was full, or the
-    /// frame had left the ring): drain every step.
-    pub confirmed_missed: u64,
-    /// Desyncs ggrs reported.
-    pub desyncs: u64,
-    /// Peers that disconnected.
-    pub disconnects: u64,
-    /// The latest frames-ahead figure read by [`Rollback::poll_events`].
-    pub frames_ahead: i32,
-}
-
 /// Rollback glue between the fold, a ggrs session and a [`RollbackState`] world.
 ///
-/// Each fold [`Tick`] is one ggrs frame: call [`update`](Rollback::update) for every
-/// `Event::Update`; it adds the local inputs, advances the session and answers its requests
-/// in order: `SaveGameState` saves into the ring (only the chunks written since that slot was
-/// saved; the ring's checksum is the ggrs checksum), `LoadGameState` restores only the chunks
-/// written since, `AdvanceFrame` runs your simulation. Before the last `AdvanceFrame` of the
-/// tick marked `last_in_step` the world's previous state is captured, so after a rollback
-/// the render blends two corrected states.
+/// **Frames come from one clock**, the frame clock: the world's
+/// [`Columns::clock`](tickfold_core::Columns::clock) when the adapter is made (the loop's main
+/// clock unless the world names another, as
+/// [`DoubleBuffer::set_clock`](tickfold_snapshot::DoubleBuffer::set_clock) does). Each of its
+/// [`Tick`]s is one ggrs frame: call [`update`](Rollback::update) for every `Event::Update` of
+/// that clock; a tick of another clock is [`NetError::NotFrameClock`] and touches nothing (run
+/// that clock's systems yourself). `update` adds the local inputs, advances the session and
+/// answers its requests in order: `SaveGameState` saves into the ring (only the chunks
+/// written since that slot was saved; the ring's checksum is the ggrs checksum),
+/// `LoadGameState` restores only the chunks written since, `AdvanceFrame` runs your
+/// simulation.
+///
+/// **The capture rule is the core's.** Before the `AdvanceFrame` that simulates the tick's new
+/// frame (after any re-simulation), the adapter calls
+/// [`Columns::before_update`](tickfold_core::Columns::before_update) with the tick: once per
+/// fold update, never for a re-simulated frame or a refused tick, capturing only before the
+/// step's last update of the frame clock. So after a rollback the render blends two
+/// corrected states.
+///
+/// **Refused ticks go back to the fold** through
+/// [`LoopState::refuse`](tickfold_core::LoopState::refuse): when ggrs does not advance a tick,
+/// it and the step's later ticks of the frame clock run again at the next step with the same
+/// numbers, and the fold's [`ClockStats`](tickfold_core::ClockStats) count them (see
+/// [`Refusal`]).
 pub struct Rollback<C: Config, W: RollbackState> {
     ring: W::Ring,
     slots: usize,
@@ -191,6 +54,13 @@ pub struct Rollback<C: Config, W: RollbackState> {
     pending_head: usize,
     pending_len: usize,
     refusal: Refusal,
+    /// The frame clock.
+    clock: ClockId,
+    /// The first tick of the current step that did not run: the step's ticks from there on
+    /// are refused once its last tick of the frame clock is handed over.
+    refusing: Option<u64>,
+    /// The latest frame-clock tick handed over.
+    last_index: Option<u64>,
     stats: RollbackStats,
     _config: PhantomData<fn() -> C>,
 }
@@ -200,15 +70,17 @@ impl<C: Config, W: RollbackState> fmt::Debug for Rollback<C, W> {
         f.debug_struct("Rollback")
             .field("slots", &self.slots)
             .field("frame", &self.frame)
+            .field("clock", &self.clock)
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
 }
 
-impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
+impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
     /// An adapter for a session with prediction window `max_prediction` (ggrs's
     /// `with_max_prediction_window`, 8 by default): the ring holds `max_prediction + 1` frames,
-    /// as ggrs's own cells do, sized for `world`'s capacity now.
+    /// as ggrs's own cells do, sized for `world`'s capacity now. The frame clock is
+    /// `world`'s [`Columns::clock`].
     ///
     /// # Errors
     ///
@@ -229,9 +101,18 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
             pending_head: 0,
             pending_len: 0,
             refusal,
+            clock: world.clock(),
+            refusing: None,
+            last_index: None,
             stats: RollbackStats::default(),
             _config: PhantomData,
         })
+    }
+
+    /// The frame clock: the only clock whose ticks are frames.
+    #[must_use]
+    pub fn frame_clock(&self) -> ClockId {
+        self.clock
     }
 
     /// The frame the world is at: the next frame to simulate.
@@ -260,16 +141,57 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
             .and_then(|f| W::checksum(&self.ring, f))
     }
 
-    /// Runs one fold tick as one ggrs frame (and owed ticks before it, see [`Refusal`]).
+    /// Runs one tick of the frame clock as one ggrs frame; `state` is the loop that stepped
+    /// (refused ticks go back to it).
     ///
     /// `local` are this peer's inputs for the frame; `sim` advances the world by one frame
-    /// with every player's input and status, and is told the frame number.
+    /// with every player's input and status, and is told the frame number. Hand over every
+    /// tick of the frame clock of a step, in order, and step the loop only after the step's
+    /// last one ([`Tick::last_in_step`]): a refusal reaches the loop then.
     ///
     /// # Errors
     ///
-    /// A [`NetError`]; the tick is then counted as owed or dropped, never lost. After an
-    /// error the session and the adapter may disagree on the frame: end the match or resync.
-    pub fn update<S: Session<C>>(
+    /// [`NetError::NotFrameClock`] for a tick of another clock (nothing is touched). Any other
+    /// [`NetError`] leaves the tick refused like one ggrs refused; hand over the step's
+    /// remaining ticks of the frame clock so that the refusal reaches the loop, or they are
+    /// counted in [`RollbackStats::lost`]. After a session error the session and the adapter
+    /// may disagree on the frame: end the match or resync.
+    pub fn update<T, S: Session<C>>(
+        &mut self,
+        state: &mut LoopState<T>,
+        session: &mut S,
+        tick: &Tick,
+        local: &[(PlayerHandle, C::Input)],
+        world: &mut W,
+        mut sim: impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
+    ) -> Result<Advance, NetError> {
+        self.check_clock(tick)?;
+        self.forget_stale(tick);
+        let (mut adv, mut outcome) = self.run_tick(session, tick, local, world, &mut sim);
+        if adv.advanced == 0 {
+            let _ = self.refusing.get_or_insert(tick.index);
+        }
+        if tick.last_in_step {
+            if let Some(first) = self.refusing.take() {
+                match self.refuse_step(state, tick, first) {
+                    Ok(dropped) => adv.dropped = dropped,
+                    Err(e) => outcome = outcome.and(Err(e)),
+                }
+            }
+        }
+        outcome.map(|()| adv)
+    }
+
+    /// Runs one tick of the frame clock as one ggrs frame without the loop's state at hand: for
+    /// a session that never refuses (a sync test) driven by a shell that does not lend its
+    /// `LoopState` (the determinism kit's `Sim`). A tick ggrs does not advance cannot go back
+    /// to the fold here: it is [`NetError::Refused`] and counted in [`RollbackStats::lost`].
+    ///
+    /// # Errors
+    ///
+    /// [`NetError::NotFrameClock`] for a tick of another clock (nothing is touched),
+    /// [`NetError::Refused`], or the session's error.
+    pub fn update_without_loop<S: Session<C>>(
         &mut self,
         session: &mut S,
         tick: &Tick,
@@ -277,52 +199,81 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
         world: &mut W,
         mut sim: impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
     ) -> Result<Advance, NetError> {
-        self.stats.ticks += 1;
-        let attempts = 1 + self.stats.owed;
-        let mut adv = Advance::default();
-        let mut outcome = Ok(());
-        while u64::from(adv.advanced) < attempts {
-            match self.attempt(session, local, tick.last_in_step, world, &mut sim) {
-                Ok((fresh, resim)) => {
-                    adv.resimulated += resim;
-                    self.queue_confirmed(session.confirmed_frame());
-                    if fresh {
-                        adv.advanced += 1;
-                    } else {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    outcome = Err(e);
-                    break;
-                }
+        self.check_clock(tick)?;
+        let (adv, outcome) = self.run_tick(session, tick, local, world, &mut sim);
+        if adv.advanced == 0 {
+            self.stats.lost += 1;
+            outcome?;
+            return Err(NetError::Refused {
+                clock: tick.clock,
+                index: tick.index,
+            });
+        }
+        outcome.map(|()| adv)
+    }
+
+    fn check_clock(&self, tick: &Tick) -> Result<(), NetError> {
+        if tick.clock == self.clock {
+            Ok(())
+        } else {
+            Err(NetError::NotFrameClock {
+                clock: tick.clock,
+                index: tick.index,
+                frame_clock: self.clock,
+            })
+        }
+    }
+
+    /// A refused step whose last tick never came (the shell stopped after an error): its
+    /// ticks can no longer go back to the fold.
+    fn forget_stale(&mut self, tick: &Tick) {
+        if let (Some(first), Some(last)) = (self.refusing, self.last_index) {
+            if last.checked_add(1) != Some(tick.index) {
+                self.stats.lost += last.saturating_sub(first) + 1;
+                self.refusing = None;
             }
         }
-        let missing = attempts - u64::from(adv.advanced);
-        self.stats.frames += u64::from(adv.advanced);
-        if missing > 0 {
+    }
+
+    /// Asks the session for the tick's frame, unless an earlier tick of the step was refused.
+    fn run_tick<S: Session<C>>(
+        &mut self,
+        session: &mut S,
+        tick: &Tick,
+        local: &[(PlayerHandle, C::Input)],
+        world: &mut W,
+        sim: &mut impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
+    ) -> (Advance, Result<(), NetError>) {
+        self.stats.ticks += 1;
+        self.last_index = Some(tick.index);
+        let mut adv = Advance::default();
+        if self.refusing.is_some() {
+            adv.refused = true;
+            return (adv, Ok(()));
+        }
+        let before = self.frame;
+        let outcome = self.attempt(session, local, tick, world, sim);
+        self.queue_confirmed(session.confirmed_frame());
+        let fresh = self.frame == before + 1;
+        if fresh {
+            adv.advanced = 1;
+            self.stats.frames += 1;
+        } else {
             adv.refused = true;
             self.stats.refusals += 1;
         }
-        let keep = match self.refusal {
-            Refusal::Retry { max_owed } => missing.min(u64::from(max_owed)),
-            Refusal::Drop => 0,
-        };
-        self.stats.owed = keep;
-        let dropped = missing - keep;
-        self.stats.dropped += dropped;
-        adv.dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
-        outcome.map(|()| adv)
+        adv.resimulated = outcome.as_ref().map_or(0, |n| n - u32::from(fresh));
+        (adv, outcome.map(|_| ()))
     }
 
     fn attempt<S: Session<C>>(
         &mut self,
         session: &mut S,
         local: &[(PlayerHandle, C::Input)],
-        capture: bool,
+        tick: &Tick,
         world: &mut W,
         sim: &mut impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
-    ) -> Result<(bool, u32), NetError> {
+    ) -> Result<u32, NetError> {
         for &(handle, input) in local {
             session.add_local_input(handle, input)?;
         }
@@ -333,16 +284,46 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
             Err(GgrsError::PredictionThreshold | GgrsError::NotSynchronized) => Vec::new(),
             Err(e) => return Err(e.into()),
         };
-        let before = self.frame;
-        let advances = self.handle(requests, world, capture, sim)?;
-        let fresh = self.frame == before + 1;
-        Ok((fresh, advances - u32::from(fresh)))
+        self.handle(requests, world, Some(tick), sim)
+    }
+
+    /// Gives the step's ticks `first ..= last.index` back to the loop, from the last one
+    /// back, then drops the frame clock's backlog if the [`Refusal`] says so. Returns the
+    /// ticks dropped.
+    fn refuse_step<T>(
+        &mut self,
+        state: &mut LoopState<T>,
+        last: &Tick,
+        first: u64,
+    ) -> Result<u32, NetError> {
+        for index in (first..=last.index).rev() {
+            if let Err(e) = state.refuse(&Tick { index, ..*last }) {
+                self.stats.lost += index - first + 1;
+                return Err(NetError::Clock(e));
+            }
+            self.stats.refused += 1;
+        }
+        let Some(before) = state.clock_stats(self.clock) else {
+            return Ok(0);
+        };
+        if !self.refusal.drops(before.pending) {
+            return Ok(0);
+        }
+        state.reset_grid(self.clock).map_err(NetError::Clock)?;
+        let after = state
+            .clock_stats(self.clock)
+            .map_or(before.ticks_dropped, |c| c.ticks_dropped);
+        let dropped = after.saturating_sub(before.ticks_dropped);
+        self.stats.dropped += dropped;
+        Ok(u32::try_from(dropped).unwrap_or(u32::MAX))
     }
 
     /// Answers ggrs's requests in order, without allocating: saves into the ring, loads from
-    /// it, runs `sim` for each `AdvanceFrame`; when `capture` is set, captures the previous
-    /// state before the last `AdvanceFrame`. Returns how many frames were simulated.
-    /// [`update`](Rollback::update) calls this; call it yourself to drive a session by hand.
+    /// it, runs `sim` for each `AdvanceFrame`. Before the `AdvanceFrame` that simulates the
+    /// adapter's next frame (the one after any re-simulation), the capture rule runs for
+    /// `tick`: [`Columns::before_update`](tickfold_core::Columns::before_update). Returns how
+    /// many frames were simulated. [`update`](Rollback::update) calls this; call it yourself
+    /// to drive a session by hand (with `None`, nothing is captured).
     ///
     /// # Errors
     ///
@@ -353,18 +334,12 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
         &mut self,
         requests: Vec<GgrsRequest<C>>,
         world: &mut W,
-        capture: bool,
+        tick: Option<&Tick>,
         sim: &mut impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
     ) -> Result<u32, NetError> {
-        let last_advance = if capture {
-            requests
-                .iter()
-                .rposition(|r| matches!(r, GgrsRequest::AdvanceFrame { .. }))
-        } else {
-            None
-        };
+        let next = self.frame;
         let mut advances = 0;
-        for (i, request) in requests.into_iter().enumerate() {
+        for request in requests {
             match request {
                 GgrsRequest::SaveGameState { cell, frame } => {
                     let checksum = self.save(world, frame)?;
@@ -386,8 +361,10 @@ impl<C: Config<State = Saved>, W: RollbackState> Rollback<C, W> {
                     self.load(world, frame)?;
                 }
                 GgrsRequest::AdvanceFrame { inputs } => {
-                    if last_advance == Some(i) {
-                        world.capture_previous();
+                    if self.frame == next {
+                        if let Some(tick) = tick {
+                            let _ = Columns::before_update(world, tick);
+                        }
                     }
                     sim(world, &inputs, self.frame);
                     self.frame += 1;

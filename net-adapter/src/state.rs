@@ -11,9 +11,17 @@ use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked, state_checks
 /// RNG) whose checksum is one [`state_checksum`] over the parts' checksums, so the two peers
 /// compare one number per frame.
 ///
-/// A game struct implements it by delegating to a tuple of `&mut` borrows of its fields:
+/// What is drawn between ticks is the other half of a rollback world:
+/// [`Rollback`](crate::Rollback) also needs the world to be tickfold-core's
+/// [`Columns`](tickfold_core::Columns) (a [`DoubleBuffer`] is), whose
+/// [`before_update`](tickfold_core::Columns::before_update) is the one capture rule, and whose
+/// [`clock`](tickfold_core::Columns::clock) is the frame clock.
+///
+/// A game struct implements both by delegating to its fields: `RollbackState` through a tuple
+/// of `&mut` borrows, `Columns` by capturing the parts it draws.
 ///
 /// ```
+/// use tickfold_core::Columns;
 /// use tickfold_ggrs::RollbackState;
 /// use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
 ///
@@ -36,8 +44,12 @@ use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked, state_checks
 ///     fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64> {
 ///         <(DoubleBuffer<[f32; 2]>, Tracked<u64>)>::checksum(ring, frame)
 ///     }
-///     fn capture_previous(&mut self) {
-///         self.ships.capture();
+/// }
+///
+/// // Only the ships are drawn between ticks; the RNG is not.
+/// impl Columns for Game {
+///     fn capture(&mut self) {
+///         let _ = self.ships.capture();
 ///     }
 /// }
 ///
@@ -79,10 +91,6 @@ pub trait RollbackState {
 
     /// The checksum `save` returned for `frame`, if the ring still holds it.
     fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64>;
-
-    /// Makes the current state the previous one a render blends from (a
-    /// [`DoubleBuffer::capture`]); a no-op for states that are not drawn between ticks.
-    fn capture_previous(&mut self) {}
 }
 
 impl<T: Copy + NoUninit> RollbackState for Tracked<T> {
@@ -133,10 +141,6 @@ impl<T: Copy + NoUninit> RollbackState for DoubleBuffer<T> {
     fn checksum(ring: &Ring<T>, frame: u64) -> Option<u64> {
         ring.checksum(frame)
     }
-
-    fn capture_previous(&mut self) {
-        let _ = self.capture();
-    }
 }
 
 impl<S: RollbackState + ?Sized> RollbackState for &mut S {
@@ -160,10 +164,6 @@ impl<S: RollbackState + ?Sized> RollbackState for &mut S {
 
     fn checksum(ring: &S::Ring, frame: u64) -> Option<u64> {
         S::checksum(ring, frame)
-    }
-
-    fn capture_previous(&mut self) {
-        (**self).capture_previous();
     }
 }
 
@@ -196,10 +196,6 @@ macro_rules! tuple_state {
             fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64> {
                 let parts = [$($p::checksum(&ring.$i, frame)?),+];
                 Some(state_checksum(&parts, $n))
-            }
-
-            fn capture_previous(&mut self) {
-                $(self.$i.capture_previous();)+
             }
         }
     };

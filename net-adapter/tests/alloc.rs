@@ -5,11 +5,24 @@
 mod game;
 
 use game::{Config, Game};
+use tickfold_core::{ClockId, Lag, Nanos, Period, Tick};
 use tickfold_ggrs::ggrs::{GameStateCell, GgrsRequest, InputStatus, SessionBuilder};
 use tickfold_ggrs::{Refusal, Rollback};
 
 fn count(f: impl FnOnce()) -> u64 {
     allocation_counter::measure(f).count_total
+}
+
+/// A tick that is the last of its step: the capture rule captures before its frame.
+fn last_tick() -> Tick {
+    Tick {
+        clock: ClockId::default(),
+        index: 0,
+        t: Nanos(0),
+        dt: Period::from_hz(60).expect("rate"),
+        lag: Lag::ZERO,
+        last_in_step: true,
+    }
 }
 
 /// A rollback of 7 frames as ggrs sends it: load, then (save, advance) × 7, then the fresh
@@ -42,6 +55,7 @@ fn save_load_and_resimulate_allocate_nothing_once_warm() {
     let mut world = Game::new();
     let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop).expect("ring");
     let mut sim = game::step;
+    let tick = last_tick();
     // Warm up: 40 frames saved one by one, bullets spawned up to their steady count.
     for frame in 0..40 {
         let requests = vec![
@@ -54,7 +68,7 @@ fn save_load_and_resimulate_allocate_nothing_once_warm() {
             },
         ];
         let _ = rollback
-            .handle(requests, &mut world, true, &mut sim)
+            .handle(requests, &mut world, Some(&tick), &mut sim)
             .expect("warm-up");
     }
     assert!(world.bullets.len() > 4, "bullets in flight");
@@ -64,13 +78,15 @@ fn save_load_and_resimulate_allocate_nothing_once_warm() {
         let requests = rollback_requests(now - 7, now);
         total += count(|| {
             let frames = rollback
-                .handle(requests, &mut world, true, &mut sim)
+                .handle(requests, &mut world, Some(&tick), &mut sim)
                 .expect("rollback");
             assert_eq!(frames, 8, "round {round}");
         });
     }
     assert_eq!(total, 0, "the adapter allocated in its save/load path");
     assert_eq!(rollback.stats().rollbacks, 20);
+    // The capture rule ran inside the measured calls: one capture per call.
+    assert_eq!(world.ships.stats().captures, 40 + 20);
 }
 
 #[test]
@@ -84,6 +100,7 @@ fn ggrs_allocations_per_frame_are_measured() {
     let mut world = Game::new();
     let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop).expect("ring");
     let mut sim = game::step;
+    let tick = last_tick();
     let (mut ggrs_allocs, mut adapter_allocs) = (0, 0);
     let frames = 500;
     for frame in 0..frames {
@@ -96,7 +113,7 @@ fn ggrs_allocations_per_frame_are_measured() {
         let requests = requests.expect("requests");
         let adapter = count(|| {
             let _ = rollback
-                .handle(requests, &mut world, true, &mut sim)
+                .handle(requests, &mut world, Some(&tick), &mut sim)
                 .expect("handle");
         });
         if frame >= 100 {

@@ -46,14 +46,9 @@ fn synchronise(clock: &SimClock, a: &mut Peer, b: &mut Peer, dt: u64) -> u64 {
 }
 
 fn check_accounting(p: &Peer) {
-    let s = p.rollback.stats();
-    assert_eq!(s.ticks, s.frames + s.owed + s.dropped, "{s:?}");
-    assert_eq!(s.ticks, p.ticks_run(), "the fold's ticks are the adapter's");
-    assert_eq!(s.frames, p.rollback.frame() as u64);
-    assert_eq!(
-        i64::from(p.session.current_frame()),
-        i64::from(p.rollback.frame())
-    );
+    if let Err(e) = p.check_accounting() {
+        panic!("{e}");
+    }
 }
 
 #[test]
@@ -162,13 +157,16 @@ fn forced_stall_ticks_run_plus_refused_or_dropped_equal_ticks_due() {
                 b.step(Nanos(t)).expect("b");
             }
             check_accounting(&a);
+            // What the loop still owes the game after a refusal is bounded by the policy.
+            let owed = a.frame_clock_stats().map_or(0, |c| c.pending);
+            match refusal {
+                Refusal::Retry { max_owed } => assert!(owed <= u64::from(max_owed)),
+                Refusal::Drop => assert_eq!(owed, 0),
+            }
         }
         let s = a.rollback.stats();
         assert!(s.refusals > 0, "{refusal:?}: the stall was not felt: {s:?}");
-        match refusal {
-            Refusal::Retry { .. } => assert!(s.dropped > 0 && s.owed <= 8, "{s:?}"),
-            Refusal::Drop => assert!(s.dropped > 0 && s.owed == 0, "{s:?}"),
-        }
+        assert!(s.refused > 0 && s.dropped > 0, "{s:?}");
         check_accounting(&a);
         check_accounting(&b);
         let (common, equal) = compare(&a.confirmed, &b.confirmed);

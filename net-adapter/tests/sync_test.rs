@@ -37,7 +37,14 @@ fn run(
                 (0, game::scripted_input(0, frame)),
                 (1, game::scripted_input(1, frame)),
             ];
-            let adv = rollback.update(&mut session, &tick, &inputs, &mut world, &mut sim)?;
+            let adv = rollback.update(
+                &mut state,
+                &mut session,
+                &tick,
+                &inputs,
+                &mut world,
+                &mut sim,
+            )?;
             assert_eq!(adv.advanced, 1, "a sync test never refuses");
         }
     }
@@ -109,12 +116,28 @@ fn a_ring_shorter_than_the_check_distance_is_a_typed_error() {
     for f in 1..=20 {
         for tick in state.advance(Nanos(f * 1_000_000_000 / 60)).updates() {
             let inputs = [(0, 0), (1, 0)];
-            if let Err(e) = rollback.update(&mut session, &tick, &inputs, &mut world, game::step) {
+            let result = rollback.update(
+                &mut state,
+                &mut session,
+                &tick,
+                &inputs,
+                &mut world,
+                game::step,
+            );
+            if let Err(e) = result {
                 error.get_or_insert(e);
             }
         }
     }
     assert_eq!(error, Some(NetError::FrameNotInRing { frame: 1 }));
+    // The failed ticks went back to the loop, which dropped them (Refusal::Drop).
     let stats = rollback.stats();
-    assert_eq!(stats.ticks, stats.frames + stats.owed + stats.dropped);
+    let main = state.clock_stats(rollback.frame_clock()).expect("clock");
+    assert_eq!(stats.ticks, stats.frames + stats.refused + stats.lost);
+    assert_eq!(stats.lost, 0);
+    assert!(stats.refused > 0);
+    assert_eq!(
+        (main.ticks_run, main.ticks_refused, main.ticks_dropped),
+        (stats.frames, stats.refused, stats.dropped)
+    );
 }
