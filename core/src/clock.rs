@@ -414,7 +414,7 @@ impl Clock {
             phase_ns: self.shift,
             base: self.base,
             base_t: self.base_t,
-            base_r: self.base_r,
+            t_carry: self.step.den() - self.base_r,
             start: self.tick_start,
             step: self.step,
         }

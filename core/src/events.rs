@@ -33,8 +33,9 @@ pub(crate) struct Run {
     /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
     pub(crate) base: u64,
     pub(crate) base_t: u64,
-    /// The fraction of a ns `base_t` carries, over the period's denominator.
-    pub(crate) base_r: u64,
+    /// `den − r` for the fraction `r/den` of a ns that `base_t` carries (`den` the period's
+    /// denominator): a grid point whose remainder reaches it carries one more ns into `t`.
+    pub(crate) t_carry: u64,
     /// `k`·dt for the first tick `k` (its index is `start.m`).
     pub(crate) start: GridPoint,
     pub(crate) step: GridStep,
@@ -73,7 +74,7 @@ impl Run {
     /// (see `Clock::base_t`), rounded down.
     #[inline(always)]
     pub(crate) fn t(&self, g: GridPoint) -> Nanos {
-        Nanos(g.offset(self.base_t, self.base_r, self.step.den()).0)
+        Nanos(g.floor_carry(self.base_t, self.t_carry))
     }
 
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.

@@ -327,6 +327,14 @@ impl GridPoint {
         }
     }
 
+    /// The whole ns of [`offset`](Self::offset), given `carry_at = den − r0`: one compare
+    /// per tick on the walk over a step's updates.
+    #[inline(always)]
+    pub(crate) fn floor_carry(self, base: u64, carry_at: u64) -> u64 {
+        base.saturating_add(self.q)
+            .saturating_add(u64::from(self.r >= carry_at))
+    }
+
     /// `ceil(m·dt)` in whole nanoseconds.
     #[inline]
     pub(crate) fn ceil(self) -> u64 {

@@ -298,7 +298,7 @@ pub(crate) mod tests {
                 },
                 base: anywhere(g),
                 base_t: anywhere(g),
-                base_r: 0,
+                t_carry: u64::MAX,
                 start: GridPoint::at(rate, anywhere(g) / num.max(1)),
                 step: GridStep::of(rate),
             };
@@ -342,7 +342,7 @@ pub(crate) mod tests {
             phase_ns: 7,
             base: 0,
             base_t: 0,
-            base_r: 0,
+            t_carry: u64::MAX,
             start: GridPoint::at(rate, 1_000),
             step: GridStep::of(rate),
         };
