@@ -1,0 +1,286 @@
+//! The whole [`LoopState`] as a save (feature `serde`): written with every private field, read
+//! back checked against the rules every state the fold builds keeps (see `state_error.rs`).
+
+use alloc::vec::Vec;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::clock::Clock;
+use crate::config::ClockConfig;
+use crate::controls::Report;
+use crate::deltas::StepSpan;
+use crate::event::ClockId;
+use crate::jitter::Snap;
+use crate::rate::{GridPoint, Period, TimeScale};
+use crate::state::{
+    Inner, LoopState, PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE,
+};
+use crate::state_error::StateError;
+use crate::virt::SubNanos;
+
+/// The version of the [`LoopState`] format written by this crate.
+pub(crate) const FORMAT: u32 = 1;
+
+#[derive(Serialize)]
+#[serde(rename = "Clock")]
+struct ClockOut<'a> {
+    id: ClockId,
+    config: &'a ClockConfig,
+    origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
+    next_tick: u64,
+    ran: u64,
+    dropped_slots: u64,
+    clamp_dropped: u64,
+    end_reported: bool,
+    snap: &'a Snap,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Clock")]
+struct ClockIn {
+    id: ClockId,
+    config: ClockConfig,
+    origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
+    next_tick: u64,
+    ran: u64,
+    dropped_slots: u64,
+    clamp_dropped: u64,
+    end_reported: bool,
+    snap: Snap,
+}
+
+struct ClocksOut<'a>(&'a [Clock]);
+
+impl Serialize for ClocksOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| ClockOut {
+            id: c.id,
+            config: &c.config,
+            origin: c.origin,
+            shift: c.shift,
+            base: c.base,
+            base_t: c.base_t,
+            end: c.end,
+            refused: c.refused,
+            last_count: c.last_count,
+            next_tick: c.next_tick,
+            ran: c.ran,
+            dropped_slots: c.dropped_slots,
+            clamp_dropped: c.clamp_dropped,
+            end_reported: c.end_reported,
+            snap: &c.snap,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename = "LoopState")]
+struct StateOut<'a, T> {
+    version: u32,
+    start: &'a T,
+    clocks: ClocksOut<'a>,
+    alpha_clock: ClockId,
+    next_id: u16,
+    max_delta: Option<u64>,
+    render_rate: Option<Period>,
+    /// The next render slot's index on the render grid.
+    render_next: Option<u64>,
+    last_real: Option<u64>,
+    virt: u64,
+    virt_rem: SubNanos,
+    last_frame_v: u64,
+    paused: bool,
+    scale: TimeScale,
+    reported_scale: TimeScale,
+    pending_controls: u8,
+    reports: &'a [Report],
+    span: Option<&'a StepSpan>,
+    step_request: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "LoopState")]
+struct StateIn<T> {
+    version: u32,
+    start: T,
+    clocks: Vec<ClockIn>,
+    alpha_clock: ClockId,
+    next_id: u16,
+    max_delta: Option<u64>,
+    render_rate: Option<Period>,
+    render_next: Option<u64>,
+    last_real: Option<u64>,
+    virt: u64,
+    virt_rem: SubNanos,
+    last_frame_v: u64,
+    paused: bool,
+    scale: TimeScale,
+    reported_scale: TimeScale,
+    pending_controls: u8,
+    #[serde(default)]
+    reports: Vec<Report>,
+    /// The latest step's span (per-step deltas, input attribution); absent means no step yet.
+    #[serde(default)]
+    span: Option<StepSpan>,
+    #[serde(default)]
+    step_request: u64,
+}
+
+/// The whole state, every private field included, so that a loaded copy folds the rest of
+/// any schedule exactly as the original would (same events, same state). The grid positions
+/// and the values derived from the settings are not written: loading recomputes them.
+///
+/// The format is a versioned struct (`version`, `start`, `clocks`, …); its field names are
+/// not an API, but every later version of this crate will read it or say why not.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T: Serialize> Serialize for LoopState<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let i = &*self.inner;
+        StateOut {
+            version: FORMAT,
+            start: &i.start,
+            clocks: ClocksOut(&i.clocks),
+            alpha_clock: i.alpha_clock,
+            next_id: i.next_id,
+            max_delta: i.max_delta,
+            render_rate: i.render_rate,
+            render_next: i.render_next.map(|p| p.m),
+            last_real: i.last_real,
+            virt: i.virt,
+            virt_rem: i.virt_rem,
+            last_frame_v: i.last_frame_v,
+            paused: i.paused,
+            scale: i.scale,
+            reported_scale: i.reported_scale,
+            pending_controls: i.pending_controls,
+            reports: &i.reports,
+            span: Some(&i.span),
+            step_request: i.step_request,
+        }
+        .serialize(s)
+    }
+}
+
+/// Loads a state written by the `Serialize` impl, checked: a state that breaks one of the
+/// fold's invariants (corrupted or edited data) is refused with a [`StateError`] (as the
+/// deserializer's error), never accepted to fail later. Clock names are made `'static` once
+/// per distinct name (with `std`; without it, once per load).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for LoopState<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LoopState<T>, D::Error> {
+        let saved = StateIn::<T>::deserialize(d)?;
+        restore(saved).map_err(D::Error::custom)
+    }
+}
+
+fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
+    if s.version != FORMAT {
+        return Err(StateError::UnsupportedVersion(s.version));
+    }
+    if s.clocks.is_empty() {
+        return Err(StateError::NoClocks);
+    }
+    if s.max_delta == Some(0) {
+        return Err(StateError::ZeroMaxFrameDelta);
+    }
+    let render_next = match (s.render_rate, s.render_next) {
+        (_, None) => None,
+        (Some(rate), Some(m)) => Some(GridPoint::at(rate, m)),
+        (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
+    };
+    if !s.virt_rem.is_valid_for(s.scale) {
+        return Err(StateError::BadRemainder);
+    }
+    let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
+    if !span.rem0.is_valid_for(span.scale) {
+        return Err(StateError::BadRemainder);
+    }
+    if s.pending_controls & !(PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE | PENDING_CLOCKS)
+        != 0
+        || s.pending_controls & (PENDING_PAUSED | PENDING_RESUMED)
+            == PENDING_PAUSED | PENDING_RESUMED
+    {
+        return Err(StateError::BadControls(s.pending_controls));
+    }
+    let mut clocks: Vec<Clock> = Vec::with_capacity(s.clocks.len());
+    for c in s.clocks {
+        if c.id.0 >= s.next_id || clocks.iter().any(|k| k.id == c.id) {
+            return Err(StateError::BadClockId(c.id));
+        }
+        if clocks.iter().any(|k| k.config.name == c.config.name) {
+            return Err(StateError::DuplicateClock(c.config.name));
+        }
+        let checked = c
+            .config
+            .validate()
+            .map_err(|e| StateError::InvalidClock(c.id, e))?;
+        let mut clock = Clock::new(c.id, c.config, checked, c.origin);
+        clock.ran = c.ran;
+        clock.dropped_slots = c.dropped_slots;
+        clock.clamp_dropped = c.clamp_dropped;
+        clock.end_reported = c.end_reported;
+        clock.snap = c.snap;
+        clock.refused = c.refused;
+        clock.last_count = c.last_count;
+        // The grid segment: where it starts, and where time ends on it (never past the end
+        // its origin and lead allow; earlier only where the clock already ended).
+        let segment_end = c.base.saturating_add(crate::clock::segment_end(
+            clock.rate(),
+            c.origin,
+            c.shift,
+            clock.constant_rate(),
+        ));
+        if c.base > c.next_tick || c.end > segment_end {
+            return Err(StateError::BadGrid(c.id));
+        }
+        clock.shift = c.shift;
+        clock.base = c.base;
+        clock.base_t = c.base_t;
+        clock.end = c.end;
+        // The grid, the due time and the end-of-time flag follow from the tick number.
+        clock.jump_to(c.next_tick);
+        clocks.push(clock);
+    }
+    if !clocks.iter().any(|c| c.id == s.alpha_clock) {
+        return Err(StateError::UnknownAlphaClock(s.alpha_clock));
+    }
+    Ok(LoopState {
+        inner: alloc::boxed::Box::new(Inner {
+            start: s.start,
+            clocks,
+            alpha_clock: s.alpha_clock,
+            next_id: s.next_id,
+            max_delta: s.max_delta,
+            render_rate: s.render_rate,
+            last_real: s.last_real,
+            virt: s.virt,
+            virt_rem: s.virt_rem,
+            last_frame_v: s.last_frame_v,
+            render_next,
+            paused: s.paused,
+            scale: s.scale,
+            reported_scale: s.reported_scale,
+            pending_controls: s.pending_controls,
+            reports: s.reports,
+            span,
+            step_request: s.step_request,
+        }),
+    })
+}
