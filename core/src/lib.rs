@@ -92,6 +92,8 @@ pub use glam_impls::Nlerp;
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
+#[cfg(feature = "serde")]
+pub use serde_state::SavedState;
 pub use state::LoopState;
 #[cfg(feature = "serde")]
 pub use state_error::StateError;

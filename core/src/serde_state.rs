@@ -13,10 +13,9 @@ use crate::deltas::StepSpan;
 use crate::event::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
-use crate::state::{
-    Inner, LoopState, PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE,
-};
-use crate::state_error::StateError;
+use crate::state::{Inner, LoopState};
+use crate::state_error::{StateError, check_controls, check_reports};
+use crate::time::Nanos;
 use crate::virt::SubNanos;
 
 /// The version of the [`LoopState`] format written by this crate.
@@ -44,7 +43,7 @@ struct ClockOut<'a> {
     snap: &'a Snap,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(rename = "Clock")]
 struct ClockIn {
     id: ClockId,
@@ -115,7 +114,7 @@ struct StateOut<'a, T> {
     step_request: u64,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(rename = "LoopState")]
 struct StateIn<T> {
     version: u32,
@@ -178,15 +177,69 @@ impl<T: Serialize> Serialize for LoopState<T> {
     }
 }
 
+/// A [`LoopState`] as saved, read but not yet checked: the typed route to a [`StateError`].
+///
+/// Deserializing a `LoopState` refuses a broken save with the format's own error, whose
+/// message is the [`StateError`]'s. To tell a file that does not parse (the format's error)
+/// from one that parses but that no run of the fold could have written (a corrupted or edited
+/// save), deserialize a `SavedState` instead and check it with `LoopState::try_from` (its
+/// [`TryFrom`] impl). Both read the same data and apply the same checks; nothing else can be
+/// done with a `SavedState`.
+///
+/// # Examples
+///
+/// A save whose clock claims one more update run than its tick numbers allow:
+///
+/// ```
+/// use tickfold_core::{ClockId, LoopConfig, LoopState, Nanos, Period, SavedState, StateError};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(100)); // ticks 0 to 5 run
+/// let mut save = serde_json::to_value(&state)?;
+/// save["clocks"][0]["ran"] = 7.into();
+///
+/// // It parses, so the format has nothing to say; the check names what is wrong.
+/// let saved: SavedState = serde_json::from_value(save.clone())?;
+/// let refused = LoopState::try_from(saved).unwrap_err();
+/// assert_eq!(refused, StateError::Accounting(ClockId(0)));
+/// // Loading the `LoopState` directly refuses it too, with the same message.
+/// let err = serde_json::from_value::<LoopState>(save).unwrap_err();
+/// assert_eq!(err.to_string(), refused.to_string());
+///
+/// // An intact save passes both.
+/// let saved: SavedState = serde_json::from_value(serde_json::to_value(&state)?)?;
+/// assert_eq!(LoopState::try_from(saved)?, state);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Deserialize)]
+#[serde(transparent)]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub struct SavedState<T = Nanos>(StateIn<T>);
+
+/// Checks a save against the rules every state the fold builds keeps.
+///
+/// # Errors
+///
+/// The first rule the save breaks, as a [`StateError`].
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T> TryFrom<SavedState<T>> for LoopState<T> {
+    type Error = StateError;
+
+    fn try_from(saved: SavedState<T>) -> Result<LoopState<T>, StateError> {
+        restore(saved.0)
+    }
+}
+
 /// Loads a state written by the `Serialize` impl, checked: a state that breaks one of the
 /// fold's invariants (corrupted or edited data) is refused with a [`StateError`] (as the
-/// deserializer's error), never accepted to fail later. Clock names are made `'static` once
-/// per distinct name (with `std`; without it, once per load).
+/// deserializer's error, with its message; [`SavedState`] gives the typed error), never
+/// accepted to fail later. Clock names are made `'static` once per distinct name (with
+/// `std`; without it, once per load).
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for LoopState<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LoopState<T>, D::Error> {
-        let saved = StateIn::<T>::deserialize(d)?;
-        restore(saved).map_err(D::Error::custom)
+        let saved = SavedState::<T>::deserialize(d)?;
+        LoopState::try_from(saved).map_err(D::Error::custom)
     }
 }
 
@@ -201,9 +254,10 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::ZeroMaxFrameDelta);
     }
     let render_next = match (s.render_rate, s.render_next) {
-        (_, None) => None,
+        (None, None) => None,
         (Some(rate), Some(m)) => Some(GridPoint::at(rate, m)),
         (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
+        (Some(_), None) => return Err(StateError::MissingRenderSlot),
     };
     if !s.virt_rem.is_valid_for(s.scale) {
         return Err(StateError::BadRemainder);
@@ -212,13 +266,13 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     if !span.rem0.is_valid_for(span.scale) {
         return Err(StateError::BadRemainder);
     }
-    if s.pending_controls & !(PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE | PENDING_CLOCKS)
-        != 0
-        || s.pending_controls & (PENDING_PAUSED | PENDING_RESUMED)
-            == PENDING_PAUSED | PENDING_RESUMED
-    {
-        return Err(StateError::BadControls(s.pending_controls));
-    }
+    check_controls(
+        s.pending_controls,
+        s.paused,
+        s.scale,
+        s.reported_scale,
+        &s.reports,
+    )?;
     let mut clocks: Vec<Clock> = Vec::with_capacity(s.clocks.len());
     for c in s.clocks {
         if c.id.0 >= s.next_id || clocks.iter().any(|k| k.id == c.id) {
@@ -239,28 +293,19 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         clock.snap = c.snap;
         clock.refused = c.refused;
         clock.last_count = c.last_count;
-        // The grid segment: where it starts, and where time ends on it (never past the end
-        // its origin and lead allow; earlier only where the clock already ended).
-        let segment_end = c.base.saturating_add(crate::clock::segment_end(
-            clock.rate(),
-            c.origin,
-            c.shift,
-            clock.constant_rate(),
-        ));
-        if c.base > c.next_tick || c.end > segment_end {
-            return Err(StateError::BadGrid(c.id));
-        }
         clock.shift = c.shift;
         clock.base = c.base;
         clock.base_t = c.base_t;
         clock.end = c.end;
         // The grid, the due time and the end-of-time flag follow from the tick number.
         clock.jump_to(c.next_tick);
+        clock.check_loaded()?;
         clocks.push(clock);
     }
     if !clocks.iter().any(|c| c.id == s.alpha_clock) {
         return Err(StateError::UnknownAlphaClock(s.alpha_clock));
     }
+    check_reports(&clocks, &s.reports)?;
     Ok(LoopState {
         inner: alloc::boxed::Box::new(Inner {
             start: s.start,
