@@ -36,7 +36,9 @@ impl<T> LoopState<T> {
     }
 
     /// Removes the clock called `name`. If it drove the render alpha, the first remaining clock
-    /// does from now on. Ids are never reused.
+    /// does from now on. Ids are never reused. What the controls did to it that no step has
+    /// reported yet (a rate change, discarded ticks) is not reported: no event names a clock
+    /// the loop does not have.
     ///
     /// # Errors
     ///
@@ -53,6 +55,7 @@ impl<T> LoopState<T> {
             return Err(ClockError::LastClock);
         }
         let id = s.clocks.remove(i).id;
+        s.reports.retain(|r| r.clock() != id);
         if id == s.alpha_clock {
             s.alpha_clock = s.clocks[0].id;
         }

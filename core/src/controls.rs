@@ -55,6 +55,15 @@ pub(crate) enum Report {
     },
 }
 
+impl Report {
+    /// The clock the report is about.
+    pub(crate) fn clock(&self) -> ClockId {
+        match *self {
+            Report::Rate { clock, .. } | Report::Dropped { clock, .. } => clock,
+        }
+    }
+}
+
 impl<T> Inner<T> {
     fn position(&self, clock: ClockRef) -> Result<usize, ClockError> {
         match clock {

@@ -64,7 +64,11 @@ mod rate;
 mod regrid;
 #[cfg(feature = "serde")]
 mod serde_impls;
+#[cfg(feature = "serde")]
+mod serde_state;
 mod state;
+#[cfg(feature = "serde")]
+mod state_error;
 mod stats;
 mod step;
 mod stepping;
@@ -90,7 +94,9 @@ pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
 #[cfg(feature = "serde")]
-pub use serde_impls::StateError;
+pub use serde_state::SavedState;
 pub use state::LoopState;
+#[cfg(feature = "serde")]
+pub use state_error::StateError;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};

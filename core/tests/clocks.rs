@@ -222,6 +222,39 @@ fn clocks_join_and_leave_a_running_loop() {
 }
 
 #[test]
+fn a_removed_clock_s_pending_controls_are_not_reported() {
+    let hz = |n| Period::from_hz(n).unwrap();
+    let config = LoopConfig::new(hz(60))
+        .clock(ClockConfig::new("ai", hz(30)))
+        .clock(ClockConfig::new("net", hz(20)));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let _ = state.advance(Nanos::from_millis(500));
+    let (ai, net) = (
+        state.clock_id("ai").unwrap(),
+        state.clock_id("net").unwrap(),
+    );
+    state.set_rate("ai", hz(10)).unwrap();
+    // 250 ms of lag, dropped by the reset: two ticks of 100 ms.
+    state
+        .accumulate_overstep("ai", Nanos::from_millis(250))
+        .unwrap();
+    state.reset_grid("ai").unwrap();
+    state.set_rate("net", hz(40)).unwrap();
+    state.remove_clock("ai").unwrap();
+    let events = state.advance(Nanos::from_millis(600));
+    let named: Vec<ClockId> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::RateChanged { clock, .. } | Event::DroppedTicks { clock, .. } => Some(clock),
+            _ => None,
+        })
+        .collect();
+    // Only the remaining clock's change is reported; none names the removed one.
+    assert_eq!(named, [net]);
+    assert!(!events.updates().any(|t| t.clock == ai));
+}
+
+#[test]
 fn bad_clock_configs_are_typed_errors() {
     let hz = |n| Period::from_hz(n).unwrap();
     let dup = LoopConfig::new(hz(60)).clock(ClockConfig::new("main", hz(10)));

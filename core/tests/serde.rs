@@ -2,12 +2,13 @@
 //! schedule exactly as the original does; corrupted saves are errors, never panics.
 #![cfg(feature = "serde")]
 
+use core::sync::atomic::{AtomicUsize, Ordering};
 use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{
-    ClockConfig, ClockId, Event, Events, Firing, LoopConfig, LoopState, Nanos, Period, Policy,
-    TimeScale,
+    ClockConfig, ClockId, ClockStats, Event, Events, Firing, LoopConfig, LoopState, Nanos, Period,
+    Policy, SavedState, TimeScale,
 };
 
 /// Several clocks (catch-up with hysteresis, with a phase, the nearest rule, a constant-rate
@@ -121,28 +122,73 @@ fn apply(state: &mut LoopState<Nanos>, control: u8) {
         }
         // Single-stepping (takes effect only while paused).
         12 => state.step_ticks(3),
+        // Clocks removed and added at run time (a clock's pending reports go with it).
+        13 => {
+            let _ = state.remove_clock(if control & 16 == 0 { "ai" } else { "late" });
+        }
+        14 => {
+            let policy = if control & 16 == 0 {
+                Policy::CatchUp
+            } else {
+                Policy::DropAndRest
+            };
+            let late = ClockConfig::new("late", Period::from_hz(25).unwrap()).policy(policy);
+            let start = state
+                .virtual_time()
+                .0
+                .saturating_sub(u64::from(control) << 20);
+            let _ = state.add_clock(late, Some(Nanos(start)));
+        }
         _ => {}
+    }
+}
+
+/// [`busy_config`], that with a constant-rate clock of any policy, or such a clock alone (the
+/// lone constant-rate path, which sleeps until its slots).
+fn any_config(variant: u8) -> LoopConfig {
+    let policy =
+        [Policy::DropAndRest, Policy::KeepWorking, Policy::Delay][usize::from(variant / 4) % 3];
+    let slots = ClockConfig::new("slots", Period::from_hz(24).unwrap()).policy(policy);
+    match variant % 4 {
+        0 | 1 => busy_config(variant / 4),
+        2 => busy_config(variant / 4).clock(slots),
+        _ => LoopConfig::from_clock(slots).max_frame_delta(Some(Duration::from_millis(250))),
     }
 }
 
 /// Folds `frames`, starting from `state` at clock reading `now`, returning every event and the
 /// final state.
 fn fold(
+    state: LoopState<Nanos>,
+    now: i64,
+    frames: &[Frame],
+) -> (Vec<Vec<Event<Nanos>>>, LoopState<Nanos>) {
+    fold_with(state, now, frames, |_| {})
+}
+
+/// [`fold`], showing `visit` every state it passes through: after each control, each step
+/// and each refusal.
+fn fold_with(
     mut state: LoopState<Nanos>,
     mut now: i64,
     frames: &[Frame],
+    mut visit: impl FnMut(&LoopState<Nanos>),
 ) -> (Vec<Vec<Event<Nanos>>>, LoopState<Nanos>) {
     let mut events = Events::new();
     let mut out = Vec::new();
     for f in frames {
         apply(&mut state, f.control);
+        visit(&state);
         now = (now + f.delta_us * 1_000).max(0);
         state.advance_into(Nanos(now as u64), &mut events);
         out.push(events.iter().collect());
+        visit(&state);
         if f.control % 16 == 11 {
             // A shell that could not run the step's last update refuses it.
             if let Some(t) = events.updates().last() {
-                let _ = state.refuse(&t);
+                if state.refuse(&t).is_ok() {
+                    visit(&state);
+                }
             }
         }
     }
@@ -418,4 +464,152 @@ fn set_leaf(v: &mut serde_json::Value, i: usize, value: serde_json::Value) {
     }
     let mut i = i;
     walk(v, &mut i, &mut Some(value));
+}
+
+/// A clock of `state` whose accounting identity fails (exactly, see `ClockStats`), if any.
+fn broken_identity(state: &LoopState<Nanos>) -> Option<ClockStats> {
+    state
+        .clock_names()
+        .filter_map(|name| state.clock_stats(state.clock_id(name)?))
+        .find(|s| {
+            let [run, dropped, pending, due, early] = [
+                s.ticks_run,
+                s.ticks_dropped,
+                s.pending,
+                s.ticks_due,
+                s.ticks_early,
+            ]
+            .map(u128::from);
+            run + dropped + pending != due + early
+        })
+}
+
+/// Every state a run passes through (after controls, steps and refusals, with clocks added and
+/// removed) loads back equal: the load-time checks refuse nothing the fold builds.
+#[test]
+fn every_state_of_a_run_loads_back_equal() {
+    fn prop(case: Case) -> bool {
+        let state = LoopState::new(any_config(case.variant), Nanos(5_000_000)).unwrap();
+        fold_with(state, 5_000_000, &case.frames, |state| {
+            let save = serde_json::to_value(state).unwrap();
+            let saved: SavedState = serde_json::from_value(save).unwrap();
+            match LoopState::try_from(saved) {
+                Ok(loaded) => assert!(loaded == *state, "loaded differently"),
+                Err(e) => panic!("refused: {e}"),
+            }
+        });
+        true
+    }
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(prop as fn(Case) -> bool);
+}
+
+/// Every counter a clock keeps in a save (the tick numbers, the accounting, the grid segment
+/// and the latest step's updates).
+const COUNTERS: [&str; 11] = [
+    "ran",
+    "next_tick",
+    "dropped_slots",
+    "clamp_dropped",
+    "refused",
+    "last_count",
+    "base",
+    "base_t",
+    "end",
+    "shift",
+    "origin",
+];
+
+/// Tampered saves that loaded and that were refused, over the whole property.
+static LOADED: AtomicUsize = AtomicUsize::new(0);
+static REFUSED: AtomicUsize = AtomicUsize::new(0);
+
+/// Loads `save`; if that works, the accounting identity holds for every clock, and keeps
+/// holding through the rest of the schedule, which folds without panicking.
+fn load_tampered(save: serde_json::Value, now: i64, rest: &[Frame]) {
+    let Ok(state) = serde_json::from_value::<LoopState<Nanos>>(save) else {
+        REFUSED.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    LOADED.fetch_add(1, Ordering::Relaxed);
+    if let Some(s) = broken_identity(&state) {
+        panic!("a save loaded with a broken identity: {s:?}");
+    }
+    fold_with(state, now, rest, |state| {
+        if let Some(s) = broken_identity(state) {
+            panic!("a loaded save folded into a broken identity: {s:?}");
+        }
+    });
+}
+
+/// Values to put in place of `old`: one off either way, the extremes, a flipped bit, a jump.
+fn tampered(old: u64, seed: u64) -> impl Iterator<Item = u64> {
+    [
+        old.wrapping_add(1),
+        old.wrapping_sub(1),
+        0,
+        u64::MAX,
+        old ^ (1 << (seed % 64)),
+        old.wrapping_add(seed % 1_000),
+    ]
+    .into_iter()
+    .filter(move |&new| new != old)
+}
+
+/// Every counter of every clock, and every number of every pending report, of saves taken
+/// mid-run (right after a control the next step would report) changed one at a time: a save
+/// that loads keeps the accounting identity for every clock, then and through the rest of the
+/// schedule. Before the load-time checks, `ran`, `next_tick`, `dropped_slots` or
+/// `clamp_dropped` one off loaded and broke it at once.
+#[test]
+fn tampered_saves_that_load_keep_the_identity() {
+    fn prop(case: Case, seed: u64) -> bool {
+        let state = LoopState::new(any_config(case.variant), Nanos(5_000_000)).unwrap();
+        let (head, rest) = case.frames.split_at(case.save_at);
+        let (_, mut mid) = fold(state, 5_000_000, head);
+        apply(&mut mid, [6, 7, 9, 10, 13, 15][(seed % 6) as usize]);
+        let good = serde_json::to_value(&mid).unwrap();
+        let now = now_after(head);
+        let rest = &rest[..rest.len().min(25)];
+        for c in 0..good["clocks"].as_array().unwrap().len() {
+            for field in COUNTERS {
+                let old = good["clocks"][c][field].as_u64().unwrap();
+                for new in tampered(old, seed) {
+                    let mut save = good.clone();
+                    save["clocks"][c][field] = new.into();
+                    load_tampered(save, now, rest);
+                }
+            }
+        }
+        for r in 0..good["reports"].as_array().unwrap().len() {
+            let (kind, body) = good["reports"][r]
+                .as_object()
+                .unwrap()
+                .iter()
+                .next()
+                .unwrap();
+            for (key, value) in body.as_object().unwrap() {
+                let Some(old) = value.as_u64() else { continue };
+                for new in tampered(old, seed).chain(0..6) {
+                    let mut save = good.clone();
+                    save["reports"][r][kind][key] = new.into();
+                    load_tampered(save, now, rest);
+                }
+            }
+        }
+        true
+    }
+    QuickCheck::new()
+        .tests(150)
+        .quickcheck(prop as fn(Case, u64) -> bool);
+    let (loaded, refused) = (
+        LOADED.load(Ordering::Relaxed),
+        REFUSED.load(Ordering::Relaxed),
+    );
+    // Both outcomes happened: the refusals are selective, and loaded saves were stepped.
+    assert!(
+        loaded > 1_000 && refused > 1_000,
+        "{loaded} loaded, {refused} refused"
+    );
 }

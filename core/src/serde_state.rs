@@ -1,0 +1,356 @@
+//! The whole [`LoopState`] as a save (feature `serde`): written with every private field, read
+//! back checked against the rules every state the fold builds keeps (see `state_error.rs`).
+
+use alloc::vec::Vec;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::clock::Clock;
+use crate::config::ClockConfig;
+use crate::controls::Report;
+use crate::deltas::StepSpan;
+use crate::event::ClockId;
+use crate::grid::Grid;
+use crate::jitter::Snap;
+use crate::rate::{GridPoint, Period, TimeScale};
+use crate::state::{Inner, LoopState};
+use crate::state_error::{StateError, check_controls, check_reports};
+use crate::time::Nanos;
+use crate::virt::SubNanos;
+
+/// The version of the [`LoopState`] format written by this crate.
+pub(crate) const FORMAT: u32 = 1;
+
+#[derive(Serialize)]
+#[serde(rename = "Clock")]
+struct ClockOut<'a> {
+    id: ClockId,
+    config: &'a ClockConfig,
+    origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    /// The fraction of a ns `base_t` carries, over the period's denominator.
+    base_r: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
+    /// Refused ticks the next steps must run whatever happens to their slots, and the
+    /// lowest tick the latest refusals undid.
+    spare: u32,
+    undone: u64,
+    /// The grid the latest step ran on, if a control has moved it since.
+    stepped: Option<Grid>,
+    next_tick: u64,
+    ran: u64,
+    dropped_slots: u64,
+    clamp_dropped: u64,
+    end_reported: bool,
+    snap: &'a Snap,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename = "Clock")]
+struct ClockIn {
+    id: ClockId,
+    config: ClockConfig,
+    origin: u64,
+    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
+    /// `origin`, its first tick number and simulation time, and where time ends for it.
+    shift: u64,
+    base: u64,
+    base_t: u64,
+    #[serde(default)]
+    base_r: u64,
+    end: u64,
+    refused: u64,
+    last_count: u32,
+    #[serde(default)]
+    spare: u32,
+    #[serde(default)]
+    undone: u64,
+    #[serde(default)]
+    stepped: Option<Grid>,
+    next_tick: u64,
+    ran: u64,
+    dropped_slots: u64,
+    clamp_dropped: u64,
+    end_reported: bool,
+    snap: Snap,
+}
+
+struct ClocksOut<'a>(&'a [Clock]);
+
+impl Serialize for ClocksOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| ClockOut {
+            id: c.id,
+            config: &c.config,
+            origin: c.origin,
+            shift: c.shift,
+            base: c.base,
+            base_t: c.base_t,
+            base_r: c.base_r,
+            end: c.end,
+            refused: c.refused,
+            last_count: c.last_count,
+            spare: c.spare,
+            undone: c.undone,
+            stepped: c.stepped,
+            next_tick: c.next_tick,
+            ran: c.ran,
+            dropped_slots: c.dropped_slots,
+            clamp_dropped: c.clamp_dropped,
+            end_reported: c.end_reported,
+            snap: &c.snap,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename = "LoopState")]
+struct StateOut<'a, T> {
+    version: u32,
+    start: &'a T,
+    clocks: ClocksOut<'a>,
+    alpha_clock: ClockId,
+    next_id: u16,
+    max_delta: Option<u64>,
+    render_rate: Option<Period>,
+    /// The next render slot's index on the render grid.
+    render_next: Option<u64>,
+    last_real: Option<u64>,
+    virt: u64,
+    virt_rem: SubNanos,
+    last_frame_v: u64,
+    paused: bool,
+    scale: TimeScale,
+    reported_scale: TimeScale,
+    pending_controls: u8,
+    reports: &'a [Report],
+    span: Option<&'a StepSpan>,
+    step_request: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename = "LoopState")]
+struct StateIn<T> {
+    version: u32,
+    start: T,
+    clocks: Vec<ClockIn>,
+    alpha_clock: ClockId,
+    next_id: u16,
+    max_delta: Option<u64>,
+    render_rate: Option<Period>,
+    render_next: Option<u64>,
+    last_real: Option<u64>,
+    virt: u64,
+    virt_rem: SubNanos,
+    last_frame_v: u64,
+    paused: bool,
+    scale: TimeScale,
+    reported_scale: TimeScale,
+    pending_controls: u8,
+    #[serde(default)]
+    reports: Vec<Report>,
+    /// The latest step's span (per-step deltas, input attribution); absent means no step yet.
+    #[serde(default)]
+    span: Option<StepSpan>,
+    #[serde(default)]
+    step_request: u64,
+}
+
+/// The whole state, every private field included, so that a loaded copy folds the rest of
+/// any schedule exactly as the original would (same events, same state). The grid positions
+/// and the values derived from the settings are not written: loading recomputes them.
+///
+/// The format is a versioned struct (`version`, `start`, `clocks`, …); its field names are
+/// not an API, but every later version of this crate will read it or say why not.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T: Serialize> Serialize for LoopState<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let i = &*self.inner;
+        StateOut {
+            version: FORMAT,
+            start: &i.start,
+            clocks: ClocksOut(&i.clocks),
+            alpha_clock: i.alpha_clock,
+            next_id: i.next_id,
+            max_delta: i.max_delta,
+            render_rate: i.render_rate,
+            render_next: i.render_next.map(|p| p.m),
+            last_real: i.last_real,
+            virt: i.virt,
+            virt_rem: i.virt_rem,
+            last_frame_v: i.last_frame_v,
+            paused: i.paused,
+            scale: i.scale,
+            reported_scale: i.reported_scale,
+            pending_controls: i.pending_controls,
+            reports: &i.reports,
+            span: Some(&i.span),
+            step_request: i.step_request,
+        }
+        .serialize(s)
+    }
+}
+
+/// A [`LoopState`] as saved, read but not yet checked: the typed route to a [`StateError`].
+///
+/// Deserializing a `LoopState` refuses a broken save with the format's own error, whose
+/// message is the [`StateError`]'s. To tell a file that does not parse (the format's error)
+/// from one that parses but that no run of the fold could have written (a corrupted or edited
+/// save), deserialize a `SavedState` instead and check it with `LoopState::try_from` (its
+/// [`TryFrom`] impl). Both read the same data and apply the same checks; nothing else can be
+/// done with a `SavedState`.
+///
+/// # Examples
+///
+/// A save whose clock claims one more update run than its tick numbers allow:
+///
+/// ```
+/// use tickfold_core::{ClockId, LoopConfig, LoopState, Nanos, Period, SavedState, StateError};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(100)); // ticks 0 to 5 run
+/// let mut save = serde_json::to_value(&state)?;
+/// save["clocks"][0]["ran"] = 7.into();
+///
+/// // It parses, so the format has nothing to say; the check names what is wrong.
+/// let saved: SavedState = serde_json::from_value(save.clone())?;
+/// let refused = LoopState::try_from(saved).unwrap_err();
+/// assert_eq!(refused, StateError::Accounting(ClockId(0)));
+/// // Loading the `LoopState` directly refuses it too, with the same message.
+/// let err = serde_json::from_value::<LoopState>(save).unwrap_err();
+/// assert_eq!(err.to_string(), refused.to_string());
+///
+/// // An intact save passes both.
+/// let saved: SavedState = serde_json::from_value(serde_json::to_value(&state)?)?;
+/// assert_eq!(LoopState::try_from(saved)?, state);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Deserialize)]
+#[serde(transparent)]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub struct SavedState<T = Nanos>(StateIn<T>);
+
+/// Checks a save against the rules every state the fold builds keeps.
+///
+/// # Errors
+///
+/// The first rule the save breaks, as a [`StateError`].
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T> TryFrom<SavedState<T>> for LoopState<T> {
+    type Error = StateError;
+
+    fn try_from(saved: SavedState<T>) -> Result<LoopState<T>, StateError> {
+        restore(saved.0)
+    }
+}
+
+/// Loads a state written by the `Serialize` impl, checked: a state that breaks one of the
+/// fold's invariants (corrupted or edited data) is refused with a [`StateError`] (as the
+/// deserializer's error, with its message; [`SavedState`] gives the typed error), never
+/// accepted to fail later. Clock names are made `'static` once per distinct name (with
+/// `std`; without it, once per load).
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for LoopState<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LoopState<T>, D::Error> {
+        let saved = SavedState::<T>::deserialize(d)?;
+        LoopState::try_from(saved).map_err(D::Error::custom)
+    }
+}
+
+fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
+    if s.version != FORMAT {
+        return Err(StateError::UnsupportedVersion(s.version));
+    }
+    if s.clocks.is_empty() {
+        return Err(StateError::NoClocks);
+    }
+    if s.max_delta == Some(0) {
+        return Err(StateError::ZeroMaxFrameDelta);
+    }
+    let render_next = match (s.render_rate, s.render_next) {
+        (None, None) => None,
+        (Some(rate), Some(m)) => Some(GridPoint::at(rate, m)),
+        (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
+        (Some(_), None) => return Err(StateError::MissingRenderSlot),
+    };
+    if !s.virt_rem.is_valid_for(s.scale) {
+        return Err(StateError::BadRemainder);
+    }
+    let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
+    if !span.rem0.is_valid_for(span.scale) {
+        return Err(StateError::BadRemainder);
+    }
+    check_controls(
+        s.pending_controls,
+        s.paused,
+        s.scale,
+        s.reported_scale,
+        &s.reports,
+    )?;
+    let mut clocks: Vec<Clock> = Vec::with_capacity(s.clocks.len());
+    for c in s.clocks {
+        if c.id.0 >= s.next_id || clocks.iter().any(|k| k.id == c.id) {
+            return Err(StateError::BadClockId(c.id));
+        }
+        if clocks.iter().any(|k| k.config.name == c.config.name) {
+            return Err(StateError::DuplicateClock(c.config.name));
+        }
+        let checked = c
+            .config
+            .validate()
+            .map_err(|e| StateError::InvalidClock(c.id, e))?;
+        let mut clock = Clock::new(c.id, c.config, checked, c.origin);
+        clock.ran = c.ran;
+        clock.dropped_slots = c.dropped_slots;
+        clock.clamp_dropped = c.clamp_dropped;
+        clock.end_reported = c.end_reported;
+        clock.snap = c.snap;
+        clock.refused = c.refused;
+        clock.last_count = c.last_count;
+        clock.shift = c.shift;
+        clock.base = c.base;
+        clock.base_t = c.base_t;
+        clock.base_r = c.base_r;
+        clock.spare = c.spare;
+        clock.undone = c.undone;
+        clock.stepped = c.stepped;
+        clock.end = c.end;
+        // The grid, the due time and the end-of-time flag follow from the tick number.
+        clock.jump_to(c.next_tick);
+        clock.check_loaded()?;
+        clocks.push(clock);
+    }
+    if !clocks.iter().any(|c| c.id == s.alpha_clock) {
+        return Err(StateError::UnknownAlphaClock(s.alpha_clock));
+    }
+    check_reports(&clocks, &s.reports)?;
+    Ok(LoopState {
+        inner: alloc::boxed::Box::new(Inner {
+            start: s.start,
+            clocks,
+            alpha_clock: s.alpha_clock,
+            next_id: s.next_id,
+            max_delta: s.max_delta,
+            render_rate: s.render_rate,
+            last_real: s.last_real,
+            virt: s.virt,
+            virt_rem: s.virt_rem,
+            last_frame_v: s.last_frame_v,
+            render_next,
+            paused: s.paused,
+            scale: s.scale,
+            reported_scale: s.reported_scale,
+            pending_controls: s.pending_controls,
+            reports: s.reports,
+            span,
+            step_request: s.step_request,
+        }),
+    })
+}
