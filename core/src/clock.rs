@@ -147,7 +147,8 @@ impl Clock {
     /// over the period's denominator.
     #[inline]
     pub(crate) fn sim_time_at(&self, g: GridPoint) -> (u64, u64) {
-        g.offset(self.base_t, self.base_r, self.step.den())
+        let g = g.with_offset(self.base_r, self.step.den());
+        (self.base_t.saturating_add(g.floor()), g.remainder())
     }
 
     /// The clock's current grid segment: the one home of every tick's due time.
@@ -414,8 +415,8 @@ impl Clock {
             phase_ns: self.shift,
             base: self.base,
             base_t: self.base_t,
-            t_carry: self.step.den() - self.base_r,
-            start: self.tick_start,
+            base_r: self.base_r,
+            start: self.tick_start.with_offset(self.base_r, self.step.den()),
             step: self.step,
         }
     }
@@ -425,7 +426,7 @@ impl Clock {
     #[inline(always)]
     pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
         Run {
-            start,
+            start: start.with_offset(self.base_r, self.step.den()),
             count,
             ..self.run()
         }

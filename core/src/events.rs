@@ -33,10 +33,13 @@ pub(crate) struct Run {
     /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
     pub(crate) base: u64,
     pub(crate) base_t: u64,
-    /// `den − r` for the fraction `r/den` of a ns that `base_t` carries (`den` the period's
-    /// denominator): a grid point whose remainder reaches it carries one more ns into `t`.
-    pub(crate) t_carry: u64,
-    /// `k`·dt for the first tick `k` (its index is `start.m`).
+    /// The fraction `base_r/den` of a ns that `base_t` carries (`den` the period's
+    /// denominator). Every grid point of the run, `start` included, carries it too
+    /// ([`GridPoint::with_offset`]), so a tick's `t` is `base_t` plus its point's whole ns,
+    /// and its start on the grid is [`GridPoint::ceil_from`]`(base_r)`.
+    pub(crate) base_r: u64,
+    /// `k`·dt for the first tick `k` (its index is `base + start.m`), with the offset
+    /// `base_r` (see there).
     pub(crate) start: GridPoint,
     pub(crate) step: GridStep,
 }
@@ -65,7 +68,7 @@ impl Run {
             index: self.base.saturating_add(g.m),
             t: self.t(g),
             dt: self.step.rate(),
-            lag: Lag::between_u64(x, g.ceil()),
+            lag: Lag::between_u64(x, g.ceil_from(self.base_r)),
             last_in_step,
         }
     }
@@ -74,7 +77,7 @@ impl Run {
     /// (see `Clock::base_t`), rounded down.
     #[inline(always)]
     pub(crate) fn t(&self, g: GridPoint) -> Nanos {
-        Nanos(g.floor_carry(self.base_t, self.t_carry))
+        Nanos(self.base_t.saturating_add(g.floor()))
     }
 
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
@@ -86,13 +89,14 @@ impl Run {
         if self.constant_rate {
             // The time since the slot started, 0 when the shell slept until it.
             return Lag::from(Nanos(
-                l.saturating_add(self.phase_ns).saturating_sub(g.ceil()),
+                l.saturating_add(self.phase_ns)
+                    .saturating_sub(g.ceil_from(self.base_r)),
             ));
         }
         // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
         Lag::between(
             u128::from(l) + u128::from(self.phase_ns),
-            u128::from(g.ceil()),
+            u128::from(g.ceil_from(self.base_r)),
         )
     }
 
@@ -103,12 +107,14 @@ impl Run {
             self.start
         } else {
             GridPoint::at(self.step.rate(), self.start.m + u64::from(j))
+                .with_offset(self.base_r, self.step.den())
         }
     }
 
     /// The due time of the tick starting at `g` (the merge order).
     #[inline]
     pub(crate) fn due(&self, g: GridPoint) -> u64 {
+        let g = g.without_offset(self.base_r, self.step.den());
         let mut end = g;
         end.advance_by(self.step);
         due_time(

@@ -311,28 +311,63 @@ impl GridPoint {
         }
     }
 
-    /// `base + r0/den + m·dt` as whole ns (saturating) and the remainder over `den`, for a
-    /// remainder `r0 < den` and this point's grid of denominator `den`: a simulation time
-    /// that carries a fraction of a ns from an earlier grid segment.
+    /// The point `m·dt + r0/den` (`r0 < den`, `den` this grid's denominator): a grid point
+    /// shifted by a fraction of a ns, in which a run of ticks carries its simulation time's
+    /// fraction (so that a tick's `t` is the whole ns of its point, as without one).
     #[inline(always)]
-    pub(crate) fn offset(self, base: u64, r0: u64, den: u64) -> (u64, u64) {
+    pub(crate) fn with_offset(self, r0: u64, den: u64) -> GridPoint {
         // r < den and r0 < den: at most one carry, compared before adding (no overflow).
         if self.r >= den - r0 {
-            (
-                base.saturating_add(self.q).saturating_add(1),
-                self.r - (den - r0),
-            )
+            GridPoint {
+                m: self.m,
+                q: self.q.saturating_add(1),
+                r: self.r - (den - r0),
+            }
         } else {
-            (base.saturating_add(self.q), self.r + r0)
+            GridPoint {
+                m: self.m,
+                q: self.q,
+                r: self.r + r0,
+            }
         }
     }
 
-    /// The whole ns of [`offset`](Self::offset), given `carry_at = den − r0`: one compare
-    /// per tick on the walk over a step's updates.
+    /// The plain point `m·dt` of a point [`with_offset`](Self::with_offset)`(r0, den)`.
     #[inline(always)]
-    pub(crate) fn floor_carry(self, base: u64, carry_at: u64) -> u64 {
-        base.saturating_add(self.q)
-            .saturating_add(u64::from(self.r >= carry_at))
+    pub(crate) fn without_offset(self, r0: u64, den: u64) -> GridPoint {
+        if self.r >= r0 {
+            GridPoint {
+                m: self.m,
+                q: self.q,
+                r: self.r - r0,
+            }
+        } else {
+            GridPoint {
+                m: self.m,
+                q: self.q.saturating_sub(1),
+                r: self.r + (den - r0),
+            }
+        }
+    }
+
+    /// `m·num mod den` (plus the offset, for a point with one).
+    #[inline(always)]
+    pub(crate) fn remainder(self) -> u64 {
+        self.r
+    }
+
+    /// `floor` of this point: for a point with an offset, the whole ns of `m·dt + r0/den`.
+    #[inline(always)]
+    pub(crate) fn floor(self) -> u64 {
+        self.q
+    }
+
+    /// `ceil(m·dt)` of a point [`with_offset`](Self::with_offset)`(r0, _)`: the offset is
+    /// taken back out by comparing the remainder with `r0` instead of with 0 (as cheap as
+    /// [`ceil`](Self::ceil)).
+    #[inline(always)]
+    pub(crate) fn ceil_from(self, r0: u64) -> u64 {
+        self.q.saturating_add(u64::from(self.r > r0))
     }
 
     /// `ceil(m·dt)` in whole nanoseconds.

@@ -284,8 +284,14 @@ pub(crate) mod tests {
             let den = 1 + u64::arbitrary(g) % 5_000;
             let num = den + u64::arbitrary(g) % 100_000_000_000;
             let rate = Period::from_secs_ratio(num, den * 1_000_000_000).expect("a valid period");
-            let (num, _) = rate.as_nanos_ratio();
+            let (num, den_ns) = rate.as_nanos_ratio();
             let origin = anywhere(g);
+            // Half the runs carry a fraction of a ns of simulation time (after a restart).
+            let base_r = if bool::arbitrary(g) {
+                0
+            } else {
+                u64::arbitrary(g) % den_ns
+            };
             let run = Run {
                 clock: ClockId(u16::arbitrary(g) % 3),
                 constant_rate: false,
@@ -298,8 +304,8 @@ pub(crate) mod tests {
                 },
                 base: anywhere(g),
                 base_t: anywhere(g),
-                t_carry: u64::MAX,
-                start: GridPoint::at(rate, anywhere(g) / num.max(1)),
+                base_r,
+                start: GridPoint::at(rate, anywhere(g) / num.max(1)).with_offset(base_r, den_ns),
                 step: GridStep::of(rate),
             };
             let v = if bool::arbitrary(g) {
@@ -331,6 +337,40 @@ pub(crate) mod tests {
             .quickcheck(prop as fn(Case) -> bool);
     }
 
+    /// A run whose simulation time carries a fraction of a ns: the same ticks and lags as
+    /// the plain run on the same grid, and each `t` exactly `floor(base_t + (base_r + m·num) /
+    /// den)`, computed here in 128 bits.
+    #[test]
+    fn an_offset_run_carries_t_exactly_and_keeps_the_lags() {
+        fn prop(case: Case) -> bool {
+            let run = case.run;
+            let (num, den) = run.step.rate().as_nanos_ratio();
+            let plain_start = run.start.without_offset(run.base_r, den);
+            let plain = Run {
+                base_r: 0,
+                start: plain_start,
+                ..run
+            };
+            let offset = ticks(Walk::new(&[run], case.v), &[run], case.v);
+            let flat = ticks(Walk::new(&[plain], case.v), &[plain], case.v);
+            offset.len() == flat.len()
+                && offset.iter().zip(&flat).enumerate().all(|(j, (a, b))| {
+                    let m = u128::from(run.start.m) + j as u128;
+                    let exact = u128::from(run.base_t)
+                        + (u128::from(run.base_r) + m * u128::from(num)) / u128::from(den);
+                    let t = u64::try_from(exact).unwrap_or(u64::MAX);
+                    let ok = a.index == b.index && a.lag == b.lag && a.t.0 == t;
+                    if !ok {
+                        eprintln!("{a:?} vs {b:?}, t {t}, run {run:?}");
+                    }
+                    ok
+                })
+        }
+        QuickCheck::new()
+            .tests(5_000)
+            .quickcheck(prop as fn(Case) -> bool);
+    }
+
     #[test]
     fn the_direct_walk_is_taken_for_catch_up_runs_whose_lag_fits() {
         let rate = Period::from_secs_ratio(50_000_000, 3_000_000_000).expect("a valid period");
@@ -342,7 +382,7 @@ pub(crate) mod tests {
             phase_ns: 7,
             base: 0,
             base_t: 0,
-            t_carry: u64::MAX,
+            base_r: 0,
             start: GridPoint::at(rate, 1_000),
             step: GridStep::of(rate),
         };
