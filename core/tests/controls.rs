@@ -54,7 +54,7 @@ impl Arbitrary for Op {
             3 => Op::Reset,
             4 | 5 => Op::Refuse,
             6 => Op::Frame(u64::arbitrary(g) % 500_000_000),
-            8 | 9 | 10 => Op::Input(u64::arbitrary(g) % 60_000_000),
+            8..=10 => Op::Input(u64::arbitrary(g) % 60_000_000),
             11 => Op::SaveLoad,
             7 => Op::Frame(0),
             _ => Op::Frame(16_666_666 + u64::arbitrary(g) % 200_001 - 100_000),
