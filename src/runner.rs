@@ -122,6 +122,15 @@ fn reach<T: Timestamp>(
     time.now().nanos_since(until).is_some()
 }
 
+/// `deadline`, or `now` if the deadline is earlier.
+fn not_before<T: Timestamp>(deadline: T, now: T) -> T {
+    if deadline.nanos_since(now).is_some() {
+        deadline
+    } else {
+        now
+    }
+}
+
 /// Drives a [`LoopState`] with a time source and a sleeper.
 ///
 /// Each [`frame`](Runner::frame): read the time, [`LoopState::advance_into`] (no allocation
@@ -173,7 +182,9 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///
     /// The deadline returned is never earlier than the time read at the start of the call: when
     /// the events handed on were stepped in an earlier call, a deadline that has passed since
-    /// comes back as that reading (call again at once).
+    /// comes back as that reading (call again at once). So does a `Sleep`'s time when the frame
+    /// stops before it and it is earlier than that reading (the time source went back within
+    /// the frame).
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
         let now = self.time.now();
         if self.next >= self.events.len() {
@@ -184,15 +195,13 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
         for event in self.events.iter().skip(self.next) {
             if let Event::Sleep { until } = event {
                 if !reach(&mut self.time, &mut self.sleeper, until) {
-                    return Some(until);
+                    return Some(not_before(until, now));
                 }
             }
             on_event(&event, &self.state);
             self.next += 1;
         }
-        self.events
-            .deadline()
-            .map(|&d| if d.nanos_since(now).is_some() { d } else { now })
+        self.events.deadline().map(|&d| not_before(d, now))
     }
 
     /// Sleeps until `deadline`; returns how late the wake-up was, in ns (0 if on time or early).

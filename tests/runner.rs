@@ -6,6 +6,7 @@
 //! update for a later frame, never running it before its slot.
 
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use tickfold::runner::{NoSleep, Runner, Sleeper, TimeSource};
@@ -335,4 +336,43 @@ fn a_late_sleeper_runs_the_update_late_and_keeps_the_grid() {
     // Woken 4 ms late each time, the updates run late but their slots stay on the 10 ms grid.
     assert_eq!(seen, [(0, 0), (1, 14 * MS), (2, 24 * MS)]);
     assert_eq!(*calls.borrow(), [10 * MS, 20 * MS]);
+}
+
+/// Reads a script of times, one per call, then its last time forever.
+struct Script(VecDeque<u64>, u64);
+
+impl TimeSource<Nanos> for Script {
+    fn now(&mut self) -> Nanos {
+        if let Some(t) = self.0.pop_front() {
+            self.1 = t;
+        }
+        Nanos(self.1)
+    }
+}
+
+#[test]
+fn a_frame_that_stops_at_a_sleep_never_returns_a_time_before_its_first_reading() {
+    // A drop-and-rest loop at 10 ms slots, paced by the caller. Frame 1 reads 0 and runs tick
+    // 0; frame 2 reads 3 ms, steps the fold (sleep until 10 ms) and stops there. Frame 3 reads
+    // 15 ms, then the time source goes back to 5 ms within the frame: at that reading the slot
+    // has not come, so the frame stops again, but it returns its first reading, not 10 ms.
+    let config =
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+    let state = LoopState::new(config, Nanos(0)).unwrap();
+    let readings = VecDeque::from([0, 3 * MS, 3 * MS, 15 * MS, 5 * MS, 20 * MS]);
+    let mut r = Runner::new(state, Script(readings, 0), NoSleep);
+    let mut updates = Vec::new();
+    let mut frame = |r: &mut Runner<Nanos, Script, NoSleep>| {
+        r.frame(|e, _| {
+            if let Event::Update(t) = e {
+                updates.push(t.index);
+            }
+        })
+    };
+    assert_eq!(frame(&mut r), Some(Nanos(0)));
+    assert_eq!(frame(&mut r), Some(Nanos(10 * MS)));
+    assert_eq!(frame(&mut r), Some(Nanos(15 * MS)));
+    // At 20 ms (read at the start of the frame and again at the sleep) tick 1 runs.
+    assert!(frame(&mut r).is_some());
+    assert_eq!(updates, [0, 1]);
 }

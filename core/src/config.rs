@@ -324,13 +324,14 @@ impl LoopConfig {
     /// scale: at a scale of 2,000 a 16 ms frame still owes at most 250 ms of ticks, at 0.01 a
     /// 2 s frame owes 20 ms and loses nothing (Bevy clamps virtual time the same way).
     ///
-    /// The rule, per clock: a step keeps the ticks due by the later of (the step's starting
-    /// virtual time + this delta) and (the due time of the clock's next tick when the step
-    /// began), so a shell that sleeps until the deadline the fold gave it never loses the tick
-    /// it woke for, however slow the clock. Ticks due after that are dropped, oldest first,
-    /// reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime) with their numbers;
-    /// the tick number jumps over them, so the simulation stays in sync with the clock instead
-    /// of falling behind for good. `None` keeps every tick (the cap still bounds each step). A
+    /// The rule, per clock: a step keeps due as many ticks as were due by the later of (the
+    /// step's starting virtual time + this delta) and (the due time of the clock's next tick
+    /// when the step began), so a shell that sleeps until the deadline the fold gave it never
+    /// loses the tick it woke for, however slow the clock. The others, as many as came due
+    /// after that, are dropped oldest first (the clock's next tick numbers), reported as
+    /// [`Event::DiscardedTime`](crate::Event::DiscardedTime) with their numbers; the tick
+    /// number jumps over them, so the ticks that run are the newest due and the simulation
+    /// stays in sync with the clock instead of falling behind for good. `None` keeps every tick (the cap still bounds each step). A
     /// zero duration is rejected at construction.
     #[must_use]
     pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {

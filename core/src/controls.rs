@@ -443,10 +443,23 @@ impl<T> LoopState<T> {
     /// [`ClockStats::ticks_refused`](crate::ClockStats::ticks_refused) and `ticks_run` does not
     /// count it, so the accounting identity holds.
     ///
-    /// Only the latest update of its clock in the latest step can be refused (refuse the
-    /// step's updates from the last one back to refuse several), and only before another
-    /// control moves that clock's grid. Step again soon: the deadline the step gave assumed
-    /// the tick ran.
+    /// A tick can be refused only when all of these hold:
+    ///
+    /// * the latest step (the latest call of [`step`](LoopState::step),
+    ///   [`advance`](LoopState::advance) or [`advance_into`](LoopState::advance_into)) ran it;
+    /// * it is its clock's latest update of that step not yet refused: the step's last update
+    ///   of that clock, or, once that one is refused, the one before it, and so on (refuse
+    ///   several from the last one back). A tick refused and not run again since cannot be
+    ///   refused twice;
+    /// * no control has moved that clock's grid since the step:
+    ///   [`set_rate`](LoopState::set_rate) to another period,
+    ///   [`set_phase`](LoopState::set_phase) to another phase,
+    ///   [`accumulate_overstep`](LoopState::accumulate_overstep) (even of zero time),
+    ///   [`discard_overstep`](LoopState::discard_overstep) that dropped some time, or
+    ///   [`reset_grid`](LoopState::reset_grid). Other controls (the cap, hysteresis, pause,
+    ///   time scale, other clocks) do not matter.
+    ///
+    /// Step again soon: the deadline the step gave assumed the tick ran.
     ///
     /// A refused constant-rate slot runs at the next step even when that step comes after
     /// the slot (or later ones) passed: nothing is dropped in its place. The one exception is
@@ -460,7 +473,8 @@ impl<T> LoopState<T> {
     /// # Errors
     ///
     /// [`ClockError::UnknownId`] for a tick of no clock of this loop,
-    /// [`ClockError::NotRefusable`] for any other tick; the state is unchanged.
+    /// [`ClockError::NotRefusable`] for any other tick that breaks the rules above; the state
+    /// is unchanged.
     pub fn refuse(&mut self, tick: &Tick) -> Result<(), ClockError> {
         let s = &mut *self.inner;
         let i = s.position(ClockRef::Id(tick.clock))?;

@@ -136,8 +136,13 @@ pub enum ClockError {
     Config(ConfigError),
     /// No clock of the loop has this id (it was removed, or never existed).
     UnknownId(ClockId),
-    /// [`LoopState::refuse`](crate::LoopState::refuse) was given a tick that is not the latest
-    /// update of its clock in the latest step (or a control moved that clock's grid since).
+    /// [`LoopState::refuse`](crate::LoopState::refuse) was given a tick it cannot take back.
+    /// Only a clock's latest update of the latest step not yet refused can be refused, and
+    /// only before a control moves that clock's grid. This tick is an earlier update of the
+    /// step than one not refused (refuse from the last one back), an update of an earlier
+    /// step, one already refused, or one that never ran; or since the step its clock's grid moved
+    /// (`set_rate` to another period, `set_phase` to another phase, `accumulate_overstep`,
+    /// a `discard_overstep` that dropped time, `reset_grid`).
     NotRefusable {
         /// The tick's clock.
         clock: ClockId,
@@ -167,7 +172,8 @@ impl fmt::Display for ClockError {
             ClockError::UnknownId(id) => write!(f, "no clock has id {}", id.0),
             ClockError::NotRefusable { clock, index } => write!(
                 f,
-                "tick {index} of clock {} is not the latest update of the latest step",
+                "tick {index} of clock {} cannot be refused: only the clock's latest update of \
+                 the latest step not yet refused can be, before a control moves its grid",
                 clock.0
             ),
         }

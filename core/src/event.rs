@@ -118,17 +118,19 @@ pub enum Event<T> {
         by: Nanos,
     },
     /// The step moved virtual time further than the max frame delta allows, and `clock` lost
-    /// ticks to it. Virtual time still advances in full, but `clock` works off only the ticks
-    /// due by the later of the step's start plus the max frame delta and the due time of its
-    /// next tick at the start of the step (the time the fold asked the shell to wait for is
-    /// never a stall). Its ticks due after that, `first .. first + ticks`, are dropped and will
+    /// ticks to it. Virtual time still advances in full, but `clock` keeps due only as many
+    /// ticks as were due by the later of the step's start plus the max frame delta and the due
+    /// time of its next tick at the start of the step (the time the fold asked the shell to
+    /// wait for is never a stall). The others, as many as came due after that, are dropped
+    /// oldest first: `first .. first + ticks` are the clock's next tick numbers, and they will
     /// never run (the tick number jumps over them, like the dropped iterations of a
-    /// constant-rate loop). Reported for each clock that drops at least one tick.
+    /// constant-rate loop). The ticks that do run are the newest due, up to the step's virtual
+    /// time. Reported for each clock that drops at least one tick.
     DiscardedTime {
         /// The clock.
         clock: ClockId,
-        /// The virtual time discarded for this clock: from the limit described above to the
-        /// step's virtual time.
+        /// The virtual time discarded for this clock: the step's virtual time less the limit
+        /// described above.
         time: Nanos,
         /// The first dropped tick number.
         first: u64,
@@ -163,10 +165,13 @@ pub enum Event<T> {
     },
     /// Draw a frame.
     Render(Render),
-    /// `clock` has reached the end of the time axis: its tick `next_tick` would be due past
-    /// `u64::MAX` ns of virtual time (584 years after the clock's start), so it and every later
-    /// tick never come due. The clock's grid stops there; it runs and drops nothing more.
-    /// Reported once per clock, at the first step that finds it there.
+    /// `clock` has reached the end of the time axis: its tick `next_tick` and every later one
+    /// never run. Either that tick would come due after `u64::MAX` ns of virtual time (584
+    /// years after the loop's start), or its number is `u64::MAX`, the last a tick number can
+    /// hold, which never runs even when it comes due in time (with 1 ns constant-rate slots
+    /// from the loop's start, slot `u64::MAX` starts at exactly `u64::MAX` ns). The clock's
+    /// grid stops there; it runs and drops nothing more. Reported once per clock, at the first
+    /// step that finds it there.
     EndOfTime {
         /// The clock that ran out of time.
         clock: ClockId,

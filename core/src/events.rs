@@ -142,12 +142,21 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// list and the render in a field. Iterating (`for event in &events`, [`Events::iter`],
 /// [`Events::updates`]) produces the [`Event`]s by value, in this order:
 ///
-/// 1. controls ([`Event::Paused`], [`Event::Resumed`], [`Event::ScaleChanged`]),
-///    [`Event::TimeBackwards`], [`Event::DiscardedTime`]s, [`Event::DroppedTicks`],
-///    [`Event::Sleep`];
+/// 1. before the updates, in this order:
+///    * the controls since the previous step: [`Event::Paused`] or [`Event::Resumed`], then
+///      [`Event::ScaleChanged`], then the clock controls' [`Event::RateChanged`]s and
+///      [`Event::DroppedTicks`] with [`DropReason::Discarded`](crate::DropReason::Discarded)
+///      (from `discard_overstep` and `reset_grid`), in the order the controls were called
+///      (consecutive drops of one clock merged into one event);
+///    * [`Event::TimeBackwards`];
+///    * [`Event::DiscardedTime`]s (the max frame delta), one per clock that lost ticks, in
+///      declaration order;
+///    * [`Event::DroppedTicks`] with [`DropReason::SlotMissed`](crate::DropReason::SlotMissed),
+///      one per constant-rate clock that missed slots, in declaration order;
+///    * [`Event::Sleep`] (a lone constant-rate clock);
 /// 2. the [`Event::Update`]s of every clock, merged by due time, ties going to the clock
 ///    declared first;
-/// 3. [`Event::Deferred`]s and [`Event::EndOfTime`]s;
+/// 3. [`Event::Deferred`]s, then [`Event::EndOfTime`]s, each in declaration order;
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
@@ -263,8 +272,10 @@ impl<T> Events<T> {
     }
 
     /// Whether the description spilled to the heap: more than one event before the updates or
-    /// after them (see [`INLINE_EVENTS`]), or updates from two or more clocks. Never because of
-    /// the number of updates.
+    /// after them (see [`INLINE_EVENTS`]), or updates from more than four clocks. Never because
+    /// of the number of updates. A buffer reused with
+    /// [`LoopState::advance_into`](crate::LoopState::advance_into) keeps its heap capacity, so
+    /// it stays spilled once it has spilled.
     #[must_use]
     pub fn spilled(&self) -> bool {
         self.before.spilled() || self.after.spilled() || self.runs.spilled()

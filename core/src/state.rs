@@ -66,15 +66,17 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///   it is the first step, which always renders), makes no new tick due (only a backlog the
 ///   cap left behind keeps running), and the next step measures from the latest `now`, so no
 ///   span is counted twice.
-/// * A step that moves virtual time further than the max frame delta works off only the ticks
-///   due within it (or due by the deadline the fold gave, if that is later); the rest is
-///   reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime) with the ticks it cost
-///   (see [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)). With the clamp
+/// * A step that moves virtual time further than the max frame delta works off only as many
+///   ticks as came due within it (or by the deadline the fold gave, if that is later), the
+///   newest; the older ones are dropped and reported as
+///   [`Event::DiscardedTime`](crate::Event::DiscardedTime) with their numbers (see
+///   [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)). With the clamp
 ///   off, gaps of centuries are still fine: each step runs at most the update cap (or
 ///   [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP)), reporting the rest as
 ///   [`Event::Deferred`](crate::Event::Deferred).
 /// * Time ends at `u64::MAX` ns of virtual time (584 years): a tick whose exact due time does
-///   not fit never comes due, the clock's grid stops there, and
+///   not fit never comes due, nor does tick number `u64::MAX` (where tick numbers end), the
+///   clock's grid stops there, and
 ///   [`Event::EndOfTime`](crate::Event::EndOfTime) says so once. Tick indices never repeat and
 ///   the deadline becomes `None` when no clock can tick.
 ///

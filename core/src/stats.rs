@@ -113,7 +113,8 @@ impl<T> LoopState<T> {
     }
 
     /// The alpha clock's ticks that ran before virtual time made them due (the *nearest* rule,
-    /// hysteresis, a lone constant-rate clock's sleep); see [`ClockStats::ticks_early`].
+    /// hysteresis, a lone constant-rate clock's sleep, a smaller phase); see
+    /// [`ClockStats::ticks_early`].
     #[must_use]
     pub fn ticks_early(&self) -> u64 {
         self.alpha_stats().ticks_early
@@ -151,8 +152,11 @@ pub struct ClockStats {
     /// constant-rate policies, slots that have started.
     pub ticks_due: u64,
     /// Ticks run (or dropped) before virtual time made them due: the *nearest* rule and
-    /// hysteresis fire ticks early, and a lone constant-rate clock runs its next slot after the
-    /// [`Event::Sleep`](crate::Event::Sleep) it asks for. 0 with late firing and no hysteresis.
+    /// hysteresis fire ticks early, a lone constant-rate clock runs its next slot after the
+    /// [`Event::Sleep`](crate::Event::Sleep) it asks for, and a smaller phase
+    /// ([`LoopState::set_phase`](crate::LoopState::set_phase)) moves the grid later, so ticks
+    /// that already ran are due later. 0 for a catch-up clock with late firing and no
+    /// hysteresis, unless its phase was lowered.
     pub ticks_early: u64,
     /// Ticks the shell refused with [`LoopState::refuse`](crate::LoopState::refuse): each ran
     /// again later with the same number (not counted in `ticks_run` until it did).

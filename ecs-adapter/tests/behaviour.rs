@@ -1,13 +1,9 @@
 //! The adapter's documented behaviours, one scenario each: one capture per catch-up step,
 //! teleports in either order, spawns, recycled ids, blend modes, bad input.
 
-use approx::assert_abs_diff_eq;
-use glam::{Quat, Vec3};
 use hecs::World;
 use tickfold_core::{ClockId, Event, Lag, LoopConfig, LoopState, Nanos, Period, Tick};
-use tickfold_hecs::{
-    BlendMode, Discrete, Error, Interpolated, Previous, Rendered, Sample, Stamp, Tracker,
-};
+use tickfold_hecs::{BlendMode, Discrete, Error, Interpolated, Previous, Sample, Stamp, Tracker};
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Velocity(f64);
@@ -295,45 +291,54 @@ fn entities_without_companions_show_the_newest_value_until_adopted() {
     }
 }
 
-#[test]
-fn the_render_only_component_gets_the_blend_and_the_gameplay_one_keeps_the_tick() {
-    let mut interp = Interpolated::<Vec3>::new().rendered(true);
-    let mut world = World::new();
-    let e = interp.spawn(&mut world, (Vec3::ZERO,));
-    interp.capture(&mut world);
-    *world.get::<&mut Vec3>(e).unwrap() = Vec3::new(2.0, 4.0, 0.0);
-    let counts = interp.write_rendered(&world, 0.5);
-    assert_eq!(counts.interpolated, 1);
-    assert_eq!(
-        world.get::<&Rendered<Vec3>>(e).unwrap().0,
-        Vec3::new(1.0, 2.0, 0.0)
-    );
-    assert_eq!(*world.get::<&Vec3>(e).unwrap(), Vec3::new(2.0, 4.0, 0.0));
-}
+/// glam's types, which are `Interpolate` with the `glam` feature only.
+#[cfg(feature = "glam")]
+mod glam_types {
+    use approx::assert_abs_diff_eq;
+    use glam::{Quat, Vec3};
+    use hecs::World;
+    use tickfold_hecs::{Interpolated, Previous, Rendered};
 
-#[test]
-fn rotations_take_the_shortest_arc_and_are_exact_at_the_ends() {
-    let mut interp = Interpolated::<Quat>::new();
-    let mut world = World::new();
-    let a = Quat::from_rotation_z(0.2);
-    let e = interp.spawn(&mut world, (a,));
-    interp.capture(&mut world);
-    let b = -Quat::from_rotation_z(0.6); // the same rotation as +b, the other hemisphere
-    *world.get::<&mut Quat>(e).unwrap() = b;
-    let q = |alpha| interp.sample(&world, e, alpha).unwrap().into_value();
-    assert_eq!(q(0.0), a);
-    assert_eq!(q(1.0), b);
-    assert_abs_diff_eq!(
-        q(0.5).angle_between(Quat::from_rotation_z(0.4)),
-        0.0,
-        epsilon = 1e-4
-    );
-}
+    #[test]
+    fn the_render_only_component_gets_the_blend_and_the_gameplay_one_keeps_the_tick() {
+        let mut interp = Interpolated::<Vec3>::new().rendered(true);
+        let mut world = World::new();
+        let e = interp.spawn(&mut world, (Vec3::ZERO,));
+        interp.capture(&mut world);
+        *world.get::<&mut Vec3>(e).unwrap() = Vec3::new(2.0, 4.0, 0.0);
+        let counts = interp.write_rendered(&world, 0.5);
+        assert_eq!(counts.interpolated, 1);
+        assert_eq!(
+            world.get::<&Rendered<Vec3>>(e).unwrap().0,
+            Vec3::new(1.0, 2.0, 0.0)
+        );
+        assert_eq!(*world.get::<&Vec3>(e).unwrap(), Vec3::new(2.0, 4.0, 0.0));
+    }
 
-#[test]
-fn the_previous_column_has_the_layout_of_the_component() {
-    // The capture copies one column into another of the same stride (issue: a Quat with its
-    // epoch took 32 bytes, twice the rotation).
-    assert_eq!(size_of::<Previous<Quat>>(), size_of::<Quat>());
-    assert_eq!(size_of::<Previous<Vec3>>(), size_of::<Vec3>());
+    #[test]
+    fn rotations_take_the_shortest_arc_and_are_exact_at_the_ends() {
+        let mut interp = Interpolated::<Quat>::new();
+        let mut world = World::new();
+        let a = Quat::from_rotation_z(0.2);
+        let e = interp.spawn(&mut world, (a,));
+        interp.capture(&mut world);
+        let b = -Quat::from_rotation_z(0.6); // the same rotation as +b, the other hemisphere
+        *world.get::<&mut Quat>(e).unwrap() = b;
+        let q = |alpha| interp.sample(&world, e, alpha).unwrap().into_value();
+        assert_eq!(q(0.0), a);
+        assert_eq!(q(1.0), b);
+        assert_abs_diff_eq!(
+            q(0.5).angle_between(Quat::from_rotation_z(0.4)),
+            0.0,
+            epsilon = 1e-4
+        );
+    }
+
+    #[test]
+    fn the_previous_column_has_the_layout_of_the_component() {
+        // The capture copies one column into another of the same stride (issue: a Quat with its
+        // epoch took 32 bytes, twice the rotation).
+        assert_eq!(size_of::<Previous<Quat>>(), size_of::<Quat>());
+        assert_eq!(size_of::<Previous<Vec3>>(), size_of::<Vec3>());
+    }
 }
