@@ -1,37 +1,12 @@
 //! One fixed-rate clock inside a loop: its exact grid, its accounting and its firing rules.
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::event::{ClockId, DropReason, Event};
-use crate::events::Run;
-use crate::grid::Grid;
+use crate::event::{DropReason, Event};
+use crate::grid::{Grid, Run, due_time};
+use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::Lag;
-
-/// The virtual time at which the tick whose interval is `[start, end)` on a clock's grid comes
-/// due: `origin + end − phase` for catch-up, `origin + start` for the constant-rate policies.
-/// Saturates at `u64::MAX` (past the end of time). Shared by the clock and the lazy merge of
-/// [`Events`](crate::Events), so both order ticks by the same due times.
-#[inline]
-pub(crate) fn due_time(
-    rate: Period,
-    origin: u64,
-    phase_ns: u64,
-    constant_rate: bool,
-    start: GridPoint,
-    end: GridPoint,
-) -> u64 {
-    if constant_rate {
-        // `phase_ns` is the clock's lead (0 unless a control added lag to it).
-        return origin.saturating_add(start.ceil()).saturating_sub(phase_ns);
-    }
-    if !end.saturated() {
-        return origin.saturating_add(end.ceil().saturating_sub(phase_ns));
-    }
-    // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
-    let exact = (rate.ceil_wide(end.m) + u128::from(origin)).saturating_sub(u128::from(phase_ns));
-    u64::try_from(exact).unwrap_or(u64::MAX)
-}
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
 use crate::error::ClockError;
-use crate::event::ClockId;
+use crate::id::ClockId;
 use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 

@@ -9,9 +9,11 @@ use core::time::Duration;
 use crate::clock::Clock;
 use crate::config::Policy;
 use crate::error::{ClockError, ConfigError};
-use crate::event::{ClockId, DropReason, Event, Tick};
+use crate::event::{DropReason, Event, Tick};
 use crate::events::Events;
+use crate::id::ClockId;
 use crate::rate::{GridPoint, Period};
+use crate::report::Report;
 use crate::state::{Inner, LoopState, PENDING_CLOCKS};
 use crate::time::Nanos;
 
@@ -36,31 +38,6 @@ impl From<ClockId> for ClockRef {
 impl From<&'static str> for ClockRef {
     fn from(name: &'static str) -> ClockRef {
         ClockRef::Name(name)
-    }
-}
-
-/// What a clock control did, reported at the next step.
-#[derive(Copy, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) enum Report {
-    Rate {
-        clock: ClockId,
-        period: Period,
-        from_tick: u64,
-    },
-    Dropped {
-        clock: ClockId,
-        first: u64,
-        count: u64,
-    },
-}
-
-impl Report {
-    /// The clock the report is about.
-    pub(crate) fn clock(&self) -> ClockId {
-        match *self {
-            Report::Rate { clock, .. } | Report::Dropped { clock, .. } => clock,
-        }
     }
 }
 

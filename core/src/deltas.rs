@@ -2,53 +2,10 @@
 //! mapping it applied (for [`InputQueue`](crate::InputQueue)), and virtual time wrapped
 //! around a period for shaders.
 
-use crate::rate::{Period, TimeScale};
+use crate::rate::Period;
+use crate::span::StepSpan;
 use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
-use crate::virt::SubNanos;
-
-/// The span of real time the latest step covered and the exact mapping it applied to it:
-/// recorded at the start of every step (one small copy), before anything moves.
-#[derive(Copy, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct StepSpan {
-    /// Real time (ns since start) at the start of the step: the previous `now`.
-    pub(crate) real0: u64,
-    /// Virtual time (whole ns) at the start of the step.
-    pub(crate) virt0: u64,
-    /// The exact fraction of a ns virtual time carried at the start of the step.
-    pub(crate) rem0: SubNanos,
-    /// The scale the step applied (constant within a step).
-    pub(crate) scale: TimeScale,
-    /// Whether virtual time was frozen over the step (a single step while paused moves it
-    /// only at the step's end).
-    pub(crate) paused: bool,
-}
-
-impl StepSpan {
-    /// Before the first step: nothing covered yet.
-    pub(crate) fn new(scale: TimeScale, paused: bool) -> StepSpan {
-        StepSpan {
-            real0: 0,
-            virt0: 0,
-            rem0: SubNanos::new(scale),
-            scale,
-            paused,
-        }
-    }
-
-    /// The virtual time (whole ns, rounded down) of real time `real` (ns since start), by this
-    /// step's mapping: real time before the span is taken as its start.
-    #[inline]
-    pub(crate) fn virtual_at(&self, real: u64) -> u64 {
-        if self.paused {
-            return self.virt0;
-        }
-        let mut rem = self.rem0;
-        let dv = rem.advance(self.scale, real.saturating_sub(self.real0));
-        self.virt0.saturating_add(dv)
-    }
-}
 
 impl<T> Inner<T> {
     /// Records the span the coming step starts from (the hook at the top of every step).

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::event::ClockId;
+use crate::id::ClockId;
 
 /// An invalid tick rate or time scale, from the constructors of
 /// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).

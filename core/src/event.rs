@@ -1,17 +1,8 @@
 //! What one step of the fold reports: updates, renders, sleeps, drops, and controls.
 
+use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::time::{Lag, Nanos};
-
-/// Which clock an event belongs to. Clock 0 is the loop's main clock; further clocks are
-/// numbered in declaration order.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(transparent)
-)]
-pub struct ClockId(pub u16);
 
 /// One fixed update the shell must run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

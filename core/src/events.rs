@@ -6,131 +6,16 @@ use core::fmt;
 
 use smallvec::SmallVec;
 
-use crate::clock::due_time;
-use crate::event::{ClockId, Event, Render, Tick};
+use crate::event::{Event, Render, Tick};
 use crate::few::Few;
-use crate::rate::{GridPoint, GridStep};
-use crate::time::{Lag, Nanos};
-use crate::walk::Walk;
+use crate::grid::Run;
+use crate::walk::{INLINE_RUNS, Walk};
 
 /// How many events other than updates and the render one step holds without allocating: one
 /// of those that come before the updates (a control, a backwards clock, discarded time, a drop,
 /// a sleep) and one of those that come after them (a deferral, the end of time). A
 /// single-clock step with scale 1 and no pause never has more; updates never count.
 pub const INLINE_EVENTS: usize = 2;
-
-/// One clock's updates in one step: `count` consecutive ticks from the grid point `start`.
-/// Everything a [`Tick`] carries, and the due time the merge across clocks orders by, follows
-/// exactly from it and the step's virtual time. Runs are kept in the clocks' declaration
-/// order, so a run's place in the list breaks ties between clocks.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) struct Run {
-    pub(crate) clock: ClockId,
-    pub(crate) constant_rate: bool,
-    pub(crate) count: u32,
-    pub(crate) origin: u64,
-    pub(crate) phase_ns: u64,
-    /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
-    pub(crate) base: u64,
-    pub(crate) base_t: u64,
-    /// The fraction `base_r/den` of a ns that `base_t` carries (`den` the period's
-    /// denominator). Every grid point of the run, `start` included, carries it too
-    /// ([`GridPoint::with_offset`]), so a tick's `t` is `base_t` plus its point's whole ns,
-    /// and its start on the grid is [`GridPoint::ceil_from`]`(base_r)`.
-    pub(crate) base_r: u64,
-    /// `k`·dt for the first tick `k` (its index is `base + start.m`), with the offset
-    /// `base_r` (see there).
-    pub(crate) start: GridPoint,
-    pub(crate) step: GridStep,
-}
-
-impl Run {
-    /// The tick that starts at grid point `g`, fired at virtual time `v` (see
-    /// [`Tick::lag`]).
-    #[inline(always)]
-    pub(crate) fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
-        Tick {
-            clock: self.clock,
-            index: self.base.saturating_add(g.m),
-            t: self.t(g),
-            dt: self.step.rate(),
-            lag: self.lag(g, v),
-            last_in_step,
-        }
-    }
-
-    /// [`tick`](Self::tick) for a catch-up run, given `x = v − origin + phase_ns` (when it
-    /// fits in 64 bits): the same tick, with the lag computed in 64 bits.
-    #[inline(always)]
-    pub(crate) fn tick_direct(&self, g: GridPoint, x: u64, last_in_step: bool) -> Tick {
-        Tick {
-            clock: self.clock,
-            index: self.base.saturating_add(g.m),
-            t: self.t(g),
-            dt: self.step.rate(),
-            lag: Lag::between_u64(x, g.ceil_from(self.base_r)),
-            last_in_step,
-        }
-    }
-
-    /// [`Tick::t`] of the tick starting at `g`: the simulation time at its start, exact
-    /// (see `Clock::base_t`), rounded down.
-    #[inline(always)]
-    pub(crate) fn t(&self, g: GridPoint) -> Nanos {
-        Nanos(self.base_t.saturating_add(g.floor()))
-    }
-
-    /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
-    #[inline(always)]
-    pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
-        let Some(l) = v.checked_sub(self.origin) else {
-            return Lag::ZERO;
-        };
-        if self.constant_rate {
-            // The time since the slot started, 0 when the shell slept until it.
-            return Lag::from(Nanos(
-                l.saturating_add(self.phase_ns)
-                    .saturating_sub(g.ceil_from(self.base_r)),
-            ));
-        }
-        // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
-        Lag::between(
-            u128::from(l) + u128::from(self.phase_ns),
-            u128::from(g.ceil_from(self.base_r)),
-        )
-    }
-
-    /// The grid point of the run's tick `j` (0 for the first): one division past the first.
-    #[inline]
-    pub(crate) fn point(&self, j: u32) -> GridPoint {
-        if j == 0 {
-            self.start
-        } else {
-            GridPoint::at(self.step.rate(), self.start.m + u64::from(j))
-                .with_offset(self.base_r, self.step.den())
-        }
-    }
-
-    /// The due time of the tick starting at `g` (the merge order).
-    #[inline]
-    pub(crate) fn due(&self, g: GridPoint) -> u64 {
-        let g = g.without_offset(self.base_r, self.step.den());
-        let mut end = g;
-        end.advance_by(self.step);
-        due_time(
-            self.step.rate(),
-            self.origin,
-            self.phase_ns,
-            self.constant_rate,
-            g,
-            end,
-        )
-    }
-}
-
-/// How many clocks can update in one step before the description of a step spills to the
-/// heap, and before reading the step's merged updates needs the heap.
-pub(crate) const INLINE_RUNS: usize = 4;
 
 /// The runs of one step, in the clocks' declaration order.
 pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;

@@ -1,10 +1,13 @@
-//! The one home of "tick `k` of a clock: when is it due, and where does it start". A clock's
-//! grid segment ([`Grid`]) answers it for the fold, the input queue, single-stepping, the
-//! ticks' `t` and `lag` and the save loader's checks alike: nothing else computes a due time
-//! from a tick number.
+//! The one home of "tick `k` of a clock: when is it due, and where does it start". The due
+//! rule ([`due_time`]) is written once; a clock's grid segment ([`Grid`]) applies it to a tick
+//! number for the input queue and single-stepping, the clock applies it to its walked grid
+//! points, and a step's [`Run`] to the ticks it reports (their `t` and `lag` too): nothing
+//! else computes a due time.
 
-use crate::clock::due_time;
-use crate::rate::{GridPoint, Period};
+use crate::event::Tick;
+use crate::id::ClockId;
+use crate::rate::{GridPoint, GridStep, Period};
+use crate::time::{Lag, Nanos};
 
 /// One clock's grid segment: the tick length, where the segment's grid point 0 lies on the
 /// virtual time axis, and which tick it is. Tick `k` of the segment starts at grid point
@@ -44,6 +47,140 @@ impl Grid {
             self.shift,
             self.constant_rate,
             start,
+            end,
+        )
+    }
+}
+
+/// The virtual time at which the tick whose interval is `[start, end)` on a clock's grid comes
+/// due: `origin + end − phase` for catch-up, `origin + start` for the constant-rate policies.
+/// Saturates at `u64::MAX` (past the end of time). Shared by the clock and the lazy merge of
+/// [`Events`](crate::Events), so both order ticks by the same due times.
+#[inline]
+pub(crate) fn due_time(
+    rate: Period,
+    origin: u64,
+    phase_ns: u64,
+    constant_rate: bool,
+    start: GridPoint,
+    end: GridPoint,
+) -> u64 {
+    if constant_rate {
+        // `phase_ns` is the clock's lead (0 unless a control added lag to it).
+        return origin.saturating_add(start.ceil()).saturating_sub(phase_ns);
+    }
+    if !end.saturated() {
+        return origin.saturating_add(end.ceil().saturating_sub(phase_ns));
+    }
+    // (k+1)·dt is past u64::MAX but the phase may bring the due time back below it.
+    let exact = (rate.ceil_wide(end.m) + u128::from(origin)).saturating_sub(u128::from(phase_ns));
+    u64::try_from(exact).unwrap_or(u64::MAX)
+}
+
+/// One clock's updates in one step: `count` consecutive ticks from the grid point `start`.
+/// Everything a [`Tick`] carries, and the due time the merge across clocks orders by, follows
+/// exactly from it and the step's virtual time. Runs are kept in the clocks' declaration
+/// order, so a run's place in the list breaks ties between clocks.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct Run {
+    pub(crate) clock: ClockId,
+    pub(crate) constant_rate: bool,
+    pub(crate) count: u32,
+    pub(crate) origin: u64,
+    pub(crate) phase_ns: u64,
+    /// The tick number and simulation time of the clock's grid point 0 (see `Clock::base`).
+    pub(crate) base: u64,
+    pub(crate) base_t: u64,
+    /// The fraction `base_r/den` of a ns that `base_t` carries (`den` the period's
+    /// denominator). Every grid point of the run, `start` included, carries it too
+    /// ([`GridPoint::with_offset`]), so a tick's `t` is `base_t` plus its point's whole ns,
+    /// and its start on the grid is [`GridPoint::ceil_from`]`(base_r)`.
+    pub(crate) base_r: u64,
+    /// `k`·dt for the first tick `k` (its index is `base + start.m`), with the offset
+    /// `base_r` (see there).
+    pub(crate) start: GridPoint,
+    pub(crate) step: GridStep,
+}
+
+impl Run {
+    /// The tick that starts at grid point `g`, fired at virtual time `v` (see
+    /// [`Tick::lag`]).
+    #[inline(always)]
+    pub(crate) fn tick(&self, g: GridPoint, v: u64, last_in_step: bool) -> Tick {
+        Tick {
+            clock: self.clock,
+            index: self.base.saturating_add(g.m),
+            t: self.t(g),
+            dt: self.step.rate(),
+            lag: self.lag(g, v),
+            last_in_step,
+        }
+    }
+
+    /// [`tick`](Self::tick) for a catch-up run, given `x = v − origin + phase_ns` (when it
+    /// fits in 64 bits): the same tick, with the lag computed in 64 bits.
+    #[inline(always)]
+    pub(crate) fn tick_direct(&self, g: GridPoint, x: u64, last_in_step: bool) -> Tick {
+        Tick {
+            clock: self.clock,
+            index: self.base.saturating_add(g.m),
+            t: self.t(g),
+            dt: self.step.rate(),
+            lag: Lag::between_u64(x, g.ceil_from(self.base_r)),
+            last_in_step,
+        }
+    }
+
+    /// [`Tick::t`] of the tick starting at `g`: the simulation time at its start, exact
+    /// (see `Clock::base_t`), rounded down.
+    #[inline(always)]
+    pub(crate) fn t(&self, g: GridPoint) -> Nanos {
+        Nanos(self.base_t.saturating_add(g.floor()))
+    }
+
+    /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
+    #[inline(always)]
+    pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
+        let Some(l) = v.checked_sub(self.origin) else {
+            return Lag::ZERO;
+        };
+        if self.constant_rate {
+            // The time since the slot started, 0 when the shell slept until it.
+            return Lag::from(Nanos(
+                l.saturating_add(self.phase_ns)
+                    .saturating_sub(g.ceil_from(self.base_r)),
+            ));
+        }
+        // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
+        Lag::between(
+            u128::from(l) + u128::from(self.phase_ns),
+            u128::from(g.ceil_from(self.base_r)),
+        )
+    }
+
+    /// The grid point of the run's tick `j` (0 for the first): one division past the first.
+    #[inline]
+    pub(crate) fn point(&self, j: u32) -> GridPoint {
+        if j == 0 {
+            self.start
+        } else {
+            GridPoint::at(self.step.rate(), self.start.m + u64::from(j))
+                .with_offset(self.base_r, self.step.den())
+        }
+    }
+
+    /// The due time of the tick starting at `g` (the merge order).
+    #[inline]
+    pub(crate) fn due(&self, g: GridPoint) -> u64 {
+        let g = g.without_offset(self.base_r, self.step.den());
+        let mut end = g;
+        end.advance_by(self.step);
+        due_time(
+            self.step.rate(),
+            self.origin,
+            self.phase_ns,
+            self.constant_rate,
+            g,
             end,
         )
     }

@@ -4,7 +4,8 @@
 
 use alloc::collections::VecDeque;
 
-use crate::event::{ClockId, Tick};
+use crate::event::Tick;
+use crate::id::ClockId;
 use crate::state::LoopState;
 use crate::time::{Nanos, Timestamp};
 

@@ -55,6 +55,7 @@ mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
 mod grid;
+mod id;
 mod input;
 mod interpolate;
 mod jitter;
@@ -62,10 +63,12 @@ mod jitter;
 mod mint;
 mod rate;
 mod regrid;
+mod report;
 #[cfg(feature = "serde")]
 mod serde_impls;
 #[cfg(feature = "serde")]
 mod serde_state;
+mod span;
 mod state;
 #[cfg(feature = "serde")]
 mod state_error;
@@ -85,11 +88,12 @@ pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
-pub use event::{ClockId, DropReason, Event, Render, Tick};
+pub use event::{DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
+pub use id::ClockId;
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};

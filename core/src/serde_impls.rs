@@ -16,8 +16,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::config::{ClockConfig, Firing, LoopConfig, Policy};
-use crate::event::ClockId;
 use crate::events::Events;
+use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::stats::ClockStats;
 use crate::time::{Lag, Nanos};

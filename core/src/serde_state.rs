@@ -8,19 +8,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::Clock;
 use crate::config::ClockConfig;
-use crate::controls::Report;
-use crate::deltas::StepSpan;
-use crate::event::ClockId;
 use crate::grid::Grid;
+use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
+use crate::report::Report;
+use crate::span::StepSpan;
 use crate::state::{Inner, LoopState};
-use crate::state_error::{StateError, check_controls, check_reports};
+use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
-
-/// The version of the [`LoopState`] format written by this crate.
-pub(crate) const FORMAT: u32 = 1;
 
 #[derive(Serialize)]
 #[serde(rename = "Clock")]

@@ -7,11 +7,11 @@ use alloc::vec::Vec;
 
 use crate::clock::Clock;
 use crate::config::LoopConfig;
-use crate::controls::Report;
-use crate::deltas::StepSpan;
 use crate::error::ConfigError;
-use crate::event::ClockId;
+use crate::id::ClockId;
 use crate::rate::{GridPoint, Period, TimeScale};
+use crate::report::Report;
+use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
 use crate::virt::SubNanos;
 

@@ -6,12 +6,14 @@
 use core::fmt;
 
 use crate::clock::{Clock, segment_end};
-use crate::controls::Report;
 use crate::error::ConfigError;
-use crate::event::ClockId;
+use crate::id::ClockId;
 use crate::rate::TimeScale;
-use crate::serde_state::FORMAT;
+use crate::report::Report;
 use crate::state::{PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+
+/// The version of the `LoopState` format written by this crate.
+pub(crate) const FORMAT: u32 = 1;
 
 /// Why a loaded [`LoopState`](crate::LoopState) was refused: it breaks a rule every state built
 /// by the fold keeps (corrupted or edited data), so stepping it could go wrong.

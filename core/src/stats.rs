@@ -1,6 +1,6 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
-use crate::event::ClockId;
+use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::state::LoopState;
 use crate::time::{Lag, Nanos};

@@ -3,8 +3,12 @@
 //! up to [`INLINE_RUNS`] runs.
 
 use crate::event::Tick;
-use crate::events::{INLINE_RUNS, Run};
+use crate::grid::Run;
 use crate::rate::GridPoint;
+
+/// How many clocks can update in one step before the description of a step spills to the
+/// heap, and before reading the step's merged updates needs the heap.
+pub(crate) const INLINE_RUNS: usize = 4;
 
 /// Where a merge with cursors on the heap (more than [`INLINE_RUNS`] runs, or a run past
 /// `u16::MAX` ticks) stands in one run: the ticks left and the due time of the next one. Its
@@ -259,7 +263,7 @@ pub(crate) mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
-    use crate::event::ClockId;
+    use crate::id::ClockId;
     use crate::rate::{GridStep, Period};
 
     /// A single catch-up run anywhere on the time axis, and the step's virtual time.

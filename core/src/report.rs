@@ -1,0 +1,29 @@
+//! What a clock control did, kept until the next step reports it (see `controls.rs`).
+
+use crate::id::ClockId;
+use crate::rate::Period;
+
+/// What a clock control did, reported at the next step.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) enum Report {
+    Rate {
+        clock: ClockId,
+        period: Period,
+        from_tick: u64,
+    },
+    Dropped {
+        clock: ClockId,
+        first: u64,
+        count: u64,
+    },
+}
+
+impl Report {
+    /// The clock the report is about.
+    pub(crate) fn clock(&self) -> ClockId {
+        match *self {
+            Report::Rate { clock, .. } | Report::Dropped { clock, .. } => clock,
+        }
+    }
+}
