@@ -150,6 +150,12 @@ impl ClockConfig {
     /// count stays what virtual time gives (a held tick runs once it is later than that). The decision
     /// is integer arithmetic on the frames seen, so runs replay exactly. Must be in
     /// `[0, 0.5]`; only for [`Policy::CatchUp`].
+    ///
+    /// The clock's share of the step's deadline is the time at which the rule runs its next
+    /// tick (up to the budget before or after the due time), and a step at that deadline runs
+    /// it. A tick the rule holds is no backlog, even when the cap stopped the step with that
+    /// tick due: [`Event::Deferred`](crate::Event::Deferred) and a deadline of "now" come only
+    /// when a step at the same time runs the tick.
     #[must_use]
     pub fn hysteresis(mut self, fraction: f64) -> ClockConfig {
         self.hysteresis = fraction;

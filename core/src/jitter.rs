@@ -252,6 +252,33 @@ mod tests {
         }
     }
 
+    /// `wake` is not a second rule: it is the first time at which `fires` runs the tick in a
+    /// step that has run nothing yet, whatever the frames seen (the step's deadline and what a
+    /// step at that deadline does agree).
+    #[test]
+    fn wake_is_the_first_time_the_rule_fires() {
+        use quickcheck::{QuickCheck, TestResult};
+        fn prop(frames: Vec<(u16, u8)>, band: u16, due: u32) -> TestResult {
+            let mut s = Snap::new();
+            let mut v = 0u64;
+            for (len, count) in frames {
+                // Jittered frames around 1 µs, now and then a step at the same time.
+                v += u64::from(len % 400) + if len % 7 == 0 { 0 } else { 800 };
+                s.record(v, u32::from(count % 4), u64::from(band), (1_000, 1));
+                let due = v + u64::from(due % 3_000);
+                let band = u64::from(band);
+                let w = s.wake(due, band);
+                if !s.fires(0, w, due, band) || (w > 0 && s.fires(0, w - 1, due, band)) {
+                    return TestResult::error(format!("{s:?}: due {due}, wake {w}"));
+                }
+            }
+            TestResult::passed()
+        }
+        QuickCheck::new()
+            .tests(2_000)
+            .quickcheck(prop as fn(Vec<(u16, u8)>, u16, u32) -> TestResult);
+    }
+
     #[test]
     fn regular_frames_give_no_budget() {
         let mut s = Snap::new();
