@@ -20,19 +20,34 @@ fn deadline_kept(state: &LoopState, now: u64, events: &tickfold_core::Events<Nan
     ran > 0 && (!deferred || d == now)
 }
 
-/// Issue 21, item 6: the step at 238,922,017 ns runs two updates (the cap) with a third tick
-/// due. It reported that tick as deferred with a deadline of "now", but hysteresis holds that
-/// tick in a step at the same time (the frame already ran its two), so a step at "now" ran
-/// nothing and only a step at 238,929,872 ns ran it.
-#[test]
-fn a_tick_hysteresis_holds_is_not_reported_as_a_backlog() {
+/// Steps the loop of issue 21, item 6 (59.94 Hz, cap 2, `hysteresis(0.496)`, no max frame
+/// delta) at `times`, checking every deadline; returns the loop, and the last step's deadline
+/// and whether it reported a backlog.
+fn replay(times: &[u64]) -> (LoopState, Option<u64>, bool) {
     let rate = Period::from_hz_ratio(60_000, 1_001).unwrap();
     let config = LoopConfig::new(rate)
         .max_updates(Some(2))
         .hysteresis(0.496)
         .max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
-    let times = [
+    let mut last = (None, false);
+    for &now in times {
+        let events = state.advance(Nanos(now));
+        assert!(deadline_kept(&state, now, &events), "at {now}: {events:?}");
+        let deferred = events.iter().any(|e| matches!(e, Event::Deferred { .. }));
+        last = (events.deadline().map(|d| d.0), deferred);
+    }
+    (state, last.0, last.1)
+}
+
+/// Issue 21, item 6, as reported: the step at 238,922,017 ns ran two updates (the cap) with a
+/// third tick due and reported it as deferred, deadline "now"; but hysteresis held that tick
+/// in a step at the same time (the frame had run its two), so the step at the deadline ran
+/// nothing. (The jitter the clock measures on these frames has changed since, item 12, and
+/// with it which ticks are held: the next test is the same case under the current rule.)
+#[test]
+fn the_reported_schedule_keeps_every_deadline() {
+    let (state, deadline, _) = replay(&[
         6_212_910,
         17_864_331,
         31_838_486,
@@ -48,24 +63,53 @@ fn a_tick_hysteresis_holds_is_not_reported_as_a_backlog() {
         190_865_190,
         199_073_897,
         238_922_017,
-    ];
-    for now in times {
-        let events = state.advance(Nanos(now));
-        assert!(deadline_kept(&state, now, &events), "at {now}: {events:?}");
-    }
-    // The last step: two updates, the third tick held (no backlog), and the deadline is when
-    // the rule lets it run.
-    let events = {
-        let mut again = state.clone();
-        let e = again.advance(Nanos(238_922_017));
-        assert_eq!(
-            e.updates().count(),
-            0,
-            "a step at the same time holds the tick"
-        );
-        e.deadline().copied()
-    };
-    assert_eq!(events, Some(Nanos(238_929_872)));
+    ]);
+    assert_eq!(state.ticks_run(), 13);
+    assert!(deadline.is_some());
+}
+
+/// The case of item 6 under the current rule: the last step runs two updates (the cap) with a
+/// third tick due that the rule holds. That tick is no backlog: no `Deferred`, and the
+/// deadline is when the rule lets it run, not "now".
+#[test]
+fn a_tick_hysteresis_holds_is_not_reported_as_a_backlog() {
+    let last = 307_758_317;
+    let (state, deadline, deferred) = replay(&[
+        23_495_849,
+        49_280_352,
+        67_940_309,
+        84_380_704,
+        94_765_365,
+        106_196_855,
+        117_056_379,
+        134_373_068,
+        152_044_473,
+        162_698_231,
+        201_883_922,
+        215_493_822,
+        231_140_306,
+        243_028_821,
+        272_735_148,
+        last,
+    ]);
+    assert_eq!(state.pending(), 1, "a tick is due");
+    assert!(!deferred, "reported as a backlog");
+    let mut again = state.clone();
+    let events = again.advance(Nanos(last));
+    assert_eq!(
+        events.updates().count(),
+        0,
+        "a step at the same time holds it"
+    );
+    let deadline = deadline.expect("a deadline");
+    assert!(deadline > last, "deadline {deadline}");
+    let mut at_deadline = state.clone();
+    let ran: Vec<u64> = at_deadline
+        .advance(Nanos(deadline))
+        .updates()
+        .map(|t| t.index)
+        .collect();
+    assert_eq!(ran.len(), 1, "the held tick runs at the deadline");
 }
 
 /// A random loop under hysteresis and a random frame schedule: jittered frames around a
