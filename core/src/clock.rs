@@ -464,19 +464,28 @@ impl Clock {
     }
 
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the
-    /// backlog if the cap stopped a catch-up clock with ticks still due.
+    /// backlog if the cap stopped a catch-up clock with a tick that a step at the same `v`
+    /// runs (the deadline is then "now").
     // Always inlined: the fast path calls it once per step or tick.
     #[inline(always)]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
         let h = self.checked.hysteresis_ns;
+        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
         if h > 0 {
             self.snap
                 .record(v, self.count, h, self.rate().as_nanos_ratio());
         }
-        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
         self.last_count = self.count;
         self.count = 0;
-        (capped && v >= self.due()).then(|| self.pending(v).max(1))
+        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there,
+        // with the pattern just recorded (the step joins this frame): ask the rule. A tick it
+        // holds is no backlog; `wake` gives the time the rule lets it run.
+        let again = if h > 0 {
+            self.snap.fires(0, v, self.due(), h)
+        } else {
+            v >= self.due()
+        };
+        (capped && again).then(|| self.pending(v).max(1))
     }
 
     /// The virtual time at which this clock next wants a step.
@@ -602,8 +611,8 @@ mod tests {
 
     #[test]
     fn a_clock_stays_small() {
-        // Cloning a LoopState copies every clock: keep one within seven cache lines (392
-        // bytes now, 48 of them the hysteresis state, 36 the grid segment and refusals of the
+        // Cloning a LoopState copies every clock: keep one within seven cache lines (408
+        // bytes now, 64 of them the hysteresis state, 36 the grid segment and refusals of the
         // run-time controls, 48 the grid the latest step ran on, kept for input attribution
         // when a control moves the grid before the step's inputs are drained).
         let size = core::mem::size_of::<Clock>();

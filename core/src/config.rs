@@ -138,18 +138,43 @@ impl ClockConfig {
     /// leaves it to the next frame at random: 0 and 2 updates at matched rates, a stray 0 or 2
     /// around the one frame in a thousand that needs two updates at 59.94 Hz. With it, the
     /// clock knows the steady pattern of update counts from the average frame length and the
-    /// exact tick length (the idea of Godot's `physics_jitter_fix`, `main/main_timer_sync.cpp`):
-    /// when a frame's count would break that pattern over the last 1 to 6 frames, a tick runs
-    /// early or waits for the next frame instead.
+    /// exact tick length: when a frame's count would break that pattern over the last 1 to 6
+    /// frames, a tick runs early or waits for the next frame instead.
     ///
-    /// A tick moves by at most `fraction`·dt and by no more than the frame jitter the clock
-    /// has measured (about 1.5 times its amplitude at most), so the render, whose alpha is
-    /// clamped to `[0, 1]` while the exact lag stays in `Render::lag`, draws the state at
-    /// most that far from the clock. Perfectly regular frames are never moved, the first 13
+    /// The idea is Godot's `physics_jitter_fix` (`main/main_timer_sync.cpp`). Godot remembers
+    /// the range of physics-step totals that has been typical over the last 1 to 12 frames;
+    /// when the plain accumulator's count for a frame falls outside the range that keeps those
+    /// totals typical, it takes the nearest count inside, provided its accumulator is within
+    /// `physics_jitter_fix` of a step of allowing it, and otherwise takes the plain count and
+    /// widens the ranges. It then shifts the frame's delta, carrying the difference to later
+    /// frames, so the interpolation fraction stays in `[0, 1]`: a step moves by up to
+    /// `physics_jitter_fix` of a step (half a step by default), and the game clock with it.
+    ///
+    /// Here virtual time does not move, so a tick moves by less: by at most `fraction`·dt, and
+    /// by no more than the frame jitter the clock has measured. That jitter is taken on the
+    /// frames' timestamps: the largest distance of a frame from a steady grid of frames (the
+    /// average frame length, phase-locked to the frames) over the last 128 to 256 frames,
+    /// which is what a tick must move to stay in the pattern when a frame lands that far off.
+    /// For timestamps jittered uniformly by ±J it settles between J and 1.5·J once a few
+    /// hundred frames have been seen (it may reach 2·J before). It used to be ¾ of the largest
+    /// recent deviation of a frame's *length*, forgotten by 1/256 per frame; that sank below
+    /// the deviations such a display keeps producing, so at matched rates with ±50 µs of
+    /// jitter a frame every minute or two still ran 0 or 2 updates where Godot runs 1,
+    /// whatever the `fraction`. With the timestamp measure none does after the first frames.
+    ///
+    /// The render, whose alpha is clamped to `[0, 1]` while the exact lag stays in
+    /// `Render::lag`, draws the state at most that far from the clock. Perfectly regular
+    /// frames (whole-nanosecond timestamps of an exact rate) are never moved, the first 13
     /// frames run as without hysteresis, every tick still runs and is reported, and the tick
-    /// count stays what virtual time gives (a held tick runs once it is later than that). The decision
-    /// is integer arithmetic on the frames seen, so runs replay exactly. Must be in
+    /// count stays what virtual time gives (a held tick runs once it is later than that). The
+    /// decision is integer arithmetic on the frames seen, so runs replay exactly. Must be in
     /// `[0, 0.5]`; only for [`Policy::CatchUp`].
+    ///
+    /// The clock's share of the step's deadline is the time at which the rule runs its next
+    /// tick (up to the budget before or after the due time), and a step at that deadline runs
+    /// it. A tick the rule holds is no backlog, even when the cap stopped the step with that
+    /// tick due: [`Event::Deferred`](crate::Event::Deferred) and a deadline of "now" come only
+    /// when a step at the same time runs the tick.
     #[must_use]
     pub fn hysteresis(mut self, fraction: f64) -> ClockConfig {
         self.hysteresis = fraction;
