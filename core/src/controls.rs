@@ -7,7 +7,6 @@
 use core::time::Duration;
 
 use crate::clock::Clock;
-use crate::config::Policy;
 use crate::error::{ClockError, ConfigError};
 use crate::event::{DropReason, Event, Tick};
 use crate::events::Events;
@@ -42,7 +41,7 @@ impl From<&'static str> for ClockRef {
 }
 
 impl<T> Inner<T> {
-    fn position(&self, clock: ClockRef) -> Result<usize, ClockError> {
+    pub(crate) fn position(&self, clock: ClockRef) -> Result<usize, ClockError> {
         match clock {
             ClockRef::Id(id) => self
                 .clocks
@@ -60,7 +59,7 @@ impl<T> Inner<T> {
     /// Clock `i`, about to have its grid moved by a control: the grid its latest step ran on
     /// is kept (input attribution of that step's ticks asks it), and the next step takes the
     /// general path, which lets it go.
-    fn moving(&mut self, i: usize) -> &mut Clock {
+    pub(crate) fn moving(&mut self, i: usize) -> &mut Clock {
         self.pending_controls |= PENDING_CLOCKS;
         let c = &mut self.clocks[i];
         c.keep_stepped_grid();
@@ -71,7 +70,7 @@ impl<T> Inner<T> {
         self.position(clock).ok().map(|i| &self.clocks[i])
     }
 
-    fn report(&mut self, report: Report) {
+    pub(crate) fn report(&mut self, report: Report) {
         self.pending_controls |= PENDING_CLOCKS;
         // Consecutive drops of one clock merge into one event.
         if let (
@@ -95,7 +94,7 @@ impl<T> Inner<T> {
         self.reports.push(report);
     }
 
-    fn report_drop(&mut self, clock: ClockId, dropped: Option<(u64, u64)>) {
+    pub(crate) fn report_drop(&mut self, clock: ClockId, dropped: Option<(u64, u64)>) {
         if let Some((first, count)) = dropped {
             self.report(Report::Dropped {
                 clock,
@@ -134,137 +133,67 @@ impl<T> Inner<T> {
     }
 }
 
-/// Changing a running loop: rates, caps, phase, hysteresis, the max frame delta, the render
-/// rate, overstep, the grid, and refused ticks.
+/// Changing a running loop: the max frame delta, the render rate and refused ticks. The
+/// per-clock controls are on [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]); the methods here that
+/// take a clock call them.
 impl<T> LoopState<T> {
-    /// Changes `clock`'s tick length from its current tick boundary on, like Bevy's
-    /// `Time<Fixed>::set_timestep` or Godot's `physics_ticks_per_second` at run time (bullet
-    /// time for one clock, a physics rate picked in the settings).
-    ///
-    /// Tick numbers and simulation time ([`Tick::t`]) continue. The next tick starts where the
-    /// last one ended (its boundary, rounded up to a whole ns: the instant virtual time reaches
-    /// it; its [`Tick::t`] is that same whole ns, so `t` and `lag` agree) and lasts the new
-    /// period; every later tick follows the new grid exactly. Ticks that ran before the change
-    /// keep the due times they ran with (an [`InputQueue`](crate::InputQueue) drained after
-    /// the change still attributes their inputs by them). The lag
-    /// already accumulated is kept, as in Bevy: if it exceeds the new period, the next step
-    /// catches up as usual. The next step reports [`Event::RateChanged`] (one per change).
-    /// Setting the rate the clock already has does nothing.
+    /// `clock_mut(clock)?.`[`set_rate`](crate::ClockMut::set_rate)`(period)`.
     ///
     /// # Errors
     ///
     /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`]; the state is unchanged.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let config = LoopConfig::new(Period::from_hz(10)?).max_frame_delta(None);
-    /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1; 50 ms of lag
-    /// assert_eq!(events.updates().count(), 2);
-    /// state.set_rate("main", Period::from_hz(20)?)?; // 50 ms ticks from 200 ms on
-    /// let events = state.advance(Nanos::from_millis(300));
-    /// let rate = Period::from_hz(20)?;
-    /// assert!(events.iter().any(|e| e == Event::RateChanged {
-    ///     clock: state.alpha_clock(), period: rate, from_tick: 2 }));
-    /// // Tick 2 covers [200, 250) ms, tick 3 [250, 300) ms.
-    /// let ticks: Vec<(u64, u64)> = events.updates().map(|t| (t.index, t.t.0 / 1_000_000)).collect();
-    /// assert_eq!(ticks, [(2, 200), (3, 250)]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[doc(hidden)]
     pub fn set_rate(
         &mut self,
         clock: impl Into<ClockRef>,
         period: Period,
     ) -> Result<(), ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        if s.clocks[i].rate() == period {
-            return Ok(());
-        }
-        let c = s.moving(i);
-        c.change_rate(period);
-        c.last_count = 0;
-        let (id, from_tick) = (c.id, c.next_tick);
-        // Every change is reported, in order, even several before one step.
-        s.report(Report::Rate {
-            clock: id,
-            period,
-            from_tick,
-        });
+        self.clock_mut(clock)?.set_rate(period);
         Ok(())
     }
 
-    /// Changes `clock`'s update cap (see [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)).
+    /// `clock_mut(clock)?.`[`set_max_updates`](crate::ClockMut::set_max_updates)`(cap)`.
     ///
     /// # Errors
     ///
-    /// An unknown clock, or `Some(0)` ([`ConfigError::ZeroUpdateCap`] in [`ClockError::Config`]);
-    /// the state is unchanged.
+    /// An unknown clock, or the handle's error; the state is unchanged.
+    #[doc(hidden)]
     pub fn set_max_updates(
         &mut self,
         clock: impl Into<ClockRef>,
         cap: Option<u32>,
     ) -> Result<(), ClockError> {
-        self.update_config(clock.into(), |c| c.max_updates(cap))
+        self.clock_mut(clock)?.set_max_updates(cap)?;
+        Ok(())
     }
 
-    /// Changes `clock`'s phase (see [`ClockConfig::phase`](crate::ClockConfig::phase)): its grid
-    /// moves by the difference, exactly; tick numbers continue. A larger phase makes ticks due
-    /// sooner (possibly at once), a smaller one later.
+    /// `clock_mut(clock)?.`[`set_phase`](crate::ClockMut::set_phase)`(fraction)`.
     ///
     /// # Errors
     ///
-    /// An unknown clock, a phase outside `[0, 1)` ([`ConfigError::InvalidPhase`]) or a phase on
-    /// a constant-rate clock ([`ConfigError::CatchUpOnly`]); the state is unchanged.
+    /// An unknown clock, or the handle's error; the state is unchanged.
+    #[doc(hidden)]
     pub fn set_phase(
         &mut self,
         clock: impl Into<ClockRef>,
         fraction: f64,
     ) -> Result<(), ClockError> {
-        self.update_config(clock.into(), |c| c.phase(fraction))
+        self.clock_mut(clock)?.set_phase(fraction)?;
+        Ok(())
     }
 
-    /// Changes `clock`'s hysteresis (see
-    /// [`ClockConfig::hysteresis`](crate::ClockConfig::hysteresis)).
+    /// `clock_mut(clock)?.`[`set_hysteresis`](crate::ClockMut::set_hysteresis)`(fraction)`.
     ///
     /// # Errors
     ///
-    /// An unknown clock, a value outside `[0, ½]` ([`ConfigError::InvalidHysteresis`]) or
-    /// hysteresis on a constant-rate clock ([`ConfigError::CatchUpOnly`]); the state is
-    /// unchanged.
+    /// An unknown clock, or the handle's error; the state is unchanged.
+    #[doc(hidden)]
     pub fn set_hysteresis(
         &mut self,
         clock: impl Into<ClockRef>,
         fraction: f64,
     ) -> Result<(), ClockError> {
-        self.update_config(clock.into(), |c| c.hysteresis(fraction))
-    }
-
-    fn update_config(
-        &mut self,
-        clock: ClockRef,
-        f: impl FnOnce(crate::ClockConfig) -> crate::ClockConfig,
-    ) -> Result<(), ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock)?;
-        let c = &mut s.clocks[i];
-        let config = f(c.config);
-        let checked = config.validate()?;
-        let old_phase = c.checked.phase_ns;
-        c.config = config;
-        c.checked = checked;
-        c.plain = config.policy == Policy::CatchUp
-            && config.firing == crate::Firing::Late
-            && checked.hysteresis_ns == 0;
-        if checked.phase_ns != old_phase {
-            let by = i128::from(checked.phase_ns) - i128::from(old_phase);
-            let c = s.moving(i);
-            c.shift_lead(by);
-            c.last_count = 0;
-        }
+        self.clock_mut(clock)?.set_hysteresis(fraction)?;
         Ok(())
     }
 
@@ -336,81 +265,43 @@ impl<T> LoopState<T> {
         self.inner.render_rate
     }
 
-    /// Adds `time` of virtual time to `clock`'s lag without a clock reading, like Bevy's
-    /// `Time<Fixed>::accumulate_overstep`: its grid moves `time` earlier, so the ticks of that
-    /// span come due (at the next step, up to the cap per step, the rest
-    /// [`Event::Deferred`]). Use it to make up for time a loading screen did not count. Other
-    /// clocks and virtual time itself are unchanged; the max frame delta does not apply to it.
+    /// `clock_mut(clock)?.`[`accumulate_overstep`](crate::ClockMut::accumulate_overstep)`(time)`.
     ///
     /// # Errors
     ///
     /// An unknown clock; the state is unchanged.
+    #[doc(hidden)]
     pub fn accumulate_overstep(
         &mut self,
         clock: impl Into<ClockRef>,
         time: Nanos,
     ) -> Result<(), ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        let c = s.moving(i);
-        c.accumulate(time.0);
-        c.last_count = 0;
+        self.clock_mut(clock)?.accumulate_overstep(time);
         Ok(())
     }
 
-    /// Drops up to `time` of `clock`'s lag (never below zero), like Bevy's
-    /// `Time<Fixed>::discard_overstep`: its grid moves later by the time dropped. Whole ticks
-    /// in the dropped span never run: the tick number jumps over them and the next step reports
-    /// them as [`Event::DroppedTicks`] with [`DropReason::Discarded`]. Returns the time dropped
-    /// (`Nanos::MAX`-like values drop all the lag).
+    /// `clock_mut(clock)?.`[`discard_overstep`](crate::ClockMut::discard_overstep)`(time)`.
     ///
     /// # Errors
     ///
     /// An unknown clock; the state is unchanged.
+    #[doc(hidden)]
     pub fn discard_overstep(
         &mut self,
         clock: impl Into<ClockRef>,
         time: Nanos,
     ) -> Result<Nanos, ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        let v = s.virt;
-        let c = s.moving(i);
-        let (dropped_ns, dropped) = c.discard(time.0, v);
-        if dropped_ns > 0 {
-            c.last_count = 0;
-        }
-        let id = c.id;
-        s.report_drop(id, dropped);
-        Ok(Nanos(dropped_ns))
+        Ok(self.clock_mut(clock)?.discard_overstep(time))
     }
 
-    /// Restarts `clock`'s grid at the latest virtual time, like tokio's `Interval::reset`: no
-    /// backlog is left (after a menu that did not pause the loop, a reconnect, a debugger
-    /// stop). Ticks due and not run are dropped, reported at the next step as
-    /// [`Event::DroppedTicks`] with [`DropReason::Discarded`]; tick numbers continue. The next
-    /// tick's interval (catch-up: due one period from now) or slot (constant rate) starts now:
-    /// at the latest virtual time, or, for a lone constant-rate clock that had the shell sleep
-    /// until its latest slot, at that slot's start (where the shell is; no slot starts before
-    /// one that ran). Under [`Policy::KeepWorking`](crate::Policy::KeepWorking) and
-    /// [`Policy::Delay`](crate::Policy::Delay) (which re-phases the grid to a late step) that
-    /// slot runs at the next step. Under [`Policy::DropAndRest`](crate::Policy::DropAndRest)
-    /// it runs only if the next step comes at its start; a later step drops it, reported as
-    /// [`Event::DroppedTicks`] with [`DropReason::SlotMissed`], and rests until the next slot a
-    /// period after the reset (the timing of tokio's `Interval::reset`).
+    /// `clock_mut(clock)?.`[`reset_grid`](crate::ClockMut::reset_grid)`()`.
     ///
     /// # Errors
     ///
     /// An unknown clock; the state is unchanged.
+    #[doc(hidden)]
     pub fn reset_grid(&mut self, clock: impl Into<ClockRef>) -> Result<(), ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        let v = s.virt;
-        let c = s.moving(i);
-        let dropped = c.reset_at(v);
-        c.last_count = 0;
-        let id = c.id;
-        s.report_drop(id, dropped);
+        self.clock_mut(clock)?.reset_grid();
         Ok(())
     }
 

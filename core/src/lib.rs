@@ -55,6 +55,7 @@ mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
 mod grid;
+mod handle;
 mod id;
 mod input;
 mod interpolate;
@@ -93,6 +94,7 @@ pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
+pub use handle::ClockMut;
 pub use id::ClockId;
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;

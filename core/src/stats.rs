@@ -1,8 +1,9 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
+use crate::clock::Clock;
 use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
-use crate::state::LoopState;
+use crate::state::{Inner, LoopState};
 use crate::time::{Lag, Nanos};
 
 /// The accessors: what the loop knows after the latest step.
@@ -10,24 +11,7 @@ impl<T> LoopState<T> {
     /// Everything the loop knows about clock `id`, or `None` if it does not exist.
     #[must_use]
     pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
-        let v = self.inner.virt;
-        self.inner.clock_ref(id).map(|c| {
-            let (alpha, lag) = c.alpha(v);
-            ClockStats {
-                id: c.id,
-                name: c.config.name,
-                rate: c.rate(),
-                next_tick: c.next_tick,
-                ticks_run: c.ran,
-                ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
-                pending: c.pending(v),
-                ticks_due: c.ticks_due(v),
-                ticks_early: c.early(v),
-                ticks_refused: c.refused,
-                alpha,
-                lag,
-            }
-        })
+        self.inner.clock_ref(id).map(|c| self.inner.stats_of(c))
     }
 
     /// The clock that drives the render alpha.
@@ -183,6 +167,28 @@ impl Default for ClockStats {
             ticks_refused: 0,
             alpha: 0.0,
             lag: Lag::ZERO,
+        }
+    }
+}
+
+impl<T> Inner<T> {
+    /// `clock`'s numbers at the latest virtual time.
+    pub(crate) fn stats_of(&self, c: &Clock) -> ClockStats {
+        let v = self.virt;
+        let (alpha, lag) = c.alpha(v);
+        ClockStats {
+            id: c.id,
+            name: c.config.name,
+            rate: c.rate(),
+            next_tick: c.next_tick,
+            ticks_run: c.ran,
+            ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
+            pending: c.pending(v),
+            ticks_due: c.ticks_due(v),
+            ticks_early: c.early(v),
+            ticks_refused: c.refused,
+            alpha,
+            lag,
         }
     }
 }

@@ -1,0 +1,254 @@
+//! One clock of a running loop, as a handle: `state.clock_mut("physics")?.set_rate(..)`.
+//! The per-clock controls live here, once; `LoopState`'s older per-clock methods call them.
+
+use crate::clock::Clock;
+use crate::config::{ClockConfig, Firing, Policy};
+use crate::controls::ClockRef;
+use crate::error::ClockError;
+use crate::id::ClockId;
+use crate::rate::Period;
+use crate::report::Report;
+use crate::state::{Inner, LoopState};
+use crate::stats::ClockStats;
+use crate::time::Nanos;
+
+/// One clock of a loop, borrowed for its controls and its numbers: from
+/// [`LoopState::clock_mut`].
+///
+/// Every control takes effect at the next step and is reported there (a rate change as
+/// [`Event::RateChanged`](crate::Event::RateChanged), dropped ticks as
+/// [`Event::DroppedTicks`](crate::Event::DroppedTicks)). Controls that cannot fail return the
+/// handle again, so they chain.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+///
+/// let config = LoopConfig::new(Period::from_hz(60)?)
+///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+/// let mut state = LoopState::new(config, Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(250));
+/// // The AI thinks twice as often from its next tick on, and a stall is forgotten.
+/// state.clock_mut("ai")?.set_rate(Period::from_hz(20)?).reset_grid();
+/// assert_eq!(state.clock_mut("ai")?.rate(), Period::from_hz(20)?);
+/// assert!(state.clock_mut("nope").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ClockMut<'a, T = Nanos> {
+    inner: &'a mut Inner<T>,
+    i: usize,
+}
+
+impl<T> LoopState<T> {
+    /// A handle on `clock` (a name or a [`ClockId`]) for its run-time controls: rate, cap,
+    /// phase, hysteresis, overstep and grid reset.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    pub fn clock_mut(&mut self, clock: impl Into<ClockRef>) -> Result<ClockMut<'_, T>, ClockError> {
+        let i = self.inner.position(clock.into())?;
+        Ok(ClockMut {
+            inner: &mut self.inner,
+            i,
+        })
+    }
+}
+
+impl<T> ClockMut<'_, T> {
+    fn clock(&self) -> &Clock {
+        &self.inner.clocks[self.i]
+    }
+
+    /// The clock's id.
+    #[must_use]
+    pub fn id(&self) -> ClockId {
+        self.clock().id
+    }
+
+    /// The clock's name.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.clock().config.name
+    }
+
+    /// The clock's tick length.
+    #[must_use]
+    pub fn rate(&self) -> Period {
+        self.clock().rate()
+    }
+
+    /// The clock's configuration as it stands (its rate, cap, phase, hysteresis, policy).
+    #[must_use]
+    pub fn config(&self) -> ClockConfig {
+        self.clock().config
+    }
+
+    /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
+    #[must_use]
+    pub fn stats(&self) -> ClockStats {
+        self.inner.stats_of(self.clock())
+    }
+
+    /// Changes this clock's tick length from its current tick boundary on, like Bevy's
+    /// `Time<Fixed>::set_timestep` or Godot's `physics_ticks_per_second` at run time (bullet
+    /// time for one clock, a physics rate picked in the settings).
+    ///
+    /// Tick numbers and simulation time ([`Tick::t`](crate::Tick::t)) continue. The next tick starts where the
+    /// last one ended (its boundary, rounded up to a whole ns: the instant virtual time reaches
+    /// it; its [`Tick::t`](crate::Tick::t) is that same whole ns, so `t` and `lag` agree) and lasts the new
+    /// period; every later tick follows the new grid exactly. Ticks that ran before the change
+    /// keep the due times they ran with (an [`InputQueue`](crate::InputQueue) drained after
+    /// the change still attributes their inputs by them). The lag
+    /// already accumulated is kept, as in Bevy: if it exceeds the new period, the next step
+    /// catches up as usual. The next step reports [`Event::RateChanged`](crate::Event::RateChanged) (one per change).
+    /// Setting the rate the clock already has does nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(10)?).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1; 50 ms of lag
+    /// assert_eq!(events.updates().count(), 2);
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(20)?); // 50 ms ticks from 200 ms on
+    /// let events = state.advance(Nanos::from_millis(300));
+    /// let rate = Period::from_hz(20)?;
+    /// assert!(events.iter().any(|e| e == Event::RateChanged {
+    ///     clock: state.alpha_clock(), period: rate, from_tick: 2 }));
+    /// // Tick 2 covers [200, 250) ms, tick 3 [250, 300) ms.
+    /// let ticks: Vec<(u64, u64)> = events.updates().map(|t| (t.index, t.t.0 / 1_000_000)).collect();
+    /// assert_eq!(ticks, [(2, 200), (3, 250)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_rate(&mut self, period: Period) -> &mut Self {
+        if self.rate() == period {
+            return self;
+        }
+        let c = self.inner.moving(self.i);
+        c.change_rate(period);
+        c.last_count = 0;
+        let (clock, from_tick) = (c.id, c.next_tick);
+        // Every change is reported, in order, even several before one step.
+        self.inner.report(Report::Rate {
+            clock,
+            period,
+            from_tick,
+        });
+        self
+    }
+
+    /// Changes this clock's update cap (see [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)).
+    ///
+    /// # Errors
+    ///
+    /// `Some(0)` ([`ConfigError::ZeroUpdateCap`](crate::ConfigError::ZeroUpdateCap) in
+    /// [`ClockError::Config`]); the clock is unchanged.
+    pub fn set_max_updates(&mut self, cap: Option<u32>) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.max_updates(cap))
+    }
+
+    /// Changes this clock's phase (see [`ClockConfig::phase`](crate::ClockConfig::phase)): its grid
+    /// moves by the difference, exactly; tick numbers continue. A larger phase makes ticks due
+    /// sooner (possibly at once), a smaller one later.
+    ///
+    /// # Errors
+    ///
+    /// A phase outside `[0, 1)` ([`ConfigError::InvalidPhase`](crate::ConfigError::InvalidPhase))
+    /// or a phase on a constant-rate clock
+    /// ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly)); the clock is unchanged.
+    pub fn set_phase(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.phase(fraction))
+    }
+
+    /// Changes this clock's hysteresis (see
+    /// [`ClockConfig::hysteresis`](crate::ClockConfig::hysteresis)).
+    ///
+    /// # Errors
+    ///
+    /// A value outside `[0, ½]`
+    /// ([`ConfigError::InvalidHysteresis`](crate::ConfigError::InvalidHysteresis)) or hysteresis
+    /// on a constant-rate clock ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly));
+    /// the clock is unchanged.
+    pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.hysteresis(fraction))
+    }
+
+    fn update_config(
+        &mut self,
+        f: impl FnOnce(ClockConfig) -> ClockConfig,
+    ) -> Result<&mut Self, ClockError> {
+        let c = &mut self.inner.clocks[self.i];
+        let config = f(c.config);
+        let checked = config.validate()?;
+        let old_phase = c.checked.phase_ns;
+        c.config = config;
+        c.checked = checked;
+        c.plain = config.policy == Policy::CatchUp
+            && config.firing == Firing::Late
+            && checked.hysteresis_ns == 0;
+        if checked.phase_ns != old_phase {
+            let by = i128::from(checked.phase_ns) - i128::from(old_phase);
+            let c = self.inner.moving(self.i);
+            c.shift_lead(by);
+            c.last_count = 0;
+        }
+        Ok(self)
+    }
+
+    /// Adds `time` of virtual time to this clock's lag without a clock reading, like Bevy's
+    /// `Time<Fixed>::accumulate_overstep`: its grid moves `time` earlier, so the ticks of that
+    /// span come due (at the next step, up to the cap per step, the rest
+    /// [`Event::Deferred`](crate::Event::Deferred)). Use it to make up for time a loading screen did not count. Other
+    /// clocks and virtual time itself are unchanged; the max frame delta does not apply to it.
+    pub fn accumulate_overstep(&mut self, time: Nanos) -> &mut Self {
+        let c = self.inner.moving(self.i);
+        c.accumulate(time.0);
+        c.last_count = 0;
+        self
+    }
+
+    /// Drops up to `time` of this clock's lag (never below zero), like Bevy's
+    /// `Time<Fixed>::discard_overstep`: its grid moves later by the time dropped. Whole ticks
+    /// in the dropped span never run: the tick number jumps over them and the next step reports
+    /// them as [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded). Returns the time dropped
+    /// (`Nanos::MAX`-like values drop all the lag).
+    pub fn discard_overstep(&mut self, time: Nanos) -> Nanos {
+        let v = self.inner.virt;
+        let c = self.inner.moving(self.i);
+        let (dropped_ns, dropped) = c.discard(time.0, v);
+        if dropped_ns > 0 {
+            c.last_count = 0;
+        }
+        let id = c.id;
+        self.inner.report_drop(id, dropped);
+        Nanos(dropped_ns)
+    }
+
+    /// Restarts this clock's grid at the latest virtual time, like tokio's `Interval::reset`: no
+    /// backlog is left (after a menu that did not pause the loop, a reconnect, a debugger
+    /// stop). Ticks due and not run are dropped, reported at the next step as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded); tick numbers continue. The next
+    /// tick's interval (catch-up: due one period from now) or slot (constant rate) starts now:
+    /// at the latest virtual time, or, for a lone constant-rate clock that had the shell sleep
+    /// until its latest slot, at that slot's start (where the shell is; no slot starts before
+    /// one that ran). Under [`Policy::KeepWorking`](crate::Policy::KeepWorking) and
+    /// [`Policy::Delay`](crate::Policy::Delay) (which re-phases the grid to a late step) that
+    /// slot runs at the next step. Under [`Policy::DropAndRest`](crate::Policy::DropAndRest)
+    /// it runs only if the next step comes at its start; a later step drops it, reported as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::SlotMissed`](crate::DropReason::SlotMissed), and rests until the next slot a
+    /// period after the reset (the timing of tokio's `Interval::reset`).
+    pub fn reset_grid(&mut self) -> &mut Self {
+        let v = self.inner.virt;
+        let c = self.inner.moving(self.i);
+        let dropped = c.reset_at(v);
+        c.last_count = 0;
+        let id = c.id;
+        self.inner.report_drop(id, dropped);
+        self
+    }
+}
