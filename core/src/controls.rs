@@ -197,7 +197,9 @@ impl<T> LoopState<T> {
         Ok(())
     }
 
-    /// `clock`'s update cap (`None` for no cap), or `None` if there is no such clock.
+    /// `clock`'s update cap (`None` for no cap), or `None` if there is no such clock (also
+    /// [`ClockMut::config`](crate::ClockMut::config)).
+    #[doc(hidden)]
     #[must_use]
     pub fn max_updates(&self, clock: impl Into<ClockRef>) -> Option<Option<u32>> {
         self.inner
@@ -206,12 +208,14 @@ impl<T> LoopState<T> {
     }
 
     /// `clock`'s phase, or `None` if there is no such clock.
+    #[doc(hidden)]
     #[must_use]
     pub fn phase(&self, clock: impl Into<ClockRef>) -> Option<f64> {
         self.inner.clock_of(clock.into()).map(|c| c.config.phase)
     }
 
     /// `clock`'s hysteresis, or `None` if there is no such clock.
+    #[doc(hidden)]
     #[must_use]
     pub fn hysteresis(&self, clock: impl Into<ClockRef>) -> Option<f64> {
         self.inner
@@ -220,6 +224,7 @@ impl<T> LoopState<T> {
     }
 
     /// `clock`'s tick length, or `None` if there is no such clock.
+    #[doc(hidden)]
     #[must_use]
     pub fn rate_of(&self, clock: impl Into<ClockRef>) -> Option<Period> {
         self.inner.clock_of(clock.into()).map(Clock::rate)
@@ -235,7 +240,7 @@ impl<T> LoopState<T> {
         match max {
             Some(d) if d.is_zero() => Err(ConfigError::ZeroMaxFrameDelta),
             d => {
-                self.inner.max_delta = d.map(|d| Nanos::from(d).0);
+                self.inner.real.set_max_delta(d.map(|d| Nanos::from(d).0));
                 Ok(())
             }
         }
@@ -244,7 +249,7 @@ impl<T> LoopState<T> {
     /// The max frame delta (`None`: no clamp).
     #[must_use]
     pub fn max_frame_delta(&self) -> Option<Duration> {
-        self.inner.max_delta.map(Duration::from_nanos)
+        self.inner.real.max_delta().map(Duration::from_nanos)
     }
 
     /// Changes the render cap (see [`LoopConfig::render_rate`](crate::LoopConfig::render_rate)).
@@ -255,7 +260,7 @@ impl<T> LoopState<T> {
             return;
         }
         s.render_rate = rate;
-        let now = s.last_real.unwrap_or(0);
+        let now = s.real.now();
         s.render_next = rate.map(|r| GridPoint::at(r, r.ticks_in(now)));
     }
 

@@ -12,7 +12,7 @@ impl<T> Inner<T> {
     #[inline(always)]
     pub(crate) fn begin_span(&mut self) {
         self.span = StepSpan {
-            real0: self.last_real.unwrap_or(0),
+            real0: self.real.now(),
             virt0: self.virt,
             rem0: self.virt_rem,
             scale: self.scale,
@@ -47,7 +47,7 @@ impl<T> LoopState<T> {
     #[must_use]
     pub fn real_delta(&self) -> Nanos {
         let s = &*self.inner;
-        Nanos(s.last_real.unwrap_or(0).saturating_sub(s.span.real0))
+        Nanos(s.real.now().saturating_sub(s.span.real0))
     }
 
     /// The virtual time the latest step covered: real time less pauses, scaled exactly, plus

@@ -21,8 +21,8 @@ impl<T: Timestamp> Inner<T> {
             // The grid the previous step ran on is no longer asked for (see `InputQueue`).
             clock.stepped = None;
         }
-        let first = self.last_real.is_none();
-        let (elapsed, behind) = self.read_clock(now, ev);
+        let first = self.real.latest().is_none();
+        let (elapsed, behind) = self.real.read(now, ev);
         if !self.paused && elapsed > 0 {
             let before = self.virt;
             self.add_real(elapsed, ev);
@@ -31,7 +31,7 @@ impl<T: Timestamp> Inner<T> {
         ev.v = self.virt;
         // The nearest rule expects the next frame to last as long as the one that just ended.
         let x_est = self.last_frame_v;
-        let now_real = self.last_real.unwrap_or(0);
+        let now_real = self.real.now();
         let stepped = self.paused && self.step_request > 0;
         let mut deadline_real = if self.paused {
             self.run_stepping(ev, now_real)

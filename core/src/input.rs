@@ -169,7 +169,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
     /// none goes to a tick already drained).
     pub fn observe(&mut self, state: &LoopState<T>) {
         let s = &*state.inner;
-        let Some(now) = s.last_real else { return };
+        let Some(now) = s.real.latest() else { return };
         let span = &s.span;
         while let Some(&(real, _)) = self.waiting.front() {
             if real > now {

@@ -63,6 +63,7 @@ mod jitter;
 #[cfg(feature = "mint")]
 mod mint;
 mod rate;
+mod real;
 mod regrid;
 mod report;
 #[cfg(feature = "serde")]

@@ -12,6 +12,7 @@ use crate::grid::Grid;
 use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
+use crate::real::Real;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::state::{Inner, LoopState};
@@ -172,14 +173,14 @@ impl<T: Serialize> Serialize for LoopState<T> {
         let i = &*self.inner;
         StateOut {
             version: FORMAT,
-            start: &i.start,
+            start: i.real.start(),
             clocks: ClocksOut(&i.clocks),
             alpha_clock: i.alpha_clock,
             next_id: i.next_id,
-            max_delta: i.max_delta,
+            max_delta: i.real.max_delta(),
             render_rate: i.render_rate,
             render_next: i.render_next.map(|p| p.m),
-            last_real: i.last_real,
+            last_real: i.real.latest(),
             virt: i.virt,
             virt_rem: i.virt_rem,
             last_frame_v: i.last_frame_v,
@@ -330,13 +331,11 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     check_reports(&clocks, &s.reports)?;
     Ok(LoopState {
         inner: alloc::boxed::Box::new(Inner {
-            start: s.start,
+            real: Real::loaded(s.start, s.last_real, s.max_delta),
             clocks,
             alpha_clock: s.alpha_clock,
             next_id: s.next_id,
-            max_delta: s.max_delta,
             render_rate: s.render_rate,
-            last_real: s.last_real,
             virt: s.virt,
             virt_rem: s.virt_rem,
             last_frame_v: s.last_frame_v,

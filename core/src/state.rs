@@ -10,6 +10,7 @@ use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, Period, TimeScale};
+use crate::real::Real;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
@@ -121,16 +122,14 @@ pub struct LoopState<T = Nanos> {
 /// The contents of a [`LoopState`].
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Inner<T> {
-    pub(crate) start: T,
+    /// Real time: the start, the latest reading, the max frame delta (see `real.rs`).
+    pub(crate) real: Real<T>,
     /// The clocks, in declaration order.
     pub(crate) clocks: Vec<Clock>,
     /// The clock whose alpha the Render event carries.
     pub(crate) alpha_clock: ClockId,
     pub(crate) next_id: u16,
-    pub(crate) max_delta: Option<u64>,
     pub(crate) render_rate: Option<Period>,
-    /// Latest real time seen, in ns since `start`; `None` before the first step.
-    pub(crate) last_real: Option<u64>,
     /// Virtual time since start in whole ns, and the exact fraction of a ns it carries.
     pub(crate) virt: u64,
     pub(crate) virt_rem: SubNanos,
@@ -168,13 +167,11 @@ impl<T: Timestamp> LoopState<T> {
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
         let max_delta = config.checked_max_delta()?;
         let mut state = Inner {
-            start,
+            real: Real::new(start, max_delta),
             clocks: Vec::with_capacity(config.clocks.len()),
             alpha_clock: ClockId(0),
             next_id: 0,
-            max_delta,
             render_rate: config.render_rate,
-            last_real: None,
             virt: 0,
             virt_rem: SubNanos::new(config.scale),
             last_frame_v: 0,

@@ -45,7 +45,7 @@ impl<T> LoopState<T> {
     /// The loop's start, as given to [`LoopState::new`].
     #[must_use]
     pub fn start(&self) -> &T {
-        &self.inner.start
+        self.inner.real.start()
     }
 
     /// Virtual time since the start, in ns: real time less pauses, scaled.
@@ -57,7 +57,7 @@ impl<T> LoopState<T> {
     /// Latest real time seen, in ns since the start (0 before the first step).
     #[must_use]
     pub fn real_time(&self) -> Nanos {
-        Nanos(self.inner.last_real.unwrap_or(0))
+        Nanos(self.inner.real.now())
     }
 
     /// The number the alpha clock's next update will carry.

@@ -85,12 +85,12 @@ impl<T: Timestamp> Inner<T> {
     /// once instead of one by one.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
-        let first = self.last_real.is_none();
-        let (elapsed, behind) = self.read_clock(now, ev);
+        let first = self.real.latest().is_none();
+        let (elapsed, behind) = self.real.read(now, ev);
         if elapsed > 0 {
             let before = self.virt;
             // At a scale of 1 the virtual advance is the real one.
-            if self.max_delta.is_some_and(|max| elapsed > max) {
+            if self.real.max_delta().is_some_and(|max| elapsed > max) {
                 self.add_real(elapsed, ev);
             } else {
                 self.virt = before.saturating_add(elapsed);
@@ -142,37 +142,6 @@ impl<T: Timestamp> Inner<T> {
         ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
     }
 
-    /// Applies the time rules to `now`; returns the real ns that passed and how far `now` is
-    /// behind the latest `now` (0 unless the clock went backwards).
-    #[inline]
-    pub(crate) fn read_clock(&mut self, now: T, ev: &mut Events<T>) -> (u64, u64) {
-        let last = self.last_real.unwrap_or(0);
-        match now.nanos_since(self.start) {
-            Some(real) if real >= last => {
-                self.last_real = Some(real);
-                (real - last, 0)
-            }
-            _ => self.read_backwards(now, last, ev),
-        }
-    }
-
-    /// [`read_clock`](Self::read_clock) when the clock went backwards.
-    #[cold]
-    #[inline(never)]
-    fn read_backwards(&mut self, now: T, last: u64, ev: &mut Events<T>) -> (u64, u64) {
-        let by = match now.nanos_since(self.start) {
-            Some(real) => last - real,
-            None => self
-                .start
-                .nanos_since(now)
-                .unwrap_or(0)
-                .saturating_add(last),
-        };
-        ev.before.push(Event::TimeBackwards { by: Nanos(by) });
-        self.last_real = Some(last);
-        (0, by)
-    }
-
     /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
     /// to the virtual advance: beyond it, each clock drops its oldest due ticks (see
     /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)).
@@ -180,7 +149,11 @@ impl<T: Timestamp> Inner<T> {
         let before = self.virt;
         let dv = self.virt_rem.advance(self.scale, elapsed);
         self.virt = before.saturating_add(dv);
-        if let Some(max) = self.max_delta.filter(|max| self.virt - before > *max) {
+        if let Some(max) = self
+            .real
+            .max_delta()
+            .filter(|max| self.virt - before > *max)
+        {
             let limit = before.saturating_add(max);
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
