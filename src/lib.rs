@@ -59,6 +59,13 @@
 
 pub use tickfold_core::*;
 
+/// `#[derive(Interpolate)]` (feature `derive`): the `tickfold-derive` crate. It lives in the
+/// macro namespace beside the trait of the same name, so `use tickfold::Interpolate;` brings
+/// both. See the README's "Deriving Interpolate".
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tickfold_derive::Interpolate;
+
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod runner;
