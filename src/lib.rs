@@ -39,6 +39,7 @@
 //! | `tickfold` | [`runner`] | the imperative shell: read a clock, step, hand events to your code, sleep until the deadline |
 //! | `tickfold-testing` | `tickfold::testing` | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
 //! | `tickfold-hecs` | `tickfold::hecs_adapter` | capture tracked hecs components before each update, read blended values at render |
+//! | `tickfold-derive` | the derive `Interpolate` (feature `derive`) | `#[derive(Interpolate)]`: blend a struct field by field |
 //! | `tickfold-snapshot` | `tickfold::snapshot` | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
 //!
 //! The README (the repository's front page) walks through the options, the policies when a loop
@@ -58,6 +59,13 @@
 #![forbid(unsafe_code)]
 
 pub use tickfold_core::*;
+
+/// `#[derive(Interpolate)]` (feature `derive`): the `tickfold-derive` crate. It lives in the
+/// macro namespace beside the trait of the same name, so `use tickfold::Interpolate;` brings
+/// both. See the README's "Deriving Interpolate".
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tickfold_derive::Interpolate;
 
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

@@ -7,8 +7,15 @@
 /// `prev + (next − prev)·alpha`, which returns `prev` bit for bit whenever `prev == next`, so a
 /// value that did not move never jitters. Alpha comes from [`Render::alpha`](crate::Render).
 ///
-/// Implemented for `f32`, `f64`, arrays of interpolatable values and tuples of up to four.
-/// Implement it for your own types field by field; for rotations use a shortest-arc slerp.
+/// Implemented for `f32`, `f64`, arrays of interpolatable values and tuples of up to four;
+/// with the feature `glam`, for glam **0.33**'s `Vec2`, `Vec3`, `Vec3A`, `Vec4` and `Quat`, and
+/// with `mint`, for mint 0.5's vectors and quaternions. A glam of another version (0.30, say) is
+/// another crate whose `Vec3` does not implement it: use the glam tickfold re-exports,
+/// `tickfold::glam` (`tickfold_core::glam`), or depend on glam 0.33 yourself.
+///
+/// For your own types, `#[derive(Interpolate)]` (the facade's feature `derive`) blends a struct
+/// field by field; or implement it by hand, field by field, with a shortest-arc slerp for
+/// rotations.
 ///
 /// # Examples
 ///
@@ -21,6 +28,12 @@
 /// assert_eq!((1.0_f64, 2.0_f32).interpolate(&(3.0, 4.0), 0.5), (2.0, 3.0));
 /// assert_eq!(0.1_f64.interpolate(&0.7, f64::NAN), 0.1);
 /// ```
+#[diagnostic::on_unimplemented(
+    note = "tickfold implements `Interpolate` for `f32`, `f64`, arrays and tuples, and, with its \
+            feature `glam`, for glam 0.33's `Vec2`, `Vec3`, `Vec3A`, `Vec4` and `Quat`: a glam \
+            of another version is another crate, so use the re-export `tickfold::glam`",
+    note = "for your own structs, `#[derive(Interpolate)]` (tickfold's feature `derive`)"
+)]
 pub trait Interpolate: Sized {
     /// The value at `alpha` between `self` (the previous tick) and `next` (the current one).
     #[must_use]
