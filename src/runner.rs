@@ -31,6 +31,10 @@ use std::time::{Duration, Instant};
 
 use tickfold_core::{Event, Events, LoopState, Timestamp};
 
+mod manual;
+
+pub use manual::ManualTime;
+
 /// Where the runner reads the time.
 pub trait TimeSource<T> {
     /// The current time.
