@@ -386,3 +386,49 @@ fn manual_time_is_both_the_clock_and_the_sleeper() {
     }
     assert_eq!(r.state().ticks_dropped(), 0);
 }
+
+#[test]
+fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
+    // A 100 Hz loop whose draws take 35 ms: the steps run updates 0-2, 3-6 and 7-9.
+    // The handler exits in the middle of a step; the rest waits in the runner, not lost.
+    struct Game {
+        updates: Vec<u64>,
+        renders: u32,
+    }
+    let clock = ManualTime::new();
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(100).unwrap()), Nanos(0)).unwrap();
+    let mut r = Runner::new(state, clock.clone(), clock.clone());
+    let mut game = Game {
+        updates: Vec::new(),
+        renders: 0,
+    };
+    let draw = clock.clone();
+    r.run_with(&mut game, |game, event, _state, ctl| match event {
+        Event::Update(t) => {
+            game.updates.push(t.index);
+            if game.updates.len() == 9 {
+                ctl.exit();
+            }
+        }
+        Event::Render(_) => {
+            game.renders += 1;
+            draw.advance(Nanos(35 * MS));
+        }
+        _ => {}
+    });
+    assert_eq!(game.updates, (0..9).collect::<Vec<u64>>());
+    assert_eq!(game.renders, 3, "drawn at 0, 35 and 70 ms; not at 105 ms");
+    assert!(r.has_pending_events(), "update 8 was not its step's last");
+    let ran = r.state().ticks_run();
+    assert_eq!(ran, 10, "the step at 105 ms ran ticks 7 to 9");
+    // The next frame hands on the rest of that step first, without stepping the fold again.
+    let mut rest = Vec::new();
+    r.frame(|e, _| {
+        if let Event::Update(t) = e {
+            rest.push(t.index);
+        }
+    });
+    assert_eq!(rest, (9..ran).collect::<Vec<u64>>());
+    assert_eq!(r.state().ticks_run(), ran);
+    assert!(!r.has_pending_events());
+}
