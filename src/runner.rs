@@ -31,7 +31,7 @@
 
 use std::time::{Duration, Instant};
 
-use tickfold_core::{Event, Events, LoopState, Timestamp};
+use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
 
 mod manual;
 
@@ -52,6 +52,11 @@ impl TimeSource<Instant> for RealTime {
         Instant::now()
     }
 }
+
+/// The render rate, in Hz, that [`Runner::new`] sets on a state without one when the sleeper
+/// sleeps: a common display's refresh rate, so a sleeping runner draws with interpolation
+/// instead of once per tick.
+pub const DEFAULT_RENDER_HZ: u64 = 60;
 
 /// How many times [`Runner::frame`] asks the sleeper to sleep until a [`Event::Sleep`]'s time
 /// before it gives up for this frame (see [`Runner::frame`]).
@@ -177,9 +182,57 @@ pub struct Runner<T, C, S> {
 }
 
 impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
-    /// A runner for `state`. When nothing is due by time alone (paused with no render cap) it
+    /// A runner for `state`.
+    ///
+    /// **Draws at the display rate by default.** If `sleeper` sleeps (anything but
+    /// [`NoSleep`]) and `state` has no render cap
+    /// ([`LoopConfig::render_rate`](tickfold_core::LoopConfig::render_rate) `None`, the
+    /// configuration's default), the runner sets one of [`DEFAULT_RENDER_HZ`] (60 Hz) on the
+    /// state: its deadlines then include a render slot every 1/60 s, so it wakes and draws 60
+    /// times a second with the interpolation `alpha` spread over the tick, whatever the tick
+    /// rate. Without a cap a sleeping runner would sleep from tick to tick and draw once per
+    /// tick at `alpha` ≈ 0 (30 draws a second at 30 Hz): interpolation would silently do
+    /// nothing. A cap set on the state is kept, and a tick rate above 60 Hz still runs every
+    /// tick (only the draws are capped). Choose another rate with
+    /// [`with_render_rate`](Runner::with_render_rate) (`Some(144 Hz)` for a 144 Hz display,
+    /// `None` to draw only when ticks run, the behaviour before this default). With
+    /// [`NoSleep`] the state is left as it is: vsync or an outer event loop paces the draws.
+    /// The cap is part of the state: [`state`](Runner::state) and
+    /// [`into_state`](Runner::into_state) show it, and a save game keeps it.
+    ///
+    /// When nothing is due by time alone (paused with no render cap) [`run`](Runner::run)
     /// waits `1/60 s` between frames; see [`Runner::with_idle`].
-    pub fn new(state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
+    ///
+    /// ```
+    /// use tickfold::runner::{ManualTime, Runner};
+    /// use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let clock = ManualTime::new(); // sleeps exactly to each deadline
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+    /// let mut runner = Runner::new(state, clock.clone(), clock);
+    /// let mut alphas = Vec::new();
+    /// runner.run(
+    ///     |event, _| {
+    ///         if let Event::Render(frame) = event {
+    ///             alphas.push(frame.alpha);
+    ///         }
+    ///     },
+    ///     |state| state.real_time() < Nanos::from_secs(1),
+    /// );
+    /// // 60 draws a second (and the first), every other one halfway between two ticks
+    /// // (to within the rounding of the render slots to whole ns).
+    /// assert_eq!(alphas.len(), 61);
+    /// for (i, alpha) in alphas.iter().enumerate() {
+    ///     assert!((alpha - [0.0, 0.5][i % 2]).abs() < 1e-6);
+    /// }
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    pub fn new(mut state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
+        if sleeper.can_sleep() && state.render_rate().is_none() {
+            if let Ok(rate) = Period::from_hz(DEFAULT_RENDER_HZ) {
+                state.set_render_rate(Some(rate));
+            }
+        }
         Runner {
             state,
             time,
@@ -188,6 +241,15 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
             next: 0,
             idle: Duration::from_nanos(16_666_667),
         }
+    }
+
+    /// Sets the state's render cap: the runner wakes and draws at most at `rate`, on a fixed
+    /// grid of slots (see [`Runner::new`] for the default a sleeping runner sets). `None`
+    /// removes the cap: a sleeping runner then draws only when it wakes for a tick.
+    #[must_use]
+    pub fn with_render_rate(mut self, rate: Option<Period>) -> Runner<T, C, S> {
+        self.state.set_render_rate(rate);
+        self
     }
 
     /// How long [`run`](Runner::run) waits between frames when the fold has no deadline.

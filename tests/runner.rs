@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use tickfold::runner::{ManualTime, NoSleep, Runner, Sleeper, TimeSource};
+use tickfold::runner::{DEFAULT_RENDER_HZ, ManualTime, NoSleep, Runner, Sleeper, TimeSource};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
 const MS: u64 = 1_000_000;
@@ -431,4 +431,43 @@ fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
     assert_eq!(rest, (9..ran).collect::<Vec<u64>>());
     assert_eq!(r.state().ticks_run(), ran);
     assert!(!r.has_pending_events());
+}
+
+#[test]
+fn a_sleeping_runner_draws_at_the_display_rate_with_alphas_spread_over_a_tick() {
+    // A 20 Hz simulation with no render cap, on a sleeper that wakes exactly on time. Were the
+    // runner to sleep from tick to tick, it would draw 20 times a second at alpha 0, and
+    // interpolation would do nothing; it draws at the default display rate instead.
+    let clock = ManualTime::new();
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
+    let mut r = Runner::new(state, clock.clone(), clock.clone());
+    assert_eq!(
+        r.state().render_rate(),
+        Some(Period::from_hz(DEFAULT_RENDER_HZ).unwrap())
+    );
+    let mut alphas = Vec::new();
+    r.run(
+        |e, _| {
+            if let Event::Render(frame) = e {
+                alphas.push(frame.alpha);
+            }
+        },
+        |s| s.real_time() < Nanos::from_secs(1),
+    );
+    // Draws at 0, 1/60, ..., 1 s: 61 in all, three per tick, at alphas 0, 1/3 and 2/3.
+    assert_eq!(alphas.len(), 61);
+    for (i, a) in alphas.iter().enumerate() {
+        let want = (i % 3) as f64 / 3.0;
+        assert!((a - want).abs() < 1e-6, "draw {i}: alpha {a}, want {want}");
+    }
+    // NoSleep (vsync or an outer event loop paces the draws) and an explicit choice are kept.
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
+    assert_eq!(
+        Runner::new(state.clone(), clock.clone(), NoSleep)
+            .state()
+            .render_rate(),
+        None
+    );
+    let r = Runner::new(state, clock.clone(), clock.clone()).with_render_rate(None);
+    assert_eq!(r.state().render_rate(), None);
 }
