@@ -34,8 +34,10 @@ use std::time::{Duration, Instant};
 use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
 
 mod manual;
+mod real_nanos;
 
 pub use manual::ManualTime;
+pub use real_nanos::{RealNanos, SleepOn};
 
 /// Where the runner reads the time.
 pub trait TimeSource<T> {
