@@ -9,6 +9,13 @@
 //! from `about_to_wait` and hands the deadline to `ControlFlow::WaitUntil`; a vsync-driven loop
 //! uses [`NoSleep`] and calls `frame` once per presented frame.
 //!
+//! A sleeping runner draws at 60 Hz unless told otherwise (see [`Runner::new`]), so the
+//! interpolation `alpha` is spread over the tick. [`ManualTime`] is a fake clock for tests
+//! (time source and sleeper in one). [`RealNanos`] is the real clock read as
+//! [`Nanos`](tickfold_core::Nanos), for a `LoopState<Nanos>` that saves and loads as it is; a
+//! running `LoopState<Instant>` converts with [`LoopState::rebase`] and
+//! [`LoopState::resume_at`].
+//!
 //! ```
 //! use std::time::Instant;
 //! use tickfold::runner::{Runner, SpinSleep, RealTime};
