@@ -3,9 +3,18 @@
 //!
 //! The runner does not take over control flow. [`Runner::frame`] does one frame and returns the
 //! deadline; [`Runner::wait_until`] sleeps until it with the pluggable [`Sleeper`]. A plain
-//! game loop calls both ([`Runner::run`] does exactly that); a winit application calls `frame`
+//! game loop calls both ([`Runner::run`] and [`Runner::run_with`] do exactly that; the latter
+//! hands your game to the handler, which stops the loop with [`Control::exit`]); a winit
+//! application calls `frame`
 //! from `about_to_wait` and hands the deadline to `ControlFlow::WaitUntil`; a vsync-driven loop
 //! uses [`NoSleep`] and calls `frame` once per presented frame.
+//!
+//! A sleeping runner draws at 60 Hz unless told otherwise (see [`Runner::new`]), so the
+//! interpolation `alpha` is spread over the tick. [`ManualTime`] is a fake clock for tests
+//! (time source and sleeper in one). [`RealNanos`] is the real clock read as
+//! [`Nanos`](tickfold_core::Nanos), for a `LoopState<Nanos>` that saves and loads as it is; a
+//! running `LoopState<Instant>` converts with [`LoopState::rebase`] and
+//! [`LoopState::resume_at`].
 //!
 //! ```
 //! use std::time::Instant;
@@ -29,7 +38,13 @@
 
 use std::time::{Duration, Instant};
 
-use tickfold_core::{Event, Events, LoopState, Timestamp};
+use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
+
+mod manual;
+mod real_nanos;
+
+pub use manual::ManualTime;
+pub use real_nanos::{RealNanos, SleepOn};
 
 /// Where the runner reads the time.
 pub trait TimeSource<T> {
@@ -46,6 +61,11 @@ impl TimeSource<Instant> for RealTime {
         Instant::now()
     }
 }
+
+/// The render rate, in Hz, that [`Runner::new`] sets on a state without one when the sleeper
+/// sleeps: a common display's refresh rate, so a sleeping runner draws with interpolation
+/// instead of once per tick.
+pub const DEFAULT_RENDER_HZ: u64 = 60;
 
 /// How many times [`Runner::frame`] asks the sleeper to sleep until a [`Event::Sleep`]'s time
 /// before it gives up for this frame (see [`Runner::frame`]).
@@ -103,6 +123,28 @@ impl<T> Sleeper<T> for NoSleep {
     }
 }
 
+/// What an event handler of [`Runner::run_with`] can ask of the runner: to stop.
+///
+/// Like game-loop's `exit()`: call [`exit`](Control::exit) from the handler and `run_with`
+/// returns right after this event (see [`Runner::run_with`] for the events left pending).
+#[derive(Clone, Debug, Default)]
+pub struct Control {
+    exit: bool,
+}
+
+impl Control {
+    /// Stops the loop after the event being handled.
+    pub fn exit(&mut self) {
+        self.exit = true;
+    }
+
+    /// Whether [`exit`](Control::exit) was called.
+    #[must_use]
+    pub fn is_exiting(&self) -> bool {
+        self.exit
+    }
+}
+
 /// Sleeps with `sleeper` until `time` reads `until` or later, at most [`SLEEP_TRIES`] times;
 /// whether the time got there.
 fn reach<T: Timestamp>(
@@ -149,9 +191,57 @@ pub struct Runner<T, C, S> {
 }
 
 impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
-    /// A runner for `state`. When nothing is due by time alone (paused with no render cap) it
+    /// A runner for `state`.
+    ///
+    /// **Draws at the display rate by default.** If `sleeper` sleeps (anything but
+    /// [`NoSleep`]) and `state` has no render cap
+    /// ([`LoopConfig::render_rate`](tickfold_core::LoopConfig::render_rate) `None`, the
+    /// configuration's default), the runner sets one of [`DEFAULT_RENDER_HZ`] (60 Hz) on the
+    /// state: its deadlines then include a render slot every 1/60 s, so it wakes and draws 60
+    /// times a second with the interpolation `alpha` spread over the tick, whatever the tick
+    /// rate. Without a cap a sleeping runner would sleep from tick to tick and draw once per
+    /// tick at `alpha` ≈ 0 (30 draws a second at 30 Hz): interpolation would silently do
+    /// nothing. A cap set on the state is kept, and a tick rate above 60 Hz still runs every
+    /// tick (only the draws are capped). Choose another rate with
+    /// [`with_render_rate`](Runner::with_render_rate) (`Some(144 Hz)` for a 144 Hz display,
+    /// `None` to draw only when ticks run, the behaviour before this default). With
+    /// [`NoSleep`] the state is left as it is: vsync or an outer event loop paces the draws.
+    /// The cap is part of the state: [`state`](Runner::state) and
+    /// [`into_state`](Runner::into_state) show it, and a save game keeps it.
+    ///
+    /// When nothing is due by time alone (paused with no render cap) [`run`](Runner::run)
     /// waits `1/60 s` between frames; see [`Runner::with_idle`].
-    pub fn new(state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
+    ///
+    /// ```
+    /// use tickfold::runner::{ManualTime, Runner};
+    /// use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let clock = ManualTime::new(); // sleeps exactly to each deadline
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+    /// let mut runner = Runner::new(state, clock.clone(), clock);
+    /// let mut alphas = Vec::new();
+    /// runner.run(
+    ///     |event, _| {
+    ///         if let Event::Render(frame) = event {
+    ///             alphas.push(frame.alpha);
+    ///         }
+    ///     },
+    ///     |state| state.real_time() < Nanos::from_secs(1),
+    /// );
+    /// // 60 draws a second (and the first), every other one halfway between two ticks
+    /// // (to within the rounding of the render slots to whole ns).
+    /// assert_eq!(alphas.len(), 61);
+    /// for (i, alpha) in alphas.iter().enumerate() {
+    ///     assert!((alpha - [0.0, 0.5][i % 2]).abs() < 1e-6);
+    /// }
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    pub fn new(mut state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
+        if sleeper.can_sleep() && state.render_rate().is_none() {
+            if let Ok(rate) = Period::from_hz(DEFAULT_RENDER_HZ) {
+                state.set_render_rate(Some(rate));
+            }
+        }
         Runner {
             state,
             time,
@@ -160,6 +250,15 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
             next: 0,
             idle: Duration::from_nanos(16_666_667),
         }
+    }
+
+    /// Sets the state's render cap: the runner wakes and draws at most at `rate`, on a fixed
+    /// grid of slots (see [`Runner::new`] for the default a sleeping runner sets). `None`
+    /// removes the cap: a sleeping runner then draws only when it wakes for a tick.
+    #[must_use]
+    pub fn with_render_rate(mut self, rate: Option<Period>) -> Runner<T, C, S> {
+        self.state.set_render_rate(rate);
+        self
     }
 
     /// How long [`run`](Runner::run) waits between frames when the fold has no deadline.
@@ -186,6 +285,17 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// stops before it and it is earlier than that reading (the time source went back within
     /// the frame).
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
+        self.frame_ctl(&mut Control::default(), |e, s, _| on_event(e, s))
+    }
+
+    /// [`frame`](Runner::frame) with a [`Control`]: once the handler calls
+    /// [`Control::exit`], the frame hands on no more events and returns; the ones left wait
+    /// for the next call (then the deadline returned is the time read at the start).
+    fn frame_ctl(
+        &mut self,
+        ctl: &mut Control,
+        mut on_event: impl FnMut(&Event<T>, &LoopState<T>, &mut Control),
+    ) -> Option<T> {
         let now = self.time.now();
         if self.next >= self.events.len() {
             self.state.advance_into(now, &mut self.events);
@@ -198,8 +308,11 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
                     return Some(not_before(until, now));
                 }
             }
-            on_event(&event, &self.state);
+            on_event(&event, &self.state, ctl);
             self.next += 1;
+            if ctl.exit && self.next < self.events.len() {
+                return Some(now);
+            }
         }
         self.events.deadline().map(|&d| not_before(d, now))
     }
@@ -219,15 +332,84 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ) {
         while keep_going(&self.state) {
             let deadline = self.frame(&mut on_event);
-            let wake = match deadline {
-                Some(d) => d,
-                None => {
-                    let now = self.time.now();
-                    now.add_nanos(u64::try_from(self.idle.as_nanos()).unwrap_or(u64::MAX))
-                }
-            };
-            self.wait_until(wake);
+            self.wait_for(deadline);
         }
+    }
+
+    /// Frames until the handler calls [`Control::exit`], handing it `game` with every event:
+    /// one place where the handler both changes the game and decides to stop (with
+    /// [`run`](Runner::run)'s second closure, the stop condition cannot read what the handler
+    /// changes).
+    ///
+    /// The loop stops right after the event whose handler called `exit`: no later event of
+    /// that step is handed on, and the runner does not wait. Those events are not lost: they
+    /// stay in the runner (see [`has_pending_events`](Runner::has_pending_events)) and the next
+    /// [`frame`](Runner::frame), [`run`](Runner::run) or `run_with` hands them on before the
+    /// fold steps again. A [`Event::Render`] is always a step's last event, so exiting on a
+    /// render leaves nothing pending (the state then matches what the game saw: the moment to
+    /// save).
+    ///
+    /// ```
+    /// use tickfold::runner::{ManualTime, Runner};
+    /// use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// struct Game {
+    ///     x: f64,
+    ///     updates: u32,
+    /// }
+    ///
+    /// let clock = ManualTime::new();
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let mut runner = Runner::new(state, clock.clone(), clock);
+    /// let mut game = Game { x: 0.0, updates: 0 };
+    /// runner.run_with(&mut game, |game, event, _state, ctl| match event {
+    ///     Event::Update(tick) => {
+    ///         game.x += tick.dt_secs();
+    ///         game.updates += 1;
+    ///     }
+    ///     // e.g. the player quit, or the level ended: stop after this frame's draw
+    ///     Event::Render(_) if game.updates >= 120 => ctl.exit(),
+    ///     Event::Render(_frame) => { /* draw */ }
+    ///     _ => {}
+    /// });
+    /// assert_eq!(game.updates, 120);
+    /// assert_eq!(runner.state().ticks_run(), 120);
+    /// assert!(!runner.has_pending_events()); // exited on a render: ready to save
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    pub fn run_with<G: ?Sized>(
+        &mut self,
+        game: &mut G,
+        mut on_event: impl FnMut(&mut G, &Event<T>, &LoopState<T>, &mut Control),
+    ) {
+        let mut ctl = Control::default();
+        loop {
+            let deadline = self.frame_ctl(&mut ctl, |e, s, c| on_event(game, e, s, c));
+            if ctl.exit {
+                return;
+            }
+            self.wait_for(deadline);
+        }
+    }
+
+    /// Waits until `deadline`, or the idle time when there is none.
+    fn wait_for(&mut self, deadline: Option<T>) {
+        let wake = match deadline {
+            Some(d) => d,
+            None => {
+                let now = self.time.now();
+                now.add_nanos(u64::try_from(self.idle.as_nanos()).unwrap_or(u64::MAX))
+            }
+        };
+        self.wait_until(wake);
+    }
+
+    /// Whether events of the latest step still wait to be handed on: after a frame stopped
+    /// before an [`Event::Sleep`], or a [`run_with`](Runner::run_with) handler exited before
+    /// the step's last event. The next [`frame`](Runner::frame) hands them on first.
+    #[must_use]
+    pub fn has_pending_events(&self) -> bool {
+        self.next < self.events.len()
     }
 
     /// The loop state.

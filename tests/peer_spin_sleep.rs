@@ -24,11 +24,11 @@
 //! reporting (`rate_reporting_using_duration`, `…_seconds`) measures the caller's own loop and
 //! has no fold counterpart.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use tickfold::runner::{Runner, Sleeper, TimeSource};
+use tickfold::runner::{ManualTime, Runner, Sleeper};
 use tickfold::{
     ClockId, DropReason, Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, RateError,
 };
@@ -313,20 +313,10 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
     assert_eq!(state.ticks_dropped(), 0);
 }
 
-/// A clock the test moves by hand.
-#[derive(Clone, Default)]
-struct FakeTime(Rc<Cell<u64>>);
-
-impl TimeSource<Nanos> for FakeTime {
-    fn now(&mut self) -> Nanos {
-        Nanos(self.0.get())
-    }
-}
-
 /// A sleeper that wakes `early` ns before the deadline (an OS timer with coarse slack, or a
 /// spin that gave up) or `late` ns after it.
 struct Inexact {
-    clock: FakeTime,
+    clock: ManualTime,
     early: u64,
     late: u64,
     /// The deadline of the previous sleep: a second sleep for the same deadline (the runner
@@ -343,15 +333,15 @@ impl Sleeper<Nanos> for Inexact {
         };
         self.last = Some(deadline.0);
         let target = deadline.0.saturating_sub(early) + self.late;
-        let now = self.clock.0.get();
-        self.clock.0.set(now.max(target));
+        let now = self.clock.now().0;
+        self.clock.set(Nanos(now.max(target)));
     }
 }
 
 /// Runs `frames` frames of a 50 ms drop-and-rest loop whose updates take 10 ms; returns
 /// (tick index, slot start, clock when the update ran) per update, and the Sleep deadlines.
 fn run_interval(early: u64, late: u64, frames: usize) -> (Vec<(u64, u64, u64)>, Vec<u64>) {
-    let clock = FakeTime::default();
+    let clock = ManualTime::default();
     let sleeper = Inexact {
         clock: clock.clone(),
         early,
@@ -365,8 +355,8 @@ fn run_interval(early: u64, late: u64, frames: usize) -> (Vec<(u64, u64, u64)>, 
         let (c, s, a) = (clock.clone(), seen.clone(), asked.clone());
         runner.frame(move |e, _| match e {
             Event::Update(t) => {
-                s.borrow_mut().push((t.index, t.t.0, c.0.get()));
-                c.0.set(c.0.get() + 10 * MS);
+                s.borrow_mut().push((t.index, t.t.0, c.now().0));
+                c.advance(Nanos(10 * MS));
             }
             Event::Sleep { until } => a.borrow_mut().push(until.0),
             _ => {}

@@ -5,34 +5,18 @@
 //! drops"). A sleeper that wakes early is asked again; one that cannot get there leaves the
 //! update for a later frame, never running it before its slot.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use tickfold::runner::{NoSleep, Runner, Sleeper, TimeSource};
+use tickfold::runner::{DEFAULT_RENDER_HZ, ManualTime, NoSleep, Runner, Sleeper, TimeSource};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
 const MS: u64 = 1_000_000;
 
-/// A clock the test moves by hand.
-#[derive(Clone, Default)]
-struct FakeTime(Rc<Cell<u64>>);
-
-impl TimeSource<Nanos> for FakeTime {
-    fn now(&mut self) -> Nanos {
-        Nanos(self.0.get())
-    }
-}
-
-impl FakeTime {
-    fn advance(&self, ns: u64) {
-        self.0.set(self.0.get() + ns);
-    }
-}
-
 /// Records every deadline and "sleeps" by moving the fake clock there, `late` ns too far.
 struct Recorder {
-    clock: FakeTime,
+    clock: ManualTime,
     calls: Rc<RefCell<Vec<u64>>>,
     late: u64,
 }
@@ -40,16 +24,16 @@ struct Recorder {
 impl Sleeper<Nanos> for Recorder {
     fn sleep_until(&mut self, deadline: Nanos) {
         self.calls.borrow_mut().push(deadline.0);
-        let now = self.clock.0.get();
-        self.clock.0.set(now.max(deadline.0 + self.late));
+        let now = self.clock.now().0;
+        self.clock.set(Nanos(now.max(deadline.0 + self.late)));
     }
 }
 
-type FakeRunner = Runner<Nanos, FakeTime, Recorder>;
+type FakeRunner = Runner<Nanos, ManualTime, Recorder>;
 type Calls = Rc<RefCell<Vec<u64>>>;
 
-fn runner(config: LoopConfig, late: u64) -> (FakeRunner, FakeTime, Calls) {
-    let clock = FakeTime::default();
+fn runner(config: LoopConfig, late: u64) -> (FakeRunner, ManualTime, Calls) {
+    let clock = ManualTime::default();
     let calls = Rc::new(RefCell::new(Vec::new()));
     let sleeper = Recorder {
         clock: clock.clone(),
@@ -86,7 +70,7 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
         assert_eq!(*d, due(k as u64), "wait {k}");
     }
     // The clock is past the last frame by the final wait; the fold saw up to its latest `now`.
-    assert!(clock.0.get() > r.state().real_time().0);
+    assert!(clock.now().0 > r.state().real_time().0);
     assert_eq!(
         r.state().ticks_run(),
         rate.ticks_in(r.state().real_time().0)
@@ -111,8 +95,8 @@ fn sleep_events_are_carried_out_before_the_update_they_schedule() {
         let c = clock.clone();
         r.frame(|e, _| {
             if let Event::Update(t) = e {
-                seen.push((t.index, c.0.get()));
-                c.advance(3 * MS); // the update's work
+                seen.push((t.index, c.now().0));
+                c.advance(Nanos(3 * MS)); // the update's work
             }
         });
     }
@@ -145,11 +129,11 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
             Event::Update(t) => {
                 // The animation frame for this slot, from the tick number the loop passes.
                 let synced = t.index % FRAMES;
-                let wall = c.0.get() / (10 * MS) % FRAMES;
-                assert_eq!(synced, wall, "tick {} drawn at {} ns", t.index, c.0.get());
+                let wall = c.now().0 / (10 * MS) % FRAMES;
+                assert_eq!(synced, wall, "tick {} drawn at {} ns", t.index, c.now().0);
                 naive += 1; // the article's out-of-sync draw() that counts its own calls
                 draws += 1;
-                c.advance(if draws % 4 == 0 { 25 * MS } else { 2 * MS });
+                c.advance(Nanos(if draws % 4 == 0 { 25 * MS } else { 2 * MS }));
             }
             _ => {}
         });
@@ -171,13 +155,13 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
 
 #[test]
 fn no_sleep_leaves_pacing_to_the_caller() {
-    let clock = FakeTime::default();
+    let clock = ManualTime::default();
     let state = LoopState::new(LoopConfig::new(Period::from_hz(50).unwrap()), Nanos(0)).unwrap();
     let mut r = Runner::new(state, clock.clone(), NoSleep);
     let mut renders = 0;
     // A vsync at 144 Hz: the caller calls `frame` per vsync; the runner never waits.
     for _ in 0..144 {
-        clock.advance(1_000_000_000 / 144);
+        clock.advance(Nanos(1_000_000_000 / 144));
         let deadline = r.frame(|e, _| renders += u32::from(matches!(e, Event::Render(_))));
         assert!(deadline.is_some());
     }
@@ -188,7 +172,7 @@ fn no_sleep_leaves_pacing_to_the_caller() {
 /// Wakes `early` ns before the deadline on its first `early_times` calls, then on time (or
 /// never moves the clock at all when `frozen`).
 struct EarlyWaker {
-    clock: FakeTime,
+    clock: ManualTime,
     calls: Rc<RefCell<Vec<u64>>>,
     early: u64,
     early_times: usize,
@@ -207,12 +191,12 @@ impl Sleeper<Nanos> for EarlyWaker {
         } else {
             deadline.0
         };
-        self.clock.0.set(self.clock.0.get().max(wake));
+        self.clock.set(Nanos(self.clock.now().0.max(wake)));
     }
 }
 
 /// A drop-and-rest loop at 10 ms slots whose updates take 3 ms, driven by `sleeper`.
-fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeTime, sleeper: S) -> Runner<Nanos, FakeTime, S> {
+fn rest_runner<S: Sleeper<Nanos>>(clock: &ManualTime, sleeper: S) -> Runner<Nanos, ManualTime, S> {
     let config =
         LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
     Runner::new(
@@ -224,14 +208,14 @@ fn rest_runner<S: Sleeper<Nanos>>(clock: &FakeTime, sleeper: S) -> Runner<Nanos,
 
 /// One frame; returns the deadline and each update's tick with the clock when it ran.
 fn frame_updates<S: Sleeper<Nanos>>(
-    r: &mut Runner<Nanos, FakeTime, S>,
-    clock: &FakeTime,
+    r: &mut Runner<Nanos, ManualTime, S>,
+    clock: &ManualTime,
 ) -> (Option<Nanos>, Vec<(u64, u64)>) {
     let mut seen = Vec::new();
     let deadline = r.frame(|e, _| {
         if let Event::Update(t) = e {
-            seen.push((t.index, clock.0.get()));
-            clock.advance(3 * MS);
+            seen.push((t.index, clock.now().0));
+            clock.advance(Nanos(3 * MS));
         }
     });
     (deadline, seen)
@@ -239,7 +223,7 @@ fn frame_updates<S: Sleeper<Nanos>>(
 
 #[test]
 fn a_sleeper_that_wakes_early_is_asked_again_before_the_update() {
-    let clock = FakeTime::default();
+    let clock = ManualTime::default();
     let calls = Calls::default();
     let sleeper = EarlyWaker {
         clock: clock.clone(),
@@ -264,7 +248,7 @@ fn a_sleeper_that_wakes_early_is_asked_again_before_the_update() {
 
 #[test]
 fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
-    let clock = FakeTime::default();
+    let clock = ManualTime::default();
     let calls = Calls::default();
     let sleeper = EarlyWaker {
         clock: clock.clone(),
@@ -287,33 +271,33 @@ fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
         "the fold was stepped once for tick 1"
     );
     // Still early: nothing runs and the fold is not stepped again.
-    clock.advance(6 * MS);
+    clock.advance(Nanos(6 * MS));
     assert_eq!(frame_updates(&mut r, &clock).1, vec![]);
     assert_eq!(r.state().ticks_run(), 2);
     // At the slot the pending update runs, then the loop goes on as usual. The fold decided
     // its deadline back at 3 ms (a constant-rate loop asks to be called again at once); handed
     // on at 10 ms, that deadline comes back as the frame's own clock reading, never in the past
     // (found by the runner fuzz target).
-    clock.advance(MS);
+    clock.advance(Nanos(MS));
     assert_eq!(
         frame_updates(&mut r, &clock),
         (Some(Nanos(10 * MS)), vec![(1, 10 * MS)])
     );
-    clock.advance(7 * MS);
+    clock.advance(Nanos(7 * MS));
     assert_eq!(frame_updates(&mut r, &clock).1, vec![(2, 20 * MS)]);
 }
 
 #[test]
 fn no_sleep_never_runs_a_rest_update_before_its_slot() {
     // A vsync-paced shell with a drop-and-rest loop: `frame` per vsync, nothing sleeps.
-    let clock = FakeTime::default();
+    let clock = ManualTime::default();
     let mut r = rest_runner(&clock, NoSleep);
     let mut seen = Vec::new();
     for _ in 0..12 {
         let (deadline, s) = frame_updates(&mut r, &clock);
         seen.extend(s);
         assert!(deadline.is_some());
-        clock.advance(1_000_000_000 / 144);
+        clock.advance(Nanos(1_000_000_000 / 144));
     }
     assert!(seen.len() >= 4, "{seen:?}");
     for (k, at) in &seen {
@@ -375,4 +359,115 @@ fn a_frame_that_stops_at_a_sleep_never_returns_a_time_before_its_first_reading()
     // At 20 ms (read at the start of the frame and again at the sleep) tick 1 runs.
     assert!(frame(&mut r).is_some());
     assert_eq!(updates, [0, 1]);
+}
+
+#[test]
+fn manual_time_is_both_the_clock_and_the_sleeper() {
+    // One shared fake clock, no hand-written sleeper: sleeping jumps to the deadline, so each
+    // drop-and-rest update runs at the start of its slot and a whole minute runs at once.
+    let clock = ManualTime::new();
+    let config =
+        LoopConfig::new(Period::from_millis_f64(10.0).unwrap()).policy(Policy::DropAndRest);
+    let state = LoopState::new(config, Nanos(0)).unwrap();
+    let mut r = Runner::new(state, clock.clone(), clock.clone());
+    let mut seen = Vec::new();
+    r.run(
+        |e, _| {
+            if let Event::Update(t) = e {
+                seen.push((t.index, clock.now().0));
+                clock.advance(std::time::Duration::from_millis(3)); // the update's work
+            }
+        },
+        |s| s.ticks_run() < 6_000,
+    );
+    assert_eq!(seen.len(), 6_000);
+    for (k, (index, at)) in seen.iter().enumerate() {
+        assert_eq!((*index, *at), (k as u64, k as u64 * 10 * MS));
+    }
+    assert_eq!(r.state().ticks_dropped(), 0);
+}
+
+#[test]
+fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
+    // A 100 Hz loop whose draws take 35 ms: the steps run updates 0-2, 3-6 and 7-9.
+    // The handler exits in the middle of a step; the rest waits in the runner, not lost.
+    struct Game {
+        updates: Vec<u64>,
+        renders: u32,
+    }
+    let clock = ManualTime::new();
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(100).unwrap()), Nanos(0)).unwrap();
+    let mut r = Runner::new(state, clock.clone(), clock.clone());
+    let mut game = Game {
+        updates: Vec::new(),
+        renders: 0,
+    };
+    let draw = clock.clone();
+    r.run_with(&mut game, |game, event, _state, ctl| match event {
+        Event::Update(t) => {
+            game.updates.push(t.index);
+            if game.updates.len() == 9 {
+                ctl.exit();
+            }
+        }
+        Event::Render(_) => {
+            game.renders += 1;
+            draw.advance(Nanos(35 * MS));
+        }
+        _ => {}
+    });
+    assert_eq!(game.updates, (0..9).collect::<Vec<u64>>());
+    assert_eq!(game.renders, 3, "drawn at 0, 35 and 70 ms; not at 105 ms");
+    assert!(r.has_pending_events(), "update 8 was not its step's last");
+    let ran = r.state().ticks_run();
+    assert_eq!(ran, 10, "the step at 105 ms ran ticks 7 to 9");
+    // The next frame hands on the rest of that step first, without stepping the fold again.
+    let mut rest = Vec::new();
+    r.frame(|e, _| {
+        if let Event::Update(t) = e {
+            rest.push(t.index);
+        }
+    });
+    assert_eq!(rest, (9..ran).collect::<Vec<u64>>());
+    assert_eq!(r.state().ticks_run(), ran);
+    assert!(!r.has_pending_events());
+}
+
+#[test]
+fn a_sleeping_runner_draws_at_the_display_rate_with_alphas_spread_over_a_tick() {
+    // A 20 Hz simulation with no render cap, on a sleeper that wakes exactly on time. Were the
+    // runner to sleep from tick to tick, it would draw 20 times a second at alpha 0, and
+    // interpolation would do nothing; it draws at the default display rate instead.
+    let clock = ManualTime::new();
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
+    let mut r = Runner::new(state, clock.clone(), clock.clone());
+    assert_eq!(
+        r.state().render_rate(),
+        Some(Period::from_hz(DEFAULT_RENDER_HZ).unwrap())
+    );
+    let mut alphas = Vec::new();
+    r.run(
+        |e, _| {
+            if let Event::Render(frame) = e {
+                alphas.push(frame.alpha);
+            }
+        },
+        |s| s.real_time() < Nanos::from_secs(1),
+    );
+    // Draws at 0, 1/60, ..., 1 s: 61 in all, three per tick, at alphas 0, 1/3 and 2/3.
+    assert_eq!(alphas.len(), 61);
+    for (i, a) in alphas.iter().enumerate() {
+        let want = (i % 3) as f64 / 3.0;
+        assert!((a - want).abs() < 1e-6, "draw {i}: alpha {a}, want {want}");
+    }
+    // NoSleep (vsync or an outer event loop paces the draws) and an explicit choice are kept.
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
+    assert_eq!(
+        Runner::new(state.clone(), clock.clone(), NoSleep)
+            .state()
+            .render_rate(),
+        None
+    );
+    let r = Runner::new(state, clock.clone(), clock.clone()).with_render_rate(None);
+    assert_eq!(r.state().render_rate(), None);
 }

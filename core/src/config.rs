@@ -364,7 +364,10 @@ impl LoopConfig {
         self
     }
 
-    /// Render at most at `rate`, on a fixed grid of slots that never slips. Default: no cap.
+    /// Render at most at `rate`, on a fixed grid of slots that never slips. Default here: no
+    /// cap, so a shell that sleeps until the deadline draws once per tick (alpha near 0, no
+    /// visible interpolation); the facade's `Runner::new` with a sleeping sleeper sets a 60 Hz
+    /// cap unless one is chosen. A shell paced by vsync (no sleeping) needs no cap.
     #[must_use]
     pub fn render_rate(mut self, rate: Option<Period>) -> LoopConfig {
         self.render_rate = rate;

@@ -39,6 +39,7 @@
 
 extern crate alloc;
 
+mod anchor;
 mod clock;
 mod clocks;
 mod columns;

@@ -59,6 +59,16 @@ impl<T> Real<T> {
         self.max_delta
     }
 
+    /// The same readings on another time axis: `start` stands for the old start (see
+    /// `LoopState::rebase`).
+    pub(crate) fn rebase<U>(self, start: U) -> Real<U> {
+        Real {
+            start,
+            latest: self.latest,
+            max_delta: self.max_delta,
+        }
+    }
+
     pub(crate) fn set_max_delta(&mut self, max: Option<u64>) {
         self.max_delta = max;
     }
