@@ -17,6 +17,12 @@ pub enum Error {
         /// The component type's name.
         type_name: &'static str,
     },
+    /// [`Interpolated::load`](crate::Interpolated::load): the map gave no new handle for this
+    /// saved entity (its handle at save time).
+    Unmapped(Entity),
+    /// [`Interpolated::load`](crate::Interpolated::load): the saved data is not something a
+    /// tracker saves; the reason names what.
+    InvalidSave(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -26,6 +32,8 @@ impl fmt::Display for Error {
             Error::MissingComponent { entity, type_name } => {
                 write!(f, "entity {entity:?} has no {type_name} component")
             }
+            Error::Unmapped(e) => write!(f, "no new handle for the saved entity {e:?}"),
+            Error::InvalidSave(why) => write!(f, "invalid saved tracker: {why}"),
         }
     }
 }

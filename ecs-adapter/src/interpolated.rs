@@ -14,6 +14,7 @@ use crate::types::{
 
 /// What a tracker has done since it was created.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Stats {
     /// Captures made (one per step with updates when driven by
     /// [`before_update`](Interpolated::before_update)).
@@ -55,18 +56,18 @@ pub struct Stats {
 /// assert_eq!(tracker.blend_mode(), BlendMode::Crossfade);
 /// ```
 pub struct Interpolated<T> {
-    mode: BlendMode,
-    adopt: bool,
-    ghost_ticks: u32,
-    rendered: bool,
-    clock: ClockId,
-    epoch: Epoch,
+    pub(crate) mode: BlendMode,
+    pub(crate) adopt: bool,
+    pub(crate) ghost_ticks: u32,
+    pub(crate) rendered: bool,
+    pub(crate) clock: ClockId,
+    pub(crate) epoch: Epoch,
     /// Whether the `Previous` column holds the state before the current update.
-    captured_this_update: bool,
-    ghosts: Vec<Ghost<T>>,
+    pub(crate) captured_this_update: bool,
+    pub(crate) ghosts: Vec<Ghost<T>>,
     adopt_buf: Vec<(Entity, T)>,
     builder: Option<EntityBuilder>,
-    stats: Stats,
+    pub(crate) stats: Stats,
 }
 
 impl<T> fmt::Debug for Interpolated<T> {

@@ -57,9 +57,18 @@
 //!   value; despawned ones vanish, or leave a [`Ghost`]; recycled entity ids never see their
 //!   predecessor (the companions live in the entity; ghosts keep the full [`hecs::Entity`]).
 //!   What happens in a step's earlier updates never reaches the render.
+//! * **Save games**: [`Interpolated::save`] gives the tracker's state for a world (each
+//!   entity's previous value and stamp, the capture counter, the ghosts) as a [`SavedTracker`]
+//!   (serde with the feature `serde`); [`Interpolated::load`] writes it into a loaded world
+//!   through your old → new entity map, so every render after a resume is the uninterrupted
+//!   run's, bit for bit. Don't respawn at the current values instead: the first render would
+//!   blend from the wrong previous tick.
 //! * **Bad input**: an entity without a [`Previous`] shows its newest value (and is adopted at
 //!   the next capture unless adoption is off); a NaN alpha counts as 0 and alpha is clamped to
 //!   `[0, 1]`.
+//!
+//! Feature `serde`: `Serialize` and `Deserialize` for [`SavedTracker`] (when `T` has them),
+//! [`BlendMode`], [`Stats`] and [`Discrete`]; with `glam`, glam's vectors and quaternions too.
 //!
 //! Feature `glam`: `Interpolate` for glam's `Vec2`, `Vec3`, `Vec3A`, `Vec4` and `Quat`
 //! (shortest-arc slerp) and the [`Nlerp`] rotation newtype, from tickfold-core, for glam 0.33
@@ -80,11 +89,13 @@
 
 mod error;
 mod interpolated;
+mod save;
 mod tracker;
 mod types;
 
 pub use error::Error;
 pub use interpolated::{InWorld, Interpolated, Stats};
+pub use save::SavedTracker;
 pub use tracker::Tracker;
 pub use types::{
     BlendMode, Companions, Counts, Discrete, Epoch, Ghost, Previous, Rendered, Sample, Stamp,

@@ -12,6 +12,7 @@ use tickfold_core::Interpolate;
 /// Whatever the mode, an entity spawned (or given the component) since the last capture, and an
 /// entity without a [`Previous`], show the newest value: there is no previous tick to blend from.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BlendMode {
     /// Blend `previous → current` at α with [`Interpolate`]; a teleport shows the newest value.
     #[default]
@@ -40,6 +41,7 @@ pub enum BlendMode {
 /// assert_eq!(Discrete(1_u8).interpolate(&Discrete(2), 0.5), Discrete(2));
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Discrete<T>(pub T);
 
 impl<T: Clone> Interpolate for Discrete<T> {

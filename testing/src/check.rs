@@ -222,7 +222,7 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
 
 /// The first update whose tick differs (ignoring the schedule-dependent `lag` and
 /// `last_in_step`), or a difference in count.
-fn first_tick_difference(run: &Trace, reference: &Trace) -> Option<(u64, MismatchKind)> {
+pub(crate) fn first_tick_difference(run: &Trace, reference: &Trace) -> Option<(u64, MismatchKind)> {
     let key = |t: &Tick| (t.clock, t.index, t.t, t.dt);
     let mut a = run.updates();
     let mut b = reference.updates();
@@ -292,7 +292,7 @@ pub(crate) fn describe_step(trace: &Trace, i: usize, schedule: Option<&Schedule>
 }
 
 /// Context lines for a mismatch: the steps involved, backwards time, drops, settle steps.
-fn notes<S>(m: &ScheduleMismatch, run: &Run<S>, schedule: &Schedule) -> Vec<String> {
+pub(crate) fn notes<S>(m: &ScheduleMismatch, run: &Run<S>, schedule: &Schedule) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(i) = m.step {
         out.push(format!(

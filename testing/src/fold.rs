@@ -115,58 +115,82 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     /// ends earlier) and as many steps at `end` as it takes to work off a backlog the cap
     /// deferred. These settle steps are marked in the trace.
     pub(crate) fn fold_to(&self, schedule: &Schedule, end: Option<Nanos>) -> Run<S> {
-        let mut run = Run {
-            state: self.init.clone(),
-            trace: Trace::with_capacity(schedule.len()),
-        };
-        let mut driver = self.driver.clone();
-        let mut high = Nanos::ZERO;
-        for now in schedule.nows() {
-            high = high.max(now);
-            self.step(&mut driver, now, &mut run);
-        }
-        run.trace.frames = run.trace.len();
-        if let Some(end) = end {
-            if high < end || run.trace.deferred_last() {
-                self.step(&mut driver, end.max(high), &mut run);
-            }
-            // Each settle step runs at least one deferred tick, so this ends; the bound only
-            // guards a driver that keeps deferring without running anything.
-            let bound = driver.tick_rate().ticks_in(end.0).saturating_add(2);
-            let mut settles = 0u64;
-            while run.trace.deferred_last() && settles < bound {
-                self.step(&mut driver, end.max(high), &mut run);
-                settles += 1;
-            }
-        }
-        run
-    }
-
-    fn step(&self, driver: &mut D, now: Nanos, run: &mut Run<S>) {
-        let from = run.trace.events.len();
-        driver.drive(now, &mut run.trace.events);
-        for e in &run.trace.events[from..] {
-            if let Event::Update(tick) = e {
-                (self.update)(&mut run.state, tick);
-            }
-        }
-        run.trace.steps.push((now, run.trace.events.len()));
+        fold_with(&self.driver, self.init.clone(), &self.update, schedule, end)
     }
 
     /// The reference schedule for a span: one frame per tick length (frames at ⌈k·dt⌉), so
     /// that every step runs one update; `None` when the span is shorter than a tick.
     pub(crate) fn reference(&self, end: Nanos) -> Option<Schedule> {
-        let rate = self.driver.tick_rate();
-        let mut prev = 0u64;
-        let mut frames = Vec::new();
-        for k in 1..=rate.ticks_in(end.0) {
-            let at = rate.tick_start_nanos(k);
-            let at = if rate.ticks_in(at) < k { at + 1 } else { at };
-            frames.push(i64::try_from(at - prev).unwrap_or(i64::MAX));
-            prev = at;
-        }
-        Schedule::from_nanos(frames).ok()
+        reference_schedule(self.driver.tick_rate(), end)
     }
+}
+
+/// Folds `update` over `schedule` from `state` with a clone of `driver`: one step per frame,
+/// then, if `end` is given, one more step at `end` (when the schedule ends earlier) and as many
+/// steps at `end` as it takes to work off a backlog the cap deferred (the settle steps, marked
+/// in the trace). Shared by [`Sim`] and [`WorldSim`](super::WorldSim).
+pub(crate) fn fold_with<S, D: Driver>(
+    driver: &D,
+    state: S,
+    update: &impl Fn(&mut S, &Tick),
+    schedule: &Schedule,
+    end: Option<Nanos>,
+) -> Run<S> {
+    let mut run = Run {
+        state,
+        trace: Trace::with_capacity(schedule.len()),
+    };
+    let mut driver = driver.clone();
+    let mut high = Nanos::ZERO;
+    for now in schedule.nows() {
+        high = high.max(now);
+        step(&mut driver, update, now, &mut run);
+    }
+    run.trace.frames = run.trace.len();
+    if let Some(end) = end {
+        if high < end || run.trace.deferred_last() {
+            step(&mut driver, update, end.max(high), &mut run);
+        }
+        // Each settle step runs at least one deferred tick, so this ends; the bound only
+        // guards a driver that keeps deferring without running anything.
+        let bound = driver.tick_rate().ticks_in(end.0).saturating_add(2);
+        let mut settles = 0u64;
+        while run.trace.deferred_last() && settles < bound {
+            step(&mut driver, update, end.max(high), &mut run);
+            settles += 1;
+        }
+    }
+    run
+}
+
+fn step<S, D: Driver>(
+    driver: &mut D,
+    update: &impl Fn(&mut S, &Tick),
+    now: Nanos,
+    run: &mut Run<S>,
+) {
+    let from = run.trace.events.len();
+    driver.drive(now, &mut run.trace.events);
+    for e in &run.trace.events[from..] {
+        if let Event::Update(tick) = e {
+            update(&mut run.state, tick);
+        }
+    }
+    run.trace.steps.push((now, run.trace.events.len()));
+}
+
+/// The reference schedule for a span: one frame per tick length of `rate` (frames at
+/// ⌈k·dt⌉), so that every step runs one update; `None` when the span is shorter than a tick.
+pub(crate) fn reference_schedule(rate: Period, end: Nanos) -> Option<Schedule> {
+    let mut prev = 0u64;
+    let mut frames = Vec::new();
+    for k in 1..=rate.ticks_in(end.0) {
+        let at = rate.tick_start_nanos(k);
+        let at = if rate.ticks_in(at) < k { at + 1 } else { at };
+        frames.push(i64::try_from(at - prev).unwrap_or(i64::MAX));
+        prev = at;
+    }
+    Schedule::from_nanos(frames).ok()
 }
 
 /// The result of folding a simulation over a schedule.

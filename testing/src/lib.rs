@@ -38,6 +38,10 @@
 //!   final state and the event [`Trace`]) and check [`Sim::same_across_schedules`]
 //!   (bit-identical under `PartialEq`) or [`Sim::same_across_schedules_by`] (under a checksum).
 //!   Any loop can be checked through the [`Driver`] trait, not only tickfold's.
+//! * [`WorldSim`]: the same schedule check for a state that is not `Clone`, such as a hecs
+//!   `World` with its `Interpolated<T>` trackers: a fresh world is built for each run and the
+//!   runs' ends are compared by a fingerprint you compute, the trackers' rendered values
+//!   included, so the check covers the adapter's capture rule and not only the simulation.
 //! * [`Timestep`]: run the same span at several tick rates and compare within `approx`
 //!   tolerances, reporting the largest deviation (the "Main Loops, Refresh Rates, and
 //!   Determinism" article's `Update(1/30)` against `Update(1/60)` twice).
@@ -74,6 +78,7 @@ mod replay;
 mod schedule;
 mod smoothing;
 mod timestep;
+mod world;
 
 use core::fmt;
 
@@ -90,6 +95,7 @@ pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
 pub use schedule::Schedule;
 pub use smoothing::{smooth, smooth_naive, smoothing_rate};
 pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};
+pub use world::WorldSim;
 
 /// Invalid input to the kit, reported before anything runs.
 #[derive(Copy, Clone, Debug, PartialEq)]
