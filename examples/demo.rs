@@ -10,24 +10,29 @@
 //!
 //! The world is a hecs world: each ball is an entity with a glam `Vec2` position and a velocity,
 //! spawned through `tickfold-hecs`'s bundle helper (the companion holding the previous tick is
-//! in place from the start). The adapter captures the positions before every update (a
-//! catch-up step runs several) and, at each render, blends them into one reused buffer that the
-//! drawing reads; the position components themselves only ever hold tick values.
+//! in place from the start). Every update goes through the adapter's `before_update`, which
+//! applies the capture rule of `Tick::last_in_step`: it copies the positions only before the
+//! step's last update (a catch-up step of several updates copies once, never before the
+//! others), and at each render the adapter blends them into one reused buffer that the drawing
+//! reads; the position components themselves only ever hold tick values.
+//!
+//! It reaches the adapter and glam as a user of `tickfold` does, through the facade
+//! (`tickfold::hecs_adapter`, `tickfold::glam`), so it needs the features `hecs` and `glam`:
 //!
 //! ```text
-//! cargo run --release --example demo                 # 4 s in the terminal
-//! cargo run --release --example demo -- --headless   # summary only
+//! cargo run --release --example demo --features hecs,glam                 # 4 s in the terminal
+//! cargo run --release --example demo --features hecs,glam -- --headless   # summary only
 //! ```
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use tickfold::glam::Vec2;
+use tickfold::hecs_adapter::Interpolated;
+use tickfold::hecs_adapter::hecs::World;
 use tickfold::runner::{RealTime, Runner, SpinSleep};
 use tickfold::{Event, LoopConfig, LoopState, Period};
-use tickfold_hecs::Interpolated;
-use tickfold_hecs::glam::Vec2;
-use tickfold_hecs::hecs::World;
 
 // Only the start positions and the box size are used here; the motion lives in `update` below.
 #[allow(dead_code)]
@@ -169,7 +174,8 @@ fn run(o: &Options) -> Result<(), String> {
     while Instant::now() < end {
         let deadline = runner.frame(|event, state| match event {
             Event::Update(tick) => {
-                // Capture the previous tick before every update, then run it.
+                // The capture rule first: `before_update` copies the positions only before
+                // the step's last update (`tick.last_in_step`), then the update runs.
                 interp.before_update(&mut world, tick);
                 update(&mut world, tick.dt.dt_secs_f32());
                 stats.ticks += 1;

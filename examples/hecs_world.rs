@@ -18,13 +18,13 @@
 //! the instance buffer held every live entity.
 //!
 //! ```text
-//! cargo run --release --example hecs_world
+//! cargo run --release --example hecs_world --features hecs,glam
 //! ```
 
+use tickfold::glam::{Quat, Vec3};
+use tickfold::hecs_adapter::hecs::{Entity, World};
+use tickfold::hecs_adapter::{Counts, Interpolated, Tracker};
 use tickfold::{BlendColumns, Columns, LoopConfig, LoopState, Nanos, Period};
-use tickfold_hecs::glam::{Quat, Vec3};
-use tickfold_hecs::hecs::{Entity, World};
-use tickfold_hecs::{Counts, Interpolated, Tracker};
 
 /// Positions (with ghosts for fade-outs) and rotations, tracked together.
 type Trackers = (Interpolated<Vec3>, Interpolated<Quat>);

@@ -15,12 +15,17 @@
 //! writes an SVG with the drift of every iteration of the first round for the three loops, like
 //! the constant-rate loop article's clock-drift figure.
 //!
+//! The SVG goes to `--svg PATH` if given, else to `pacing.svg` in the target directory the
+//! example was built in (`target/pacing.svg`, or under `CARGO_TARGET_DIR` when that is set):
+//! never into the working tree, where an untracked file would stop `cargo package`.
+//!
 //! ```text
-//! cargo run --release --example pacing                       # 3 × 10 s in 5 rounds, writes pacing.svg
+//! cargo run --release --example pacing                       # 3 × 10 s in 5 rounds, writes target/pacing.svg
 //! cargo run --release --example pacing -- --seconds 2 --rounds 1 --svg /tmp/pacing.svg
 //! ```
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -201,16 +206,26 @@ fn merge(total: &mut Run, round: Run, last_drift: &mut i64) {
     total.cpu += round.cpu;
 }
 
+/// `pacing.svg` in the target directory this example was built in: the binary is
+/// `<target>/<profile>/examples/pacing` (`<target>/<triple>/<profile>/…` with `--target`), so
+/// `CARGO_TARGET_DIR` and `--target-dir` are honoured. `target/pacing.svg` if that fails.
+fn default_svg_path() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.join("pacing.svg")))
+        .unwrap_or_else(|| PathBuf::from("target").join("pacing.svg"))
+}
+
 fn main() -> ExitCode {
     let mut seconds = 10.0f64;
     let mut rounds = 5u64;
-    let mut path = String::from("pacing.svg");
+    let mut path = default_svg_path();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match (flag.as_str(), args.next()) {
             ("--seconds", Some(v)) => seconds = v.parse().unwrap_or(seconds),
             ("--rounds", Some(v)) => rounds = v.parse().unwrap_or(rounds).max(1),
-            ("--svg", Some(v)) => path = v,
+            ("--svg", Some(v)) => path = PathBuf::from(v),
             _ => {
                 eprintln!("usage: pacing [--seconds F] [--rounds N] [--svg PATH]");
                 return ExitCode::from(2);
@@ -269,8 +284,8 @@ fn main() -> ExitCode {
         );
     }
     match std::fs::write(&path, svg(&runs)) {
-        Ok(()) => println!("\ndrift plot (first round) written to {path}"),
-        Err(e) => eprintln!("could not write {path}: {e}"),
+        Ok(()) => println!("\ndrift plot (first round) written to {}", path.display()),
+        Err(e) => eprintln!("could not write {}: {e}", path.display()),
     }
     ExitCode::SUCCESS
 }

@@ -17,11 +17,11 @@
 //! last update, and the instance buffer against the blend.
 //!
 //! ```text
-//! cargo run --release --example plain_world
+//! cargo run --release --example plain_world --features snapshot
 //! ```
 
+use tickfold::snapshot::DoubleBuffer;
 use tickfold::{Interpolate, LoopConfig, LoopState, Nanos, Period};
-use tickfold_snapshot::DoubleBuffer;
 
 const CLOUDS: usize = 60;
 const PER_CLOUD: usize = 1_000;

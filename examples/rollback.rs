@@ -24,9 +24,9 @@ mod peer;
 
 use std::time::{Duration, Instant};
 
+use tickfold::ggrs_adapter::ggrs::SessionBuilder;
+use tickfold::ggrs_adapter::{LinkConfig, LoopbackSocket, Refusal, Rollback};
 use tickfold::{LoopConfig, LoopState, Nanos, Period};
-use tickfold_ggrs::ggrs::SessionBuilder;
-use tickfold_ggrs::{LinkConfig, LoopbackSocket, Refusal, Rollback};
 
 use game::{Config, Game};
 use peer::{Peer, PeerOptions, compare};

@@ -34,12 +34,17 @@ Flags:
   --tick-ms F | --tick-hz N[/D]   tick length in ms, or rate in Hz (N/D Hz exactly; decimals ok)
   --clock NAME=HZ | NAME=ms:F      a named clock (repeatable); replaces --tick-*; the first is
                                    the main clock, whose alpha the renders carry
-  --policy P                       catch-up (default) | drop-and-rest | keep-working
+  --policy P                       catch-up (default) | drop-and-rest | keep-working | delay
+                                   (delay: constant rate; a late slot runs at once and the
+                                   grid moves with it, so nothing is dropped)
   --firing R                       late (default) | nearest
   --max-updates N|none             per-step update cap (default 8)
   --max-frame-ms F|none            max frame delta (default 250)
   --phase F                        start the accumulator F of a tick in (default 0)
-  --hysteresis F                   snap within F of a tick boundary (default 0)
+  --hysteresis F                   keep frames on their steady update pattern despite jitter:
+                                   a tick runs early or waits for the next frame, moved by at
+                                   most F of a tick and no more than the frame jitter measured
+                                   on the timestamps; in [0, 0.5], catch-up only (default 0: off)
   --render-hz N[/D]                cap renders to a fixed grid at this rate (default: no cap)
   --frame-ms LIST                  frame costs, comma-separated ms, used cyclically (default 0)
   --update-ms LIST                 update costs, likewise (default 0)
@@ -193,6 +198,7 @@ fn parse(argv: &[String]) -> Result<Option<Args>, String> {
                     "catch-up" => Policy::CatchUp,
                     "drop-and-rest" => Policy::DropAndRest,
                     "keep-working" => Policy::KeepWorking,
+                    "delay" => Policy::Delay,
                     _ => return Err(format!("unknown policy {value:?}")),
                 }
             }

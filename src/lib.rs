@@ -37,10 +37,11 @@
 //! |---|---|---|
 //! | [`tickfold_core`] | the crate root | the fold: [`LoopState`], [`LoopConfig`], [`Events`], exact [`Period`]s, [`Interpolate`]; `no_std` without the `std` feature |
 //! | `tickfold` | [`runner`] | the imperative shell: read a clock, step, hand events to your code, sleep until the deadline |
-//! | `tickfold-testing` | `tickfold::testing` | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
-//! | `tickfold-hecs` | `tickfold::hecs_adapter` | capture tracked hecs components before each update, read blended values at render |
+//! | `tickfold-testing` | `tickfold::testing` (feature `quickcheck`) | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
+//! | `tickfold-hecs` | `tickfold::hecs_adapter` (feature `hecs`) | capture tracked hecs components before a step's last update ([`Tick::last_in_step`]), read blended values at render |
+//! | `tickfold-ggrs` | `tickfold::ggrs_adapter` (feature `ggrs`) | rollback netcode over ggrs 0.13: one ggrs frame per tick, refused ticks back to the loop, saves and loads through the snapshot ring |
 //! | `tickfold-derive` | the derive `Interpolate` (feature `derive`) | `#[derive(Interpolate)]`: blend a struct field by field |
-//! | `tickfold-snapshot` | `tickfold::snapshot` | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
+//! | `tickfold-snapshot` | `tickfold::snapshot` (feature `snapshot`) | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
 //!
 //! The README (the repository's front page) walks through the options, the policies when a loop
 //! falls behind, the tools and the measured figures; its examples are compiled as doctests.
@@ -76,22 +77,27 @@ pub mod runner;
 /// ggrs".
 #[cfg(feature = "ggrs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ggrs")))]
+#[doc(inline)]
 pub use tickfold_ggrs as ggrs_adapter;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
-/// before every update, read blended values at render. See the README's "hecs worlds".
+/// before a step's last update only (the capture rule of [`Tick::last_in_step`]), read blended
+/// values at render. See the README's "hecs worlds".
 #[cfg(feature = "hecs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hecs")))]
+#[doc(inline)]
 pub use tickfold_hecs as hecs_adapter;
 /// Snapshots of plain-data worlds (feature `snapshot`): the `tickfold-snapshot` crate —
 /// double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures.
 /// See the README's "Plain-data worlds".
 #[cfg(feature = "snapshot")]
 #[cfg_attr(docsrs, doc(cfg(feature = "snapshot")))]
+#[doc(inline)]
 pub use tickfold_snapshot as snapshot;
 /// The determinism kit (feature `quickcheck`): the `tickfold-testing` crate — arbitrary frame
 /// schedules, bit-for-bit schedule checks, timestep checks, record and replay.
 #[cfg(feature = "quickcheck")]
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
+#[doc(inline)]
 pub use tickfold_testing as testing;
 
 /// The README's examples, compiled and run as doctests (never part of the public API).

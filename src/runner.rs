@@ -212,6 +212,8 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// When nothing is due by time alone (paused with no render cap) [`run`](Runner::run)
     /// waits `1/60 s` between frames; see [`Runner::with_idle`].
     ///
+    /// # Examples
+    ///
     /// ```
     /// use tickfold::runner::{ManualTime, Runner};
     /// use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
@@ -284,6 +286,35 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// comes back as that reading (call again at once). So does a `Sleep`'s time when the frame
     /// stops before it and it is earlier than that reading (the time source went back within
     /// the frame).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold::runner::{NoSleep, Runner, TimeSource};
+    /// use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // A fake clock that reads 25 ms later each time: frames come from an outer loop.
+    /// struct Frames(Nanos);
+    /// impl TimeSource<Nanos> for Frames {
+    ///     fn now(&mut self) -> Nanos {
+    ///         self.0 = Nanos(self.0.0 + 25_000_000);
+    ///         self.0
+    ///     }
+    /// }
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let mut runner = Runner::new(state, Frames(Nanos(0)), NoSleep);
+    /// let mut updates = 0;
+    /// // One frame, e.g. from winit's `about_to_wait` (then `ControlFlow::WaitUntil(deadline)`).
+    /// let deadline = runner.frame(|event, _state| {
+    ///     if let Event::Update(_tick) = event {
+    ///         updates += 1; // run the fixed update here
+    ///     }
+    /// });
+    /// assert_eq!(updates, 1); // read at 25 ms: tick 0 (0 to 20 ms) was due
+    /// assert_eq!(deadline, Some(Nanos::from_millis(40))); // tick 1 comes due at 40 ms
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
     pub fn frame(&mut self, mut on_event: impl FnMut(&Event<T>, &LoopState<T>)) -> Option<T> {
         self.frame_ctl(&mut Control::default(), |e, s, _| on_event(e, s))
     }
@@ -318,6 +349,26 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     }
 
     /// Sleeps until `deadline`; returns how late the wake-up was, in ns (0 if on time or early).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use tickfold::runner::{RealTime, Runner, SpinSleep};
+    /// use tickfold::{LoopConfig, LoopState, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Instant::now())?;
+    /// let mut runner = Runner::new(state, RealTime, SpinSleep::default());
+    /// let mut worst_ns = 0;
+    /// // What `run` does, written out: a frame, then sleep until its deadline.
+    /// while runner.state().ticks_run() < 3 {
+    ///     if let Some(deadline) = runner.frame(|_event, _state| {}) {
+    ///         worst_ns = worst_ns.max(runner.wait_until(deadline)); // how late the wake-up was
+    ///     }
+    /// }
+    /// assert!(worst_ns < 1_000_000_000);
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
     pub fn wait_until(&mut self, deadline: T) -> u64 {
         self.sleeper.sleep_until(deadline);
         self.time.now().nanos_since(deadline).unwrap_or(0)
@@ -325,6 +376,29 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
 
     /// Frames until `keep_going` says stop: `frame`, then wait for the deadline (or the idle
     /// time when there is none). `keep_going` is asked before every frame.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use tickfold::runner::{RealTime, Runner, ThreadSleep};
+    /// use tickfold::{Event, LoopConfig, LoopState, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Instant::now())?;
+    /// let mut runner = Runner::new(state, RealTime, ThreadSleep);
+    /// let (mut position, mut drawn) = (0.0_f64, 0);
+    /// runner.run(
+    ///     |event, _state| match event {
+    ///         Event::Update(tick) => position += tick.dt_secs(), // 1 unit/s
+    ///         Event::Render(_frame) => drawn += 1,               // draw at `_frame.alpha`
+    ///         _ => {}
+    ///     },
+    ///     |state| state.ticks_run() < 5, // asked before every frame: 50 ms of real time
+    /// );
+    /// assert!(runner.state().ticks_run() >= 5 && drawn >= 1);
+    /// assert!((position - runner.state().ticks_run() as f64 * 0.01).abs() < 1e-9);
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
     pub fn run(
         &mut self,
         mut on_event: impl FnMut(&Event<T>, &LoopState<T>),

@@ -92,6 +92,19 @@ pub struct ClockConfig {
 impl ClockConfig {
     /// A clock called `name` (unique within its loop) ticking at `rate`, with default settings.
     /// Names are usually literals; leak a `String` for names chosen at run time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let physics = ClockConfig::new("physics", Period::from_hz(120)?).max_updates(Some(4));
+    /// assert_eq!((physics.name(), physics.rate()), ("physics", Period::from_hz(120)?));
+    /// // As the main clock of a loop, or added beside it with `LoopConfig::clock`.
+    /// let state = LoopState::new(LoopConfig::from_clock(physics), Nanos(0))?;
+    /// assert_eq!(state.clock_names().collect::<Vec<_>>(), ["physics"]);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn new(name: &'static str, rate: Period) -> ClockConfig {
         ClockConfig {
@@ -273,6 +286,19 @@ pub struct LoopConfig {
 
 impl LoopConfig {
     /// The default settings with one clock, `"main"`, at tick rate `rate`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?);
+    /// assert_eq!(config.rate(), Period::from_hz(60)?);
+    /// assert_eq!(config.clocks()[0].name(), "main");
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock_id("main"), Some(state.alpha_clock()));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn new(rate: Period) -> LoopConfig {
         LoopConfig::from_clock(ClockConfig::new("main", rate))
@@ -301,12 +327,44 @@ impl LoopConfig {
     }
 
     /// The main clock's update cap: see [`ClockConfig::max_updates`]. Default `Some(8)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // A 10 ms frame at 1 kHz owes 10 ticks: the cap runs 4 and keeps 6 as backlog.
+    /// let config = LoopConfig::new(Period::from_hz(1000)?).max_updates(Some(4));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(10));
+    /// assert_eq!(events.update_count(), 4);
+    /// assert!(events.iter().any(|e| matches!(e, Event::Deferred { ticks: 6, .. })));
+    /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(10))); // "now": step again at once
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn max_updates(self, cap: Option<u32>) -> LoopConfig {
         self.main_clock(|c| c.max_updates(cap))
     }
 
     /// The main clock's policy: see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, Policy};
+    ///
+    /// // Constant rate: one update per step, at the start of its slot.
+    /// let config = LoopConfig::new(Period::from_hz(50)?).policy(Policy::DropAndRest);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos(0)); // slot 0 runs at once
+    /// let events = state.advance(Nanos::from_millis(5));
+    /// // Early for slot 1: sleep until it starts (the runner does), then run the update.
+    /// let kinds: Vec<Event<Nanos>> = events.iter().take(1).collect();
+    /// assert_eq!(kinds, [Event::Sleep { until: Nanos::from_millis(20) }]);
+    /// assert_eq!(events.update_count(), 1);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn policy(self, policy: Policy) -> LoopConfig {
         self.main_clock(|c| c.policy(policy))
@@ -332,6 +390,22 @@ impl LoopConfig {
 
     /// Adds a clock after the ones already declared. Its tick 0 starts with the loop. Names
     /// must be unique (checked by [`LoopState::new`](crate::LoopState::new)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?) // "main": physics
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let events = state.advance(Nanos::from_millis(100));
+    /// // The updates of both clocks come merged by due time; `tick.clock` says whose each is.
+    /// let ai_ticks = events.updates().filter(|tick| tick.clock == ai).count();
+    /// assert_eq!((events.update_count(), ai_ticks), (7, 1));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn clock(mut self, clock: ClockConfig) -> LoopConfig {
         self.clocks.push(clock);
@@ -358,6 +432,25 @@ impl LoopConfig {
     /// number jumps over them, so the ticks that run are the newest due and the simulation
     /// stays in sync with the clock instead of falling behind for good. `None` keeps every tick (the cap still bounds each step). A
     /// zero duration is rejected at construction.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(50)?)
+    ///     .max_updates(None)
+    ///     .max_frame_delta(Some(Duration::from_millis(100)));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// // A 1 s stall (a debugger, a dragged window): 50 ticks came due, 100 ms of them are kept.
+    /// let events = state.advance(Nanos::from_secs(1));
+    /// assert_eq!(events.update_count(), 5);
+    /// let discarded = |e: Event<Nanos>| matches!(e, Event::DiscardedTime { first: 0, ticks: 45, .. });
+    /// assert!(events.iter().any(discarded));
+    /// assert_eq!(events.updates().next().map(|tick| tick.index), Some(45)); // the newest run
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn max_frame_delta(mut self, max: Option<Duration>) -> LoopConfig {
         self.max_frame_delta = max;
@@ -368,6 +461,24 @@ impl LoopConfig {
     /// cap, so a shell that sleeps until the deadline draws once per tick (alpha near 0, no
     /// visible interpolation); the facade's `Runner::new` with a sleeping sleeper sets a 60 Hz
     /// cap unless one is chosen. A shell paced by vsync (no sleeping) needs no cap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // Ticks at 100 Hz, frames every 5 ms, renders capped at 50 Hz.
+    /// let config = LoopConfig::new(Period::from_hz(100)?).render_rate(Some(Period::from_hz(50)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let mut renders = 0;
+    /// for frame in 1..=200u64 {
+    ///     let events = state.advance(Nanos::from_millis(5 * frame));
+    ///     renders += u32::from(events.render().is_some());
+    /// }
+    /// assert_eq!(state.ticks_run(), 100);
+    /// assert_eq!(renders, 51); // the first step's, then one per 20 ms slot (20 ms to 1 s)
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn render_rate(mut self, rate: Option<Period>) -> LoopConfig {
         self.render_rate = rate;

@@ -5,6 +5,32 @@ use crate::rate::{Period, TimeScale};
 use crate::time::{Lag, Nanos};
 
 /// One fixed update the shell must run.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// let (mut previous, mut current) = (0.0_f64, 0.0_f64); // a position moving at 3 units/s
+/// let events = state.advance(Nanos::from_millis(70)); // ticks 0, 1 and 2 are due
+/// for event in &events {
+///     if let Event::Update(tick) = event {
+///         assert_eq!(tick.clock, state.alpha_clock()); // the only clock here: "main"
+///         assert_eq!(tick.dt, Period::from_hz(50)?);
+///         assert_eq!(tick.t, Nanos::from_millis(20 * tick.index)); // index·dt, exactly
+///         // How far simulation time was behind `now` (70 ms) when this tick ran.
+///         assert_eq!(tick.lag.behind(), Nanos::from_millis(70 - 20 * tick.index));
+///         if tick.last_in_step {
+///             previous = current; // the capture rule: before the step's last update only
+///         }
+///         current += 3.0 * tick.dt_secs(); // the update: always the fixed dt
+///     }
+/// }
+/// assert_eq!(events.updates().filter(|tick| tick.last_in_step).count(), 1);
+/// assert!((previous - 0.12).abs() < 1e-12 && (current - 0.18).abs() < 1e-12);
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tick {
@@ -62,6 +88,23 @@ impl Tick {
 }
 
 /// A frame to draw.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{Interpolate, LoopConfig, LoopState, Nanos, Period};
+///
+/// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// let (_, events) = state.step(Nanos::from_millis(50)); // ticks 0 and 1, 10 ms of lag
+/// let render = *events.render().expect("the first step always renders");
+/// assert_eq!(render.alpha, 0.5);
+/// assert_eq!(render.lag.behind(), Nanos::from_millis(10));
+/// assert_eq!(render.ticks, 2);
+/// assert!(!render.paused);
+/// // Draw between the state before tick 1 (2.0) and after it (3.0).
+/// assert_eq!(2.0_f64.interpolate(&3.0, render.alpha), 2.5);
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Render {

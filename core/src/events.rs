@@ -98,6 +98,21 @@ impl<T> Events<T> {
     /// `now` itself when a backlog or a constant-rate loop wants to go on at once. Never earlier
     /// than the step's `now`. `None` when nothing will happen by the passage of time alone
     /// (paused with no render cap, a time scale of 0, or every clock at the end of time).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(35));
+    /// // Tick 3 covers [30 ms, 40 ms) and comes due at its end: sleep until then (or vsync).
+    /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(40)));
+    /// state.set_paused(true);
+    /// let events = state.advance(Nanos::from_millis(36));
+    /// assert_eq!(events.deadline(), None); // paused: only a control or input changes anything
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     #[inline]
     pub fn deadline(&self) -> Option<&T> {
@@ -105,6 +120,22 @@ impl<T> Events<T> {
     }
 
     /// The render of this step, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
+    /// let (state, events) = state.step(Nanos::from_millis(35));
+    /// let render = events.render().expect("time advanced, so the step renders");
+    /// assert_eq!(render.alpha, 0.5); // 5 ms into a 10 ms tick
+    /// assert_eq!(render.ticks, 3);
+    /// // A step at the same `now` renders nothing: time did not advance.
+    /// let (_, again) = state.step(Nanos::from_millis(35));
+    /// assert!(again.render().is_none());
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     #[inline]
     pub fn render(&self) -> Option<&Render> {
@@ -169,6 +200,22 @@ impl<T> Events<T> {
 
 impl<T> Events<T> {
     /// The updates of this step, in order (merged across clocks by due time), by value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
+    /// let (_, events) = state.step(Nanos::from_millis(35));
+    /// let ticks: Vec<(u64, Nanos)> = events.updates().map(|tick| (tick.index, tick.t)).collect();
+    /// let ms = Nanos::from_millis;
+    /// assert_eq!(ticks, [(0, ms(0)), (1, ms(10)), (2, ms(20))]);
+    /// // Only the last one is marked: capture the state to interpolate from just before it.
+    /// let marked: Vec<bool> = events.updates().map(|tick| tick.last_in_step).collect();
+    /// assert_eq!(marked, [false, false, true]);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[inline(always)]
     pub fn updates(&self) -> Updates<'_> {
         Updates {
@@ -186,6 +233,29 @@ impl<T> Events<T> {
 
 impl<T: Copy> Events<T> {
     /// The events, in order, produced by value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
+    /// let (state, events) = state.step(Nanos::from_millis(25));
+    /// let kinds: Vec<&str> = events
+    ///     .iter()
+    ///     .map(|event| match event {
+    ///         Event::Update(_) => "update",
+    ///         Event::Render(_) => "render",
+    ///         _ => "other",
+    ///     })
+    ///     .collect();
+    /// assert_eq!(kinds, ["update", "update", "render"]); // the render always comes last
+    /// // A clock that went back 5 ms: no time passes, nothing renders.
+    /// let (_, events) = state.step(Nanos::from_millis(20));
+    /// let backwards = Event::TimeBackwards { by: Nanos::from_millis(5) };
+    /// assert_eq!(events.iter().collect::<Vec<_>>(), [backwards]);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[inline]
     pub fn iter(&self) -> Iter<'_, T> {
         Iter {

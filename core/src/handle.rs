@@ -48,6 +48,22 @@ impl<T> LoopState<T> {
     /// # Errors
     ///
     /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(100));
+    /// // By name or by `ClockId`; the change is reported and applied at the next step.
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(60)?);
+    /// let events = state.advance(Nanos::from_millis(120));
+    /// assert!(events.iter().any(|e| matches!(e, Event::RateChanged { from_tick: 3, .. })));
+    /// assert_eq!(state.rate(), Period::from_hz(60)?);
+    /// assert!(state.clock_mut("physics").is_err()); // no such clock
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn clock_mut(&mut self, clock: impl Into<ClockRef>) -> Result<ClockMut<'_, T>, ClockError> {
         let i = self.inner.position(clock.into())?;
         Ok(ClockMut {

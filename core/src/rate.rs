@@ -80,6 +80,18 @@ impl Period {
     /// # Errors
     ///
     /// [`RateError::Zero`] for 0 and [`RateError::TooHigh`] above 1 GHz.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Period, RateError};
+    ///
+    /// let dt = Period::from_hz(60)?;
+    /// assert_eq!(dt.as_nanos_ratio(), (50_000_000, 3)); // 16.666… ms, kept exactly
+    /// assert_eq!(dt.tick_start_nanos(60), 1_000_000_000); // 60 ticks are exactly one second
+    /// assert_eq!(Period::from_hz(0), Err(RateError::Zero));
+    /// # Ok::<(), RateError>(())
+    /// ```
     pub fn from_hz(hz: u64) -> Result<Period, RateError> {
         Period::from_ns_ratio(u128::from(NANOS_PER_SEC), u128::from(hz))
     }
@@ -89,6 +101,18 @@ impl Period {
     /// # Errors
     ///
     /// [`RateError::Zero`] if either part is 0; [`RateError::TooHigh`] above 1 GHz.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::Period;
+    ///
+    /// let ntsc = Period::from_hz_ratio(60_000, 1_001)?; // 59.94 Hz
+    /// assert_eq!(ntsc.as_nanos_ratio(), (50_050_000, 3));
+    /// assert_eq!(ntsc.tick_start_nanos(60_000), 1_001_000_000_000); // 60,000 ticks in 1,001 s
+    /// assert_eq!(Period::from_hz_ratio(120, 2)?, Period::from_hz(60)?);
+    /// # Ok::<(), tickfold_core::RateError>(())
+    /// ```
     pub fn from_hz_ratio(num: u64, den: u64) -> Result<Period, RateError> {
         if num == 0 || den == 0 {
             return Err(RateError::Zero);

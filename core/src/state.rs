@@ -164,6 +164,21 @@ impl<T: Timestamp> LoopState<T> {
     /// on a constant-rate policy, two clocks with one name, or an alpha clock that does not
     /// exist. (Invalid rates and scales are refused by their own constructors, with a
     /// [`RateError`](crate::RateError).)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ConfigError, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // The start is a timestamp of your clock: `Nanos` here, `Instant::now()` in a real loop.
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!((state.ticks_run(), state.next_tick()), (0, 0));
+    ///
+    /// // Invalid settings are refused here, never at a later step.
+    /// let bad = LoopConfig::new(Period::from_hz(60)?).max_updates(Some(0));
+    /// assert_eq!(LoopState::new(bad, Nanos(0)).err(), Some(ConfigError::ZeroUpdateCap));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
         let max_delta = config.checked_max_delta()?;
         let mut state = Inner {
@@ -226,6 +241,28 @@ impl<T> LoopState<T> {
     /// alpha is frozen and renders carry `paused: true`. The next step reports
     /// [`Event::Paused`](crate::Event::Paused) or [`Event::Resumed`](crate::Event::Resumed); a
     /// change undone before the next step reports nothing, since no step saw it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(100)); // ticks 0 to 4
+    /// state.set_paused(true);
+    /// let events = state.advance(Nanos::from_millis(300)); // 200 ms paused: no updates
+    /// assert_eq!(events.iter().next(), Some(Event::Paused));
+    /// assert_eq!(events.update_count(), 0);
+    /// assert!(events.render().is_some_and(|r| r.paused));
+    /// assert_eq!(events.deadline(), None); // nothing comes due while paused
+    ///
+    /// state.set_paused(false);
+    /// let events = state.advance(Nanos::from_millis(320)); // 20 ms of time since resuming
+    /// assert_eq!(events.iter().next(), Some(Event::Resumed));
+    /// assert_eq!(events.update_count(), 1);
+    /// assert_eq!(state.ticks_run(), 6);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     pub fn set_paused(&mut self, paused: bool) {
         let s = &mut *self.inner;
         if paused == s.paused {
@@ -250,6 +287,21 @@ impl<T> LoopState<T> {
     /// Changes the time scale. It applies to all real time after the latest `now`, exactly;
     /// the next step reports [`Event::ScaleChanged`](crate::Event::ScaleChanged) (unless the
     /// scale was set back to the one the previous step used).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let slow = TimeScale::ratio(1, 2)?; // half speed: slow motion
+    /// state.set_time_scale(slow);
+    /// let events = state.advance(Nanos::from_millis(200));
+    /// assert_eq!(events.iter().next(), Some(Event::ScaleChanged(slow)));
+    /// assert_eq!(state.virtual_time(), Nanos::from_millis(100)); // 200 ms of real time
+    /// assert_eq!(state.ticks_run(), 5); // ticks keep their 20 ms length: there are fewer of them
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     pub fn set_time_scale(&mut self, scale: TimeScale) {
         let s = &mut *self.inner;
         if scale != s.scale {

@@ -9,6 +9,23 @@ use crate::time::{Lag, Nanos};
 /// The accessors: what the loop knows after the latest step.
 impl<T> LoopState<T> {
     /// Everything the loop knows about clock `id`, or `None` if it does not exist.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(50)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(150));
+    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let stats = state.clock_stats(ai).expect("a clock of this loop");
+    /// assert_eq!((stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
+    /// assert_eq!(stats.alpha, 0.5); // 50 ms into its 100 ms tick
+    /// assert_eq!(state.ticks_run(), 7); // the main clock (the alpha clock), 20 ms ticks
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
         self.inner.clock_ref(id).map(|c| self.inner.stats_of(c))
@@ -67,6 +84,19 @@ impl<T> LoopState<T> {
     }
 
     /// The alpha clock's updates run so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// for frame in 1..=30u64 {
+    ///     let _ = state.advance(Nanos::from_millis(frame * 1000 / 30)); // 30 frames per second
+    /// }
+    /// assert_eq!(state.ticks_run(), 60); // one second at 60 Hz, however the frames sliced it
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn ticks_run(&self) -> u64 {
         self.alpha_stats().ticks_run

@@ -15,6 +15,29 @@ impl<T: Timestamp> LoopState<T> {
     /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
     /// repeated `now`s. Never panics; allocates nothing in a single-clock loop (see
     /// [`Events`] for the rest). Moves 8 bytes of state in and out.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// // 45 ms later: ticks 0 and 1 (20 ms each) are due, 5 ms are carried as lag.
+    /// let (state, events) = state.step(Nanos::from_millis(45));
+    /// let mut ran = Vec::new();
+    /// for event in &events {
+    ///     match event {
+    ///         Event::Update(tick) => ran.push(tick.index), // run one fixed update here
+    ///         // Draw 5/20 of the way from the state before tick 1 to the one after it.
+    ///         Event::Render(r) => assert_eq!(r.alpha, 0.25),
+    ///         _ => {} // sleeps, drops, controls: see `Event`
+    ///     }
+    /// }
+    /// assert_eq!(ran, [0, 1]);
+    /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(60))); // when tick 2 is due
+    /// assert_eq!(state.ticks_run(), 2);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
@@ -25,6 +48,29 @@ impl<T: Timestamp> LoopState<T> {
     }
 
     /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // A shell that keeps the state in a field.
+    /// struct Game {
+    ///     state: LoopState,
+    ///     distance: f64,
+    /// }
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let mut game = Game { state, distance: 0.0 };
+    /// for frame in 1..=10u64 {
+    ///     let events = game.state.advance(Nanos::from_millis(10 * frame));
+    ///     for tick in events.updates() {
+    ///         game.distance += 2.0 * tick.dt_secs(); // 2 units/s
+    ///     }
+    /// }
+    /// assert_eq!(game.state.ticks_run(), 5); // 100 ms of 20 ms ticks
+    /// assert!((game.distance - 0.2).abs() < 1e-12);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[inline]
     pub fn advance(&mut self, now: T) -> Events<T> {
         let mut events = Events::new();

@@ -91,6 +91,21 @@ impl<T: Interpolate + Component + Clone> Default for Interpolated<T> {
 impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// A tracker with [`BlendMode::Interpolate`], adoption on, no ghosts, no render-only copy,
     /// following the main clock.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_hecs::{BlendMode, Interpolated, hecs::World};
+    ///
+    /// let mut world = World::new();
+    /// let mut positions = Interpolated::<[f32; 2]>::new(); // one tracker per component type
+    /// assert_eq!(positions.blend_mode(), BlendMode::Interpolate);
+    /// // Spawn through the tracker: the entity gets its `Previous` and `Stamp` in the same archetype.
+    /// let e = positions.spawn(&mut world, ([1.0_f32, 2.0],));
+    /// // Spawned since the last capture: it shows its newest value, whatever the alpha.
+    /// assert_eq!(positions.sample(&world, e, 0.5)?.into_value(), [1.0, 2.0]);
+    /// # Ok::<(), tickfold_hecs::Error>(())
+    /// ```
     #[must_use]
     pub fn new() -> Interpolated<T> {
         Interpolated {
@@ -170,6 +185,28 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// [`Columns::before_update`]: call it before running each update. Ignores ticks of other
     /// clocks; ages ghosts by one update; captures only before the step's last update. Returns
     /// whether it captured.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    /// use tickfold_hecs::{Interpolated, hecs::World};
+    ///
+    /// let (mut world, mut xs) = (World::new(), Interpolated::<f32>::new());
+    /// let e = xs.spawn(&mut world, (0.0_f32,));
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(35)); // three updates in one step
+    /// let mut captured = Vec::new();
+    /// for tick in events.updates() {
+    ///     captured.push(xs.before_update(&mut world, &tick)); // first, before the update
+    ///     *world.get::<&mut f32>(e)? += 1.0; // then the update itself
+    /// }
+    /// assert_eq!(captured, [false, false, true]); // one copy, before the step's last update
+    /// // The render blends the value before that update (2.0) with the one after it (3.0).
+    /// let alpha = events.render().map_or(1.0, |r| r.alpha);
+    /// assert_eq!((alpha, xs.sample(&world, e, alpha)?.into_value()), (0.5, 2.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn before_update(&mut self, world: &mut World, tick: &Tick) -> bool {
         self.in_world(world).before_update(tick)
     }
@@ -258,6 +295,21 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// # Panics
     ///
     /// Only as hecs does: if `T` or its companions are uniquely borrowed elsewhere at the time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_hecs::{Interpolated, hecs::World};
+    ///
+    /// let (mut world, mut xs) = (World::new(), Interpolated::<f32>::new());
+    /// let e = xs.spawn(&mut world, (1.0_f32,));
+    /// xs.capture(&mut world);
+    /// *world.get::<&mut f32>(e)? = 3.0; // the update
+    /// let mut drawn = Vec::new();
+    /// xs.for_each(&world, 0.5, |entity, sample| drawn.push((entity, sample.into_value())));
+    /// assert_eq!(drawn, [(e, 2.0)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn for_each(
         &self,
         world: &World,
@@ -289,6 +341,25 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// # Panics
     ///
     /// Only as hecs does: if `T` or its companions are uniquely borrowed elsewhere at the time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_hecs::{Interpolated, hecs::World};
+    ///
+    /// let (mut world, mut positions) = (World::new(), Interpolated::<[f32; 2]>::new());
+    /// positions.spawn(&mut world, ([0.0_f32, 0.0],));
+    /// positions.spawn(&mut world, ([10.0_f32, 0.0],));
+    /// positions.capture(&mut world); // what `before_update` does before a step's last update
+    /// for p in world.query_mut::<&mut [f32; 2]>() {
+    ///     p[1] += 4.0; // the update
+    /// }
+    /// let mut instances = Vec::new(); // keep it between frames: it allocates only to grow
+    /// let counts = positions.extract(&world, 0.25, &mut instances);
+    /// assert_eq!(instances, [[0.0, 1.0], [10.0, 1.0]]);
+    /// assert_eq!(counts.interpolated, 2);
+    /// # Ok::<(), tickfold_hecs::Error>(())
+    /// ```
     pub fn extract(&self, world: &World, alpha: f64, out: &mut Vec<T>) -> Counts {
         out.clear();
         self.blend_into(world, alpha, out)
@@ -382,6 +453,23 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// # Errors
     ///
     /// [`Error::NoSuchEntity`], [`Error::MissingComponent`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_hecs::{Error, Interpolated, hecs::World};
+    ///
+    /// let (mut world, mut xs) = (World::new(), Interpolated::<f32>::new());
+    /// let e = xs.spawn(&mut world, (1.0_f32,));
+    /// xs.capture(&mut world);
+    /// if let Ok(mut x) = world.get::<&mut f32>(e) {
+    ///     *x = 3.0; // the update
+    /// }
+    /// assert_eq!(xs.sample(&world, e, 0.25)?.into_value(), 1.5);
+    /// let other = world.spawn(("no f32 here",));
+    /// assert!(matches!(xs.sample(&world, other, 0.25), Err(Error::MissingComponent { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn sample(&self, world: &World, entity: Entity, alpha: f64) -> Result<Sample<T>, Error> {
         let current = world
             .get::<&T>(entity)

@@ -3,10 +3,10 @@
 //! Shared by `examples/rollback.rs`, the tests and the bench of `tickfold-ggrs`.
 #![allow(dead_code, unreachable_pub)]
 
-use tickfold_core::{ClockId, Columns};
-use tickfold_ggrs::ggrs::{Frame, InputStatus};
-use tickfold_ggrs::{GgrsConfig, RollbackState};
-use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
+use tickfold::ggrs_adapter::ggrs::{Frame, InputStatus};
+use tickfold::ggrs_adapter::{GgrsConfig, RollbackState};
+use tickfold::snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
+use tickfold::{ClockId, Columns};
 
 /// One byte of input per player: bits for thrust up, down, left, right, and fire.
 pub type Input = u8;

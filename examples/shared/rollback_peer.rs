@@ -5,12 +5,12 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tickfold_core::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
-use tickfold_ggrs::ggrs::{
+use tickfold::ggrs_adapter::ggrs::{
     DesyncDetection, Frame, GgrsError, NonBlockingSocket, P2PSession, PlayerType, SessionBuilder,
     SessionState,
 };
-use tickfold_ggrs::{NetError, NetEvent, Refusal, Rollback, TimeSync};
+use tickfold::ggrs_adapter::{NetError, NetEvent, Refusal, Rollback, TimeSync};
+use tickfold::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
 
 use super::game::{self, Config, Game};
 
