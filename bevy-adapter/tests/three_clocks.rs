@@ -72,12 +72,12 @@ fn an_hour_of_three_clocks_is_exact() {
             );
             assert_eq!(r.delta, r.elapsed - Duration::from_nanos(r.t));
         }
-        let last = runs(name).last().unwrap();
+        let last = runs(name).next_back().unwrap();
         assert_eq!(last.elapsed, hour, "{name}");
     }
-    assert_eq!(runs("physics").last().unwrap().t, 3_599_983_333_333);
-    assert_eq!(runs("net").last().unwrap().t, 3_599_966_666_666);
-    assert_eq!(runs("ai").last().unwrap().t, 3_599_900_000_000);
+    assert_eq!(runs("physics").next_back().unwrap().t, 3_599_983_333_333);
+    assert_eq!(runs("net").next_back().unwrap().t, 3_599_966_666_666);
+    assert_eq!(runs("ai").next_back().unwrap().t, 3_599_900_000_000);
 
     // The fold's total order: by due time (the tick's end), ties by declaration order
     // (physics, net, ai), across frames and schedules.
