@@ -1,0 +1,75 @@
+//! What the fold reports besides updates and renders, as Bevy messages with exact counts.
+//!
+//! Each is written in the frame whose step reported it, in the fold's order, before (drops,
+//! discarded time, controls) or after (deferrals, the end of time) the schedule runs of that
+//! frame, so a clock's own systems see the drops that precede their ticks. Read them with a
+//! `MessageReader` in the clock schedules or in `Update`.
+
+use bevy_ecs::message::Message;
+use tickfold_core::{ClockId, DropReason, Event, Nanos};
+
+/// Ticks `first .. first + count` of a clock will never run: a control dropped them
+/// (`discard_overstep`, `reset_grid`) or a constant-rate clock missed their slots
+/// ([`Event::DroppedTicks`]).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicksDropped {
+    /// The clock.
+    pub clock: ClockId,
+    /// Its name.
+    pub name: &'static str,
+    /// The first dropped tick number.
+    pub first: u64,
+    /// How many consecutive ticks were dropped.
+    pub count: u64,
+    /// Why.
+    pub reason: DropReason,
+}
+
+/// A frame moved virtual time further than the max frame delta, and a clock lost ticks to
+/// it ([`Event::DiscardedTime`]): Bevy's own fixed loop loses the same time with only a
+/// `debug!` line. Tick numbers jump over `first .. first + ticks`.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeDiscarded {
+    /// The clock.
+    pub clock: ClockId,
+    /// Its name.
+    pub name: &'static str,
+    /// The virtual time discarded for this clock.
+    pub time: Nanos,
+    /// The first dropped tick number.
+    pub first: u64,
+    /// How many ticks were dropped.
+    pub ticks: u64,
+}
+
+/// The per-step update cap stopped this frame with `ticks` ticks of a clock still due: they
+/// run in the next frames ([`Event::Deferred`]).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicksDeferred {
+    /// The clock.
+    pub clock: ClockId,
+    /// Its name.
+    pub name: &'static str,
+    /// Ticks due but not yet run.
+    pub ticks: u64,
+}
+
+/// A clock reached the end of its time axis: tick `next_tick` and every later one never run
+/// ([`Event::EndOfTime`]). Written once per clock.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockEnded {
+    /// The clock.
+    pub clock: ClockId,
+    /// Its name.
+    pub name: &'static str,
+    /// The first tick that never comes due.
+    pub next_tick: u64,
+}
+
+/// Every other event of a step, as the fold gave it: the controls seen
+/// ([`Event::Paused`], [`Event::Resumed`], [`Event::ScaleChanged`], [`Event::RateChanged`]),
+/// a clock that went backwards ([`Event::TimeBackwards`]), and kinds added to tickfold later.
+/// Updates and renders are not sent: updates run the clock schedules, and the latest render
+/// is kept on the [`Tickfold`](crate::Tickfold) resource.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct LoopNotice(pub Event<Nanos>);

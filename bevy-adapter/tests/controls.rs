@@ -1,0 +1,165 @@
+//! The run-time controls through the `Tickfold` resource: rate, clocks added and removed,
+//! pause, time scale, `step_ticks`, and the messages for deferred and discarded ticks.
+
+mod common;
+
+use core::time::Duration;
+
+use bevy_app::App;
+use bevy_ecs::message::{Message, Messages};
+use common::{FixedAi, FixedNet, FixedPhysics, Log, Run, base_app, frame, record_tick};
+use tickfold_bevy::{
+    ClockConfig, DropReason, Event, LoopNotice, Period, Tickfold, TickfoldPlugin, TicksDeferred,
+    TicksDropped, TimeScale,
+};
+
+fn hz(n: u64) -> Period {
+    Period::from_hz(n).unwrap()
+}
+
+fn app(plugin: TickfoldPlugin) -> App {
+    let mut app = base_app();
+    app.add_plugins(plugin)
+        .add_systems(FixedPhysics, record_tick)
+        .add_systems(FixedNet, record_tick)
+        .add_systems(FixedAi, record_tick);
+    frame(&mut app, 0, Duration::ZERO);
+    app
+}
+
+fn tickfold(app: &mut App) -> bevy_ecs::world::Mut<'_, Tickfold> {
+    app.world_mut().resource_mut::<Tickfold>()
+}
+
+fn runs(app: &App, n: u64) -> Vec<Run> {
+    let log = &app.world().resource::<Log>().0;
+    log.iter().filter(|r| r.frame == n).copied().collect()
+}
+
+fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
+    let m = app.world().resource::<Messages<M>>();
+    m.iter_current_update_messages().cloned().collect()
+}
+
+#[test]
+fn rate_change_add_and_remove_at_run_time() {
+    let mut app =
+        app(TickfoldPlugin::new().clock(FixedPhysics, ClockConfig::new("physics", hz(10))));
+    frame(&mut app, 1, Duration::from_millis(250)); // ticks 0, 1; 50 ms of lag
+    assert_eq!(runs(&app, 1).len(), 2);
+
+    tickfold(&mut app)
+        .clock_mut("physics")
+        .unwrap()
+        .set_rate(hz(20));
+    let net = tickfold(&mut app)
+        .add_clock(FixedNet, ClockConfig::new("net", hz(40)), None)
+        .unwrap();
+    frame(&mut app, 2, Duration::from_millis(50));
+    // Physics at 20 Hz from its tick boundary at 200 ms: tick 2 is [200, 250) ms, due at
+    // once. Net starts at the latest virtual time, 250 ms: its ticks come due at 275 and
+    // 300 ms; at 300 ms the tie goes to physics, declared first. Each clock's `Time` is its
+    // own simulation time (net's first tick ends at 25 ms).
+    let r = runs(&app, 2);
+    let seen: Vec<_> = r
+        .iter()
+        .map(|r| (r.clock, r.index, r.elapsed.as_millis()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("physics", 2, 250),
+            ("net", 0, 25),
+            ("physics", 3, 300),
+            ("net", 1, 50)
+        ]
+    );
+    assert_eq!(r[0].delta, Duration::from_millis(50));
+    assert_eq!(r[1].delta, Duration::from_millis(25));
+    let notices = messages::<LoopNotice>(&app);
+    assert!(matches!(
+        notices[..],
+        [LoopNotice(Event::RateChanged { from_tick: 2, .. })]
+    ));
+
+    frame(&mut app, 3, Duration::from_millis(50));
+    let seen: Vec<_> = runs(&app, 3)
+        .iter()
+        .map(|r| (r.clock, r.index, r.elapsed.as_millis()))
+        .collect();
+    assert_eq!(seen, [("net", 2, 75), ("physics", 4, 350), ("net", 3, 100)]);
+    assert_eq!(tickfold(&mut app).clock_ticks_run(net), 4);
+
+    tickfold(&mut app).remove_clock("net").unwrap();
+    frame(&mut app, 4, Duration::from_millis(50));
+    let seen: Vec<_> = runs(&app, 4).iter().map(|r| r.clock).collect();
+    assert_eq!(seen, ["physics"]);
+}
+
+#[test]
+fn pause_scale_and_single_steps() {
+    let mut app = app(TickfoldPlugin::new()
+        .clock(FixedPhysics, ClockConfig::new("physics", hz(10)))
+        .clock(FixedAi, ClockConfig::new("ai", hz(5))));
+    tickfold(&mut app).set_paused(true);
+    frame(&mut app, 1, Duration::from_secs(1));
+    assert!(runs(&app, 1).is_empty());
+    assert!(matches!(
+        messages::<LoopNotice>(&app)[..],
+        [LoopNotice(Event::Paused)]
+    ));
+    assert!(tickfold(&mut app).render().is_some_and(|r| r.paused));
+
+    // Three physics ticks: virtual time moves to 300 ms, where AI's tick 0 (200 ms) is due.
+    tickfold(&mut app).step_ticks(3);
+    frame(&mut app, 2, Duration::from_secs(1));
+    let seen: Vec<_> = runs(&app, 2).iter().map(|r| (r.clock, r.index)).collect();
+    assert_eq!(
+        seen,
+        [("physics", 0), ("physics", 1), ("ai", 0), ("physics", 2)]
+    );
+    frame(&mut app, 3, Duration::from_secs(1));
+    assert!(runs(&app, 3).is_empty());
+
+    // Half speed: 400 ms of real time is 200 ms of ticks. Physics 3 and AI 1 both end at
+    // 400 ms (physics first, declared first), physics 4 at 500 ms.
+    tickfold(&mut app).set_paused(false);
+    tickfold(&mut app).set_time_scale(TimeScale::ratio(1, 2).unwrap());
+    frame(&mut app, 4, Duration::from_millis(400));
+    let seen: Vec<_> = runs(&app, 4).iter().map(|r| (r.clock, r.index)).collect();
+    assert_eq!(seen, [("physics", 3), ("ai", 1), ("physics", 4)]);
+    let notices = messages::<LoopNotice>(&app);
+    assert!(notices.contains(&LoopNotice(Event::Resumed)));
+    assert!(
+        notices
+            .iter()
+            .any(|n| matches!(n.0, Event::ScaleChanged(_)))
+    );
+}
+
+#[test]
+fn deferred_and_dropped_ticks_arrive_as_messages() {
+    let physics = ClockConfig::new("physics", hz(100)).max_updates(Some(4));
+    let mut app = app(TickfoldPlugin::new().clock(FixedPhysics, physics));
+    frame(&mut app, 1, Duration::from_millis(100)); // 10 due, 4 run
+    assert_eq!(runs(&app, 1).len(), 4);
+    let deferred = messages::<TicksDeferred>(&app);
+    assert_eq!(deferred.len(), 1);
+    assert_eq!((deferred[0].name, deferred[0].ticks), ("physics", 6));
+
+    // Throw the backlog away: 6 ticks, reported with their numbers at the next frame.
+    let dropped = tickfold(&mut app)
+        .clock_mut("physics")
+        .unwrap()
+        .discard_overstep(Duration::from_secs(1).into());
+    assert_eq!(dropped, Duration::from_millis(60).into());
+    frame(&mut app, 2, Duration::from_millis(10));
+    let got = messages::<TicksDropped>(&app);
+    assert_eq!(got.len(), 1);
+    let m = got[0];
+    assert_eq!((m.first, m.count, m.reason), (4, 6, DropReason::Discarded));
+    let seen: Vec<u64> = runs(&app, 2).iter().map(|r| r.index).collect();
+    assert_eq!(seen, [10]);
+    // The tick after the gap still sits on the exact grid: [100, 110) ms.
+    assert_eq!(runs(&app, 2)[0].elapsed, Duration::from_millis(110));
+}
