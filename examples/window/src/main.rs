@@ -1,8 +1,10 @@
 //! The same bouncing-ball world as the terminal demo, in a real window (winit 0.30 with a
-//! softbuffer surface; it builds without any system development package). The winit event
-//! loop keeps control flow: on every `about_to_wait` the example calls `Runner::frame`, and
-//! hands the fold's deadline to `ControlFlow::WaitUntil`, so the process sleeps until the next
-//! tick or render slot. `I` toggles interpolation, `Space` pauses (virtual time stops, alpha
+//! softbuffer surface; it builds without any system development package), through the facade's
+//! `winit` feature: `tickfold::winit::App` calls `Runner::frame` on every `about_to_wait`,
+//! requests a redraw when the frame rendered (none while the window is occluded) and hands the
+//! fold's deadline to `ControlFlow::WaitUntil`, so the process sleeps until the next tick or
+//! render slot. This file is the game: its window, updates, drawing and keys. `I` toggles
+//! interpolation, `Space` pauses (virtual time stops, alpha
 //! freezes), `S` cycles the time scale (1, ½, ¼, 2); the title bar shows the statistics.
 //!
 //! ```text
@@ -16,10 +18,10 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use tickfold::runner::{NoSleep, RealTime, Runner};
+use tickfold::winit::{App, Control, Game};
 use tickfold::{Event, LoopConfig, LoopState, Period, TimeScale};
-use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::EventLoop;
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
@@ -36,8 +38,7 @@ struct Gfx {
     surface: softbuffer::Surface<Rc<Window>, Rc<Window>>,
 }
 
-struct App {
-    runner: Runner<Instant, RealTime, NoSleep>,
+struct Demo {
     world: Vec<Ball>,
     prev: Vec<Ball>,
     alpha: f32,
@@ -49,33 +50,8 @@ struct App {
     error: Option<String>,
 }
 
-impl App {
-    fn step(&mut self) -> Option<Instant> {
-        let (world, prev) = (&mut self.world, &mut self.prev);
-        let (mut render, mut alpha) = (false, self.alpha);
-        let deadline = self.runner.frame(|event, _| match event {
-            Event::Update(tick) => {
-                if tick.last_in_step {
-                    prev.copy_from_slice(world);
-                }
-                update(world, tick.dt.dt_secs_f32());
-            }
-            Event::Render(r) => {
-                render = true;
-                alpha = r.alpha as f32;
-            }
-            _ => {}
-        });
-        self.alpha = alpha;
-        if render {
-            if let Some(g) = &self.gfx {
-                g.window.request_redraw();
-            }
-        }
-        deadline
-    }
-
-    fn draw(&mut self) -> Result<(), String> {
+impl Demo {
+    fn draw(&mut self, s: &LoopState<Instant>) -> Result<(), String> {
         let Some(g) = &mut self.gfx else {
             return Ok(());
         };
@@ -101,7 +77,6 @@ impl App {
         }
         buf.present().map_err(|e| e.to_string())?;
         self.frames += 1;
-        let s = self.runner.state();
         let (n, d) = SCALES[self.scale];
         g.window.set_title(&format!(
             "tickfold: tick {} frame {} | interpolation {} (I) | {} (Space) | scale {n}/{d} (S)",
@@ -113,18 +88,15 @@ impl App {
         Ok(())
     }
 
-    fn key(&mut self, key: &Key) {
+    fn key(&mut self, key: &Key, state: &mut LoopState<Instant>) {
         match key.as_ref() {
             Key::Character("i" | "I") => self.interpolate = !self.interpolate,
-            Key::Named(NamedKey::Space) => {
-                let paused = !self.runner.state().is_paused();
-                self.runner.state_mut().set_paused(paused);
-            }
+            Key::Named(NamedKey::Space) => state.set_paused(!state.is_paused()),
             Key::Character("s" | "S") => {
                 self.scale = (self.scale + 1) % SCALES.len();
                 let (n, d) = SCALES[self.scale];
                 if let Ok(scale) = TimeScale::ratio(n, d) {
-                    self.runner.state_mut().set_time_scale(scale);
+                    state.set_time_scale(scale);
                 }
             }
             _ => {}
@@ -132,8 +104,12 @@ impl App {
     }
 }
 
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+impl Game for Demo {
+    fn window(&self) -> Option<&Window> {
+        self.gfx.as_ref().map(|g| &*g.window)
+    }
+
+    fn resumed(&mut self, ctl: &mut Control<'_>) {
         if self.gfx.is_some() {
             return;
         }
@@ -141,7 +117,8 @@ impl ApplicationHandler for App {
         let attributes = Window::default_attributes()
             .with_title("tickfold")
             .with_inner_size(size);
-        let result = event_loop
+        let result = ctl
+            .event_loop()
             .create_window(attributes)
             .map_err(|e| e.to_string())
             .and_then(|w| {
@@ -156,14 +133,39 @@ impl ApplicationHandler for App {
             Ok(g) => self.gfx = Some(g),
             Err(e) => {
                 self.error = Some(e);
-                event_loop.exit();
+                ctl.exit();
             }
         }
     }
 
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+    fn event(&mut self, event: &Event<Instant>, _: &LoopState<Instant>, ctl: &mut Control<'_>) {
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            Event::Update(tick) => {
+                if tick.last_in_step {
+                    self.prev.copy_from_slice(&self.world);
+                }
+                update(&mut self.world, tick.dt.dt_secs_f32());
+            }
+            // The render cap gives one at 144 Hz even while paused: check the time there.
+            Event::Render(r) => {
+                self.alpha = r.alpha as f32;
+                if self.stop_at.is_some_and(|t| Instant::now() >= t) {
+                    ctl.exit();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn window_event(
+        &mut self,
+        _id: WindowId,
+        event: WindowEvent,
+        state: &mut LoopState<Instant>,
+        ctl: &mut Control<'_>,
+    ) {
+        match event {
+            WindowEvent::CloseRequested => ctl.exit(),
             WindowEvent::KeyboardInput {
                 event:
                     KeyEvent {
@@ -172,27 +174,15 @@ impl ApplicationHandler for App {
                         ..
                     },
                 ..
-            } => self.key(&logical_key),
+            } => self.key(&logical_key, state),
             WindowEvent::RedrawRequested => {
-                if let Err(e) = self.draw() {
+                if let Err(e) = self.draw(state) {
                     self.error = Some(e);
-                    event_loop.exit();
+                    ctl.exit();
                 }
             }
             _ => {}
         }
-    }
-
-    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if self.stop_at.is_some_and(|t| Instant::now() >= t) {
-            event_loop.exit();
-            return;
-        }
-        // Paused with nothing due: wake at the next render slot anyway (the cap gives one).
-        let deadline = self
-            .step()
-            .unwrap_or_else(|| Instant::now() + Duration::from_millis(16));
-        event_loop.set_control_flow(ControlFlow::WaitUntil(deadline));
     }
 }
 
@@ -226,8 +216,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let world = spawn(300);
-    let mut app = App {
-        runner: Runner::new(state, RealTime, NoSleep),
+    let demo = Demo {
         prev: world.clone(),
         world,
         alpha: 0.0,
@@ -238,16 +227,18 @@ fn main() -> ExitCode {
         gfx: None,
         error: None,
     };
+    let mut app = App::new(Runner::new(state, RealTime, NoSleep), demo);
     let result = EventLoop::new()
         .map_err(|e| e.to_string())
         .and_then(|el| el.run_app(&mut app).map_err(|e| e.to_string()));
-    match result.err().or(app.error) {
+    let (runner, demo) = app.into_parts();
+    match result.err().or(demo.error) {
         None => {
-            let s = app.runner.state();
+            let s = runner.state();
             println!(
                 "window closed: {} ticks, {} frames drawn, {} dropped",
                 s.ticks_run(),
-                app.frames,
+                demo.frames,
                 s.ticks_dropped()
             );
             ExitCode::SUCCESS
