@@ -13,8 +13,12 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// Returns the next state and the events, in the order the shell must handle them. See the
     /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
-    /// repeated `now`s. Never panics; allocates nothing in a single-clock loop (see
-    /// [`Events`] for the rest). Moves 8 bytes of state in and out.
+    /// repeated `now`s. Never panics. Allocates nothing in a loop of one to four clocks,
+    /// however many updates and whatever else the step reports: the events hold inline every
+    /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
+    /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
+    /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
+    /// bytes of state in and out, and the 792-byte events out.
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
