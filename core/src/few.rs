@@ -1,14 +1,13 @@
 //! The lists a step's description is made of, cheap to create (nothing but markers is written)
 //! and to clear (a cleared list writes its length and keeps any heap capacity):
 //!
-//! * [`Few`]: usually zero or one item (the runs: one clock that updated), inline, with room
-//!   for a few more in the same bytes;
+//! * [`Few`]: usually zero or one item (the runs: one clock that updated), inline, more in a
+//!   spill list (a `SmallVec` that holds a few more inline);
 //! * [`Before`] and [`After`]: the rare events before and after the updates, packed into
 //!   words ([`codec`]), with inline room for every event a step of one to four clocks makes.
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
-use core::slice;
 use smallvec::SmallVec;
 
 use crate::controls::Report;
@@ -42,22 +41,14 @@ impl<E, const N: usize> Spill<E> for SmallVec<[E; N]> {
     }
 }
 
-/// The storage of a [`Few`]: the only item, or the spill list, in the same bytes.
-#[derive(Clone, Debug)]
-enum Store<E, S> {
-    /// Nothing written yet.
-    Empty,
-    One(E),
-    More(S),
-}
-
-/// A list of usually zero or one item: the item inline, more in a spill list (a `SmallVec`
-/// that holds a few more inline) that shares its bytes.
+/// A list of usually zero or one item: the item inline, more in a spill list.
 #[derive(Clone, Debug)]
 pub(crate) struct Few<E, S> {
-    /// The items while `len` is 1 or more; left behind when the list is cleared (a spill list
-    /// that reached the heap is kept for its capacity).
-    store: Store<E, S>,
+    /// The only item, while `len` is 1 (left behind otherwise).
+    one: Option<E>,
+    /// Every item, while `len` is 2 or more (left behind otherwise, and emptied only when it
+    /// is needed again: clearing the list writes nothing but `len`).
+    more: S,
     len: u32,
 }
 
@@ -66,7 +57,8 @@ impl<E, S: Spill<E>> Few<E, S> {
     #[inline]
     pub(crate) fn new() -> Few<E, S> {
         Few {
-            store: Store::Empty,
+            one: None,
+            more: S::default(),
             len: 0,
         }
     }
@@ -74,42 +66,31 @@ impl<E, S: Spill<E>> Few<E, S> {
     #[inline]
     pub(crate) fn push(&mut self, e: E) {
         if self.len == 0 {
-            if let Store::More(more) = &mut self.store {
-                more.clear();
-                more.push(e);
-            } else {
-                self.store = Store::One(e);
-            }
+            self.one = Some(e);
             self.len = 1;
         } else {
             self.push_more(e);
         }
     }
 
-    /// [`push`](Self::push) onto one item or more: the items go to the spill list.
+    /// [`push`](Self::push) onto one item or more: the items go to `more`.
     fn push_more(&mut self, e: E) {
-        if let Store::More(more) = &mut self.store {
-            more.push(e);
-        } else {
-            let mut more = S::default();
-            if let Store::One(first) = core::mem::replace(&mut self.store, Store::Empty) {
-                more.push(first);
+        if self.len == 1 {
+            self.more.clear();
+            if let Some(first) = self.one.take() {
+                self.more.push(first);
             }
-            more.push(e);
-            self.store = Store::More(more);
         }
+        self.more.push(e);
         self.len = self.len.saturating_add(1);
     }
 
     #[inline]
     pub(crate) fn as_slice(&self) -> &[E] {
-        if self.len == 0 {
-            return &[];
-        }
-        match &self.store {
-            Store::One(e) => slice::from_ref(e),
-            Store::More(more) => more.as_slice(),
-            Store::Empty => &[],
+        match self.len {
+            0 => &[],
+            1 => self.one.as_slice(),
+            _ => self.more.as_slice(),
         }
     }
 
@@ -127,7 +108,7 @@ impl<E, S: Spill<E>> Few<E, S> {
     /// Whether the list has ever needed the heap.
     #[inline]
     pub(crate) fn spilled(&self) -> bool {
-        matches!(&self.store, Store::More(more) if more.spilled())
+        self.more.spilled()
     }
 }
 
@@ -150,15 +131,14 @@ pub(crate) const BEFORE_WORDS: usize = 28;
 pub(crate) const AFTER_WORDS: usize = 8;
 
 /// A list of rare events packed into words (see [`codec`]), emptied lazily: clearing writes
-/// the length only, the words are dropped when the next event is pushed.
+/// one word (the length and flags), the words are dropped when the next event is pushed.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub(crate) struct Words<const N: usize> {
+    /// The words in use (low 32 bits), [`Before`]'s flags (the next 8) and where its moved
+    /// reports go (the top 16): 0 when the list is empty.
+    meta: u64,
     words: SmallVec<[u64; N]>,
-    len: u32,
-    /// [`Before`]'s flags and where its moved reports go (in the same 8 bytes as `len`).
-    flags: u8,
-    mark: u16,
 }
 
 impl<const N: usize> Words<N> {
@@ -166,16 +146,40 @@ impl<const N: usize> Words<N> {
     fn new() -> Words<N> {
         Words {
             words: SmallVec::new(),
-            len: 0,
-            flags: 0,
-            mark: 0,
+            meta: 0,
         }
+    }
+
+    #[inline]
+    fn len(&self) -> u32 {
+        self.meta as u32
+    }
+
+    #[inline]
+    fn flags(&self) -> u8 {
+        (self.meta >> 32) as u8
+    }
+
+    #[inline]
+    fn add_flags(&mut self, flags: u8) {
+        self.meta |= u64::from(flags) << 32;
+    }
+
+    #[inline]
+    fn mark(&self) -> u16 {
+        (self.meta >> 48) as u16
+    }
+
+    /// Empties the list and its flags.
+    #[inline]
+    fn clear(&mut self) {
+        self.meta = 0;
     }
 
     /// The words in use.
     #[inline]
     fn as_slice(&self) -> &[u64] {
-        if self.len == 0 { &[] } else { &self.words }
+        if self.len() == 0 { &[] } else { &self.words }
     }
 
     /// Appends `event` (never an update, a render or a sleep, which have no words).
@@ -183,11 +187,12 @@ impl<const N: usize> Words<N> {
         let Some((words, n)) = codec::encode(event, self.as_slice()) else {
             return;
         };
-        if self.len == 0 {
+        if self.len() == 0 {
             self.words.clear();
         }
         self.words.extend_from_slice(&words[..n]);
-        self.len = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
+        let len = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
+        self.meta = self.meta & !u64::from(u32::MAX) | u64::from(len);
     }
 }
 
@@ -230,14 +235,13 @@ impl<T> Before<T> {
     /// Empties the list (writes its length and flags).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.words.len = 0;
-        self.words.flags = 0;
+        self.words.clear();
     }
 
     /// Whether there is any event before the updates.
     #[inline]
     pub(crate) fn any(&self) -> bool {
-        self.words.len != 0 || self.words.flags != 0
+        self.words.meta != 0
     }
 
     /// A cursor before the first event.
@@ -255,7 +259,7 @@ impl<T> Before<T> {
     pub(crate) fn push(&mut self, event: Event<T>) {
         if let Event::Sleep { until } = event {
             self.sleep = Some(until);
-            self.words.flags |= SLEEP;
+            self.words.add_flags(SLEEP);
         } else {
             self.words.push(&event);
         }
@@ -264,7 +268,7 @@ impl<T> Before<T> {
     /// Whether `reports` fit in the inline room, leaving `keep` words free.
     pub(crate) fn fits(&self, reports: &[Report], keep: usize) -> bool {
         let need: usize = reports.iter().map(|r| codec::report_words(*r)).sum();
-        self.words.len as usize + need + keep <= BEFORE_WORDS
+        self.words.len() as usize + need + keep <= BEFORE_WORDS
     }
 
     /// Moves `reports` here with their list (no copy, no allocation): they come after the
@@ -272,8 +276,9 @@ impl<T> Before<T> {
     pub(crate) fn take_reports(&mut self, reports: &mut Vec<Report>) {
         self.reports.clear();
         core::mem::swap(&mut self.reports, reports);
-        self.words.flags |= MOVED;
-        self.words.mark = u16::try_from(self.words.len).unwrap_or(u16::MAX);
+        let mark = u16::try_from(self.words.len()).unwrap_or(u16::MAX);
+        self.words.meta = self.words.meta & !(u64::from(u16::MAX) << 48) | u64::from(mark) << 48;
+        self.words.add_flags(MOVED);
     }
 
     /// Whether the list has ever needed the heap for its words.
@@ -290,7 +295,7 @@ impl<T> Before<T> {
         sleep: impl FnOnce(&'a T) -> U,
     ) -> Option<Event<U>> {
         let words = self.words.as_slice();
-        if self.words.flags & MOVED != 0 && at.word == u32::from(self.words.mark) {
+        if self.words.flags() & MOVED != 0 && at.word == u32::from(self.words.mark()) {
             if let Some(r) = self.reports.get(at.report as usize) {
                 at.report = at.report.saturating_add(1);
                 return Some(codec::report_event(*r));
@@ -300,12 +305,11 @@ impl<T> Before<T> {
             at.word = at.word.saturating_add(n);
             return Some(e);
         }
-        if self.words.flags & SLEEP != 0 && !at.slept {
+        if self.words.flags() & SLEEP != 0 && !at.slept {
             at.slept = true;
-            return self
-                .sleep
-                .as_ref()
-                .map(|t| Event::Sleep { until: sleep(t) });
+            if let Some(t) = &self.sleep {
+                return Some(Event::Sleep { until: sleep(t) });
+            }
         }
         at.live = false;
         None
@@ -348,13 +352,13 @@ impl<T> After<T> {
 
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.0.len = 0;
+        self.0.clear();
     }
 
     /// Words in use: 0 when the list is empty.
     #[inline]
     pub(crate) fn words_len(&self) -> usize {
-        self.0.len as usize
+        self.0.len() as usize
     }
 
     #[inline(never)]

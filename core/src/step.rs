@@ -18,13 +18,14 @@ impl<T: Timestamp> LoopState<T> {
     /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
     /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
     /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
-    /// bytes of state in and out, and the 792-byte events out.
+    /// bytes of state in and out, and the 872-byte events out.
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
-        // Built in the returned pair, so the events are written where the caller finds them.
+        // Built in the returned pair, so the events are written where the caller finds them;
+        // new events need no clearing.
         let mut out = (self, Events::new());
-        out.0.advance_into(now, &mut out.1);
+        out.0.advance_new(now, &mut out.1);
         out
     }
 
@@ -32,7 +33,7 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub fn advance(&mut self, now: T) -> Events<T> {
         let mut events = Events::new();
-        self.advance_into(now, &mut events);
+        self.advance_new(now, &mut events);
         events
     }
 
@@ -58,6 +59,12 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
         events.clear();
+        self.advance_new(now, events);
+    }
+
+    /// [`advance_into`](Self::advance_into) into empty events.
+    #[inline]
+    fn advance_new(&mut self, now: T, events: &mut Events<T>) {
         let s = &mut *self.inner;
         s.begin_span();
         if s.is_plain() {
