@@ -1,5 +1,5 @@
 //! The events of one step as a compact description: a run per clock that updated, the rare
-//! events packed into two short lists of words and the render. The [`Event`]s and [`Tick`]s
+//! events packed into one short list of words and the render. The [`Event`]s and [`Tick`]s
 //! are produced on demand, in the order the shell must handle them.
 
 use core::fmt;
@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use crate::clock::due_time;
 use crate::event::{ClockId, Event, Render, Tick};
-use crate::few::{After, Before, BeforeCursor, Few};
+use crate::few::{BeforeCursor, Few, Rare};
 use crate::rate::{GridPoint, GridStep};
 use crate::time::{Lag, Nanos};
 use crate::walk::Walk;
@@ -139,7 +139,7 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 ///
 /// A compact description, not a list: each clock that updated is one run (its first tick, the
 /// count and what it takes to compute every [`Tick`] exactly), the rarer events are packed into
-/// two short lists of words and the render sits in a field. Iterating (`for event in &events`,
+/// one short list of words and the render sits in a field. Iterating (`for event in &events`,
 /// [`Events::iter`], [`Events::updates`]) produces the [`Event`]s by value, in this order:
 ///
 /// 1. controls ([`Event::Paused`], [`Event::Resumed`], [`Event::ScaleChanged`], then the clock
@@ -152,7 +152,7 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 872 bytes for
+/// room than one. Only reading them costs per update. The value takes 856 bytes for
 /// `Events<Nanos>` on 64-bit targets: room for four clocks' runs and for every other event a
 /// step of one to four clocks can make ([`INLINE_EVENTS`]: at most 14 events, 35 words of the
 /// 36 inline). So a step of one to four clocks never allocates, whatever it reports. A step of
@@ -167,9 +167,9 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// [`Events::into_vec`] gives the list as a `Vec<Event>`.
 #[derive(Clone)]
 pub struct Events<T> {
-    /// The events before the updates and after them.
-    pub(crate) before: Before<T>,
-    pub(crate) after: After<T>,
+    /// The events other than updates and the render, before the updates and after them (the
+    /// steps push the former into `before`, the latter with `before.push_after`).
+    pub(crate) before: Rare<T>,
     /// One run per clock that updated, in declaration order.
     pub(crate) runs: Runs,
     /// Virtual time of the step, in ns since the start: every update's lag follows from it.
@@ -184,8 +184,7 @@ impl<T> Events<T> {
     #[inline]
     pub fn new() -> Events<T> {
         Events {
-            before: Before::new(),
-            after: After::new(),
+            before: Rare::new(),
             runs: Few::new(),
             v: 0,
             render: None,
@@ -197,7 +196,6 @@ impl<T> Events<T> {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.before.clear();
-        self.after.clear();
         self.runs.clear();
         self.render = None;
         self.deadline = None;
@@ -258,7 +256,7 @@ impl<T> Events<T> {
     #[inline]
     pub fn is_empty(&self) -> bool {
         !self.before.any()
-            && self.after.words_len() == 0
+            && self.before.after_len() == 0
             && self.runs.len() == 0
             && self.render.is_none()
     }
@@ -268,7 +266,7 @@ impl<T> Events<T> {
     /// because of the number of updates, and never for reports moved here from the state.
     #[must_use]
     pub fn spilled(&self) -> bool {
-        self.before.spilled() || self.after.spilled() || self.runs.spilled()
+        self.before.spilled() || self.runs.spilled()
     }
 }
 
@@ -287,7 +285,7 @@ impl<T> Events<T> {
     fn rare(&self) -> impl Iterator<Item = Event<&T>> + '_ {
         self.before
             .iter(self.before.start())
-            .chain(self.after.iter(0))
+            .chain(self.before.after_iter(0))
     }
 }
 
@@ -349,7 +347,7 @@ impl<T: fmt::Debug> fmt::Debug for Listed<'_, T> {
         for tick in self.0.updates() {
             list.entry(&Event::<T>::Update(tick));
         }
-        list.entries(self.0.after.iter::<&T>(0));
+        list.entries(self.0.before.after_iter::<&T>(0));
         if let Some(render) = self.0.render {
             list.entry(&Event::<T>::Render(render));
         }
@@ -366,7 +364,10 @@ impl<T: PartialEq> PartialEq for Events<T> {
                 .before
                 .iter(self.before.start())
                 .eq(other.before.iter(other.before.start()))
-            && self.after.iter::<&T>(0).eq(other.after.iter::<&T>(0))
+            && self
+                .before
+                .after_iter::<&T>(0)
+                .eq(other.before.after_iter::<&T>(0))
             && self.render == other.render
             && self.updates().eq(other.updates())
     }
@@ -428,8 +429,8 @@ impl Cursor {
         if let Some(tick) = self.walk.next(ev.runs.as_slice(), ev.v) {
             return Some(Event::Update(tick));
         }
-        if self.after < ev.after.words_len() {
-            if let Some((e, n)) = ev.after.get(self.after) {
+        if self.after < ev.before.after_len() {
+            if let Some((e, n)) = ev.before.after_get(self.after) {
                 self.after += n as usize;
                 return Some(e);
             }
@@ -444,8 +445,8 @@ impl Cursor {
     fn remaining<T>(&self, ev: &Events<T>) -> usize {
         let render = usize::from(self.render && ev.render.is_some());
         let before = ev.before.remaining(self.before);
-        let after = if self.after < ev.after.words_len() {
-            ev.after.iter::<T>(self.after).count()
+        let after = if self.after < ev.before.after_len() {
+            ev.before.after_iter::<T>(self.after).count()
         } else {
             0
         };

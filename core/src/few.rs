@@ -3,11 +3,11 @@
 //!
 //! * [`Few`]: usually zero or one item (the runs: one clock that updated), inline, more in a
 //!   spill list (a `SmallVec` that holds a few more inline);
-//! * [`Before`] and [`After`]: the rare events before and after the updates, packed into
-//!   words ([`codec`]), with inline room for every event a step of one to four clocks makes.
+//! * [`Rare`]: the rare events, those before the updates then those after them, packed into
+//!   one list of words ([`codec`]) with inline room for every event a step of one to four
+//!   clocks makes.
 
 use alloc::vec::Vec;
-use core::marker::PhantomData;
 use smallvec::SmallVec;
 
 use crate::controls::Report;
@@ -128,15 +128,21 @@ impl<E, S: Spill<E>> Extend<E> for Few<E, S> {
 pub(crate) const BEFORE_WORDS: usize = 28;
 
 /// Words of inline room after the updates: per clock a deferral or the end of time (2 each).
+/// [`Rare`] holds `BEFORE_WORDS + AFTER_WORDS` words inline.
 pub(crate) const AFTER_WORDS: usize = 8;
+
+/// Bits of [`Words::meta`] for a count of words.
+const LEN_BITS: u32 = 24;
+const LEN_MASK: u64 = (1 << LEN_BITS) - 1;
 
 /// A list of rare events packed into words (see [`codec`]), emptied lazily: clearing writes
 /// one word (the length and flags), the words are dropped when the next event is pushed.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub(crate) struct Words<const N: usize> {
-    /// The words in use (low 32 bits), [`Before`]'s flags (the next 8) and where its moved
-    /// reports go (the top 16): 0 when the list is empty.
+    /// The words in use (low 24 bits), those of them after the updates (the next 24),
+    /// [`Rare`]'s flags (the next 8) and where its moved reports go (the top 8): 0 when the
+    /// list is empty.
     meta: u64,
     words: SmallVec<[u64; N]>,
 }
@@ -152,22 +158,27 @@ impl<const N: usize> Words<N> {
 
     #[inline]
     fn len(&self) -> u32 {
-        self.meta as u32
+        (self.meta & LEN_MASK) as u32
+    }
+
+    #[inline]
+    fn after_len(&self) -> u32 {
+        ((self.meta >> LEN_BITS) & LEN_MASK) as u32
     }
 
     #[inline]
     fn flags(&self) -> u8 {
-        (self.meta >> 32) as u8
+        (self.meta >> 48) as u8
     }
 
     #[inline]
     fn add_flags(&mut self, flags: u8) {
-        self.meta |= u64::from(flags) << 32;
+        self.meta |= u64::from(flags) << 48;
     }
 
     #[inline]
     fn mark(&self) -> u16 {
-        (self.meta >> 48) as u16
+        (self.meta >> 56) as u16
     }
 
     /// Empties the list and its flags.
@@ -182,37 +193,46 @@ impl<const N: usize> Words<N> {
         if self.len() == 0 { &[] } else { &self.words }
     }
 
-    /// Appends `event` (never an update, a render or a sleep, which have no words).
-    fn push<T>(&mut self, event: &Event<T>) {
-        let Some((words, n)) = codec::encode(event, self.as_slice()) else {
+    /// Appends `event` (never an update, a render or a sleep, which have no words), after the
+    /// updates or before them (no event before the updates follows one after them).
+    fn push<T>(&mut self, event: &Event<T>, after: bool) {
+        let before = self.as_slice();
+        let before = &before[..before.len() - self.after_len() as usize];
+        let Some((words, n)) = codec::encode(event, before) else {
             return;
         };
         if self.len() == 0 {
             self.words.clear();
         }
         self.words.extend_from_slice(&words[..n]);
-        let len = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
-        self.meta = self.meta & !u64::from(u32::MAX) | u64::from(len);
+        let len = (self.words.len() as u64).min(LEN_MASK);
+        let after_len = if after {
+            (u64::from(self.after_len()) + n as u64).min(LEN_MASK)
+        } else {
+            u64::from(self.after_len())
+        };
+        self.meta = self.meta & !(LEN_MASK | LEN_MASK << LEN_BITS) | len | after_len << LEN_BITS;
     }
 }
 
-/// The events before the updates: packed in words, but for a sleep (always the last of them)
-/// and the clock controls' reports when they are moved here with their list.
+/// The rare events of a step, those before the updates then those after them: packed in words,
+/// but for a sleep (always the last event before the updates) and the clock controls' reports
+/// when they are moved here with their list.
 #[derive(Clone, Debug)]
-pub(crate) struct Before<T> {
+pub(crate) struct Rare<T> {
     /// The words, with the flags [`SLEEP`] and [`MOVED`] (cleared with the words, so the
     /// fields below are read only while their flag is set) and where moved reports go.
-    words: Words<BEFORE_WORDS>,
+    words: Words<{ BEFORE_WORDS + AFTER_WORDS }>,
     sleep: Option<T>,
     reports: Vec<Report>,
 }
 
-/// The step sleeps until [`Before::sleep`] after the other events before the updates.
+/// The step sleeps until [`Rare::sleep`] after the other events before the updates.
 const SLEEP: u8 = 1;
-/// The reports in [`Before::reports`] come before the word at the mark.
+/// The reports in [`Rare::reports`] come before the word at the mark.
 const MOVED: u8 = 2;
 
-/// Where an iteration over [`Before`] stands.
+/// Where an iteration over the events before the updates stands.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct BeforeCursor {
     word: u32,
@@ -222,10 +242,10 @@ pub(crate) struct BeforeCursor {
     pub(crate) live: bool,
 }
 
-impl<T> Before<T> {
+impl<T> Rare<T> {
     #[inline]
-    pub(crate) fn new() -> Before<T> {
-        Before {
+    pub(crate) fn new() -> Rare<T> {
+        Rare {
             words: Words::new(),
             sleep: None,
             reports: Vec::new(),
@@ -238,7 +258,7 @@ impl<T> Before<T> {
         self.words.clear();
     }
 
-    /// Whether there is any event before the updates.
+    /// Whether there is any rare event (before the updates or after them).
     #[inline]
     pub(crate) fn any(&self) -> bool {
         self.words.meta != 0
@@ -251,7 +271,7 @@ impl<T> Before<T> {
             word: 0,
             report: 0,
             slept: false,
-            live: self.any(),
+            live: self.words.len() != self.words.after_len() || self.words.flags() != 0,
         }
     }
 
@@ -261,8 +281,37 @@ impl<T> Before<T> {
             self.sleep = Some(until);
             self.words.add_flags(SLEEP);
         } else {
-            self.words.push(&event);
+            self.words.push(&event, false);
         }
+    }
+
+    /// Appends an event after the updates.
+    #[inline(never)]
+    pub(crate) fn push_after(&mut self, event: Event<T>) {
+        self.words.push(&event, true);
+    }
+
+    /// Words after the updates: 0 when there is no event after them.
+    #[inline]
+    pub(crate) fn after_len(&self) -> usize {
+        self.words.after_len() as usize
+    }
+
+    /// The event after the updates at word `at` of them, and its length in words.
+    #[inline]
+    pub(crate) fn after_get<U>(&self, at: usize) -> Option<(Event<U>, u32)> {
+        let words = self.words.as_slice();
+        let start = words.len() - self.after_len();
+        codec::decode(&words[start..], at)
+    }
+
+    /// The events after the updates from their word `at` on.
+    pub(crate) fn after_iter<U>(&self, mut at: usize) -> impl Iterator<Item = Event<U>> + '_ {
+        core::iter::from_fn(move || {
+            let (e, n) = self.after_get(at)?;
+            at += n as usize;
+            Some(e)
+        })
     }
 
     /// Whether `reports` fit in the inline room, leaving `keep` words free.
@@ -276,8 +325,8 @@ impl<T> Before<T> {
     pub(crate) fn take_reports(&mut self, reports: &mut Vec<Report>) {
         self.reports.clear();
         core::mem::swap(&mut self.reports, reports);
-        let mark = u16::try_from(self.words.len()).unwrap_or(u16::MAX);
-        self.words.meta = self.words.meta & !(u64::from(u16::MAX) << 48) | u64::from(mark) << 48;
+        let mark = u8::try_from(self.words.len()).unwrap_or(u8::MAX);
+        self.words.meta = self.words.meta & !(u64::from(u8::MAX) << 56) | u64::from(mark) << 56;
         self.words.add_flags(MOVED);
     }
 
@@ -295,6 +344,7 @@ impl<T> Before<T> {
         sleep: impl FnOnce(&'a T) -> U,
     ) -> Option<Event<U>> {
         let words = self.words.as_slice();
+        let words = &words[..words.len() - self.words.after_len() as usize];
         if self.words.flags() & MOVED != 0 && at.word == u32::from(self.words.mark()) {
             if let Some(r) = self.reports.get(at.report as usize) {
                 at.report = at.report.saturating_add(1);
@@ -332,57 +382,11 @@ impl<T> Before<T> {
     }
 }
 
-impl<T> Extend<Event<T>> for Before<T> {
+impl<T> Extend<Event<T>> for Rare<T> {
     fn extend<I: IntoIterator<Item = Event<T>>>(&mut self, iter: I) {
         for e in iter {
             self.push(e);
         }
-    }
-}
-
-/// The events after the updates, packed in words.
-#[derive(Clone, Debug)]
-pub(crate) struct After<T>(Words<AFTER_WORDS>, PhantomData<T>);
-
-impl<T> After<T> {
-    #[inline]
-    pub(crate) fn new() -> After<T> {
-        After(Words::new(), PhantomData)
-    }
-
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        self.0.clear();
-    }
-
-    /// Words in use: 0 when the list is empty.
-    #[inline]
-    pub(crate) fn words_len(&self) -> usize {
-        self.0.len() as usize
-    }
-
-    #[inline(never)]
-    pub(crate) fn push(&mut self, event: Event<T>) {
-        self.0.push(&event);
-    }
-
-    /// The event at word `at` and its length in words.
-    #[inline]
-    pub(crate) fn get<U>(&self, at: usize) -> Option<(Event<U>, u32)> {
-        codec::decode(self.0.as_slice(), at)
-    }
-
-    /// The events from word `at` on.
-    pub(crate) fn iter<U>(&self, mut at: usize) -> impl Iterator<Item = Event<U>> + '_ {
-        core::iter::from_fn(move || {
-            let (e, n) = self.get(at)?;
-            at += n as usize;
-            Some(e)
-        })
-    }
-
-    pub(crate) fn spilled(&self) -> bool {
-        self.0.words.spilled()
     }
 }
 

@@ -40,7 +40,7 @@ impl<T: Timestamp> Inner<T> {
         };
         for clock in &mut self.clocks {
             if let Some(next_tick) = clock.end_of_time() {
-                ev.after.push(Event::EndOfTime {
+                ev.before.push_after(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });
@@ -133,7 +133,7 @@ impl<T: Timestamp> Inner<T> {
         for clock in &mut self.clocks {
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
-                ev.after.push(Event::Deferred {
+                ev.before.push_after(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });

@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), 8);
         let events = core::mem::size_of::<Events<Nanos>>();
         // Room inline for four clocks' runs (each carrying its grid segment for the run-time
-        // controls) and for every other event a step of four clocks makes (872 bytes in all).
-        assert!(events <= 872, "Events<Nanos> grew to {events} bytes");
+        // controls) and for every other event a step of four clocks makes (856 bytes in all).
+        assert!(events <= 856, "Events<Nanos> grew to {events} bytes");
     }
 }

@@ -18,7 +18,7 @@ impl<T: Timestamp> LoopState<T> {
     /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
     /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
     /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
-    /// bytes of state in and out, and the 872-byte events out.
+    /// bytes of state in and out, and the 856-byte events out.
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
@@ -125,14 +125,14 @@ impl<T: Timestamp> Inner<T> {
         clock.last_count = n;
         let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
             // The cap stopped the clock with ticks still due.
-            ev.after.push(Event::Deferred {
+            ev.before.push_after(Event::Deferred {
                 clock: clock.id,
                 ticks: clock.pending(v).max(1),
             });
             Some(0)
         } else if clock.due_at == u64::MAX && clock.ended() {
             if let Some(next_tick) = clock.end_of_time() {
-                ev.after.push(Event::EndOfTime {
+                ev.before.push_after(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });

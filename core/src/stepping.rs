@@ -144,7 +144,7 @@ impl<T: Timestamp> Inner<T> {
         let ran = u64::from(self.clocks[a].count);
         for clock in &mut self.clocks {
             if let Some(ticks) = clock.end_step(v) {
-                ev.after.push(Event::Deferred {
+                ev.before.push_after(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });
