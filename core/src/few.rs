@@ -197,7 +197,7 @@ impl<const N: usize> Words<N> {
     /// updates or before them (no event before the updates follows one after them).
     fn push<T>(&mut self, event: &Event<T>, after: bool) {
         let before = self.as_slice();
-        let before = &before[..before.len() - self.after_len() as usize];
+        let before = &before[..before.len().saturating_sub(self.after_len() as usize)];
         let Some((words, n)) = codec::encode(event, before) else {
             return;
         };
@@ -301,7 +301,7 @@ impl<T> Rare<T> {
     #[inline]
     pub(crate) fn after_get<U>(&self, at: usize) -> Option<(Event<U>, u32)> {
         let words = self.words.as_slice();
-        let start = words.len() - self.after_len();
+        let start = words.len().saturating_sub(self.after_len());
         codec::decode(&words[start..], at)
     }
 
@@ -344,7 +344,7 @@ impl<T> Rare<T> {
         sleep: impl FnOnce(&'a T) -> U,
     ) -> Option<Event<U>> {
         let words = self.words.as_slice();
-        let words = &words[..words.len() - self.words.after_len() as usize];
+        let words = &words[..words.len().saturating_sub(self.words.after_len() as usize)];
         if self.words.flags() & MOVED != 0 && at.word == u32::from(self.words.mark()) {
             if let Some(r) = self.reports.get(at.report as usize) {
                 at.report = at.report.saturating_add(1);
