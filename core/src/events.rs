@@ -1,21 +1,37 @@
 //! The events of one step as a compact description: a run per clock that updated, the rare
-//! events in two short lists and the render. The [`Event`]s and [`Tick`]s are produced on
-//! demand, in the order the shell must handle them.
+//! events packed into one short list of words and the render. The [`Event`]s and [`Tick`]s
+//! are produced on demand, in the order the shell must handle them.
 
 use core::fmt;
 
 use smallvec::SmallVec;
 
 use crate::event::{Event, Render, Tick};
-use crate::few::Few;
+use crate::few::{BeforeCursor, Few, Rare};
 use crate::grid::Run;
 use crate::walk::{INLINE_RUNS, Walk};
 
-/// How many events other than updates and the render one step holds without allocating: one
-/// of those that come before the updates (a control, a backwards clock, discarded time, a drop,
-/// a sleep) and one of those that come after them (a deferral, the end of time). A
-/// single-clock step with scale 1 and no pause never has more; updates never count.
-pub const INLINE_EVENTS: usize = 2;
+/// The most events other than updates and the render that one step of one to four clocks makes
+/// by itself: 2 + 3 per clock, one more for a lone constant-rate clock's sleep (6 for one
+/// clock, 14 for four). [`Events`] holds them all without allocating; updates never count.
+///
+/// Before the updates come a pause or a resume (not both), a scale change, then either a
+/// backwards clock (and no discarded time) or per clock its discarded time past the max frame
+/// delta, then per constant-rate clock the slots it missed, then the sleep; after the updates,
+/// per clock a deferral or its end of time (never both). Each kind comes at most once per
+/// clock and step, and four constant-rate clocks reach every count at once: resumed at a new
+/// scale in a step that drops past the max frame delta, misses slots and reaches the end of
+/// time.
+///
+/// The reports of the run-time clock controls ([`Event::RateChanged`], and
+/// [`Event::DroppedTicks`] from [`LoopState::discard_overstep`](crate::LoopState::discard_overstep)
+/// and [`LoopState::reset_grid`](crate::LoopState::reset_grid)) come on top, one per call at
+/// most, however many calls the shell made since the previous step. They never make a step
+/// allocate either: they are copied into the room the step's own events cannot need, and when
+/// they do not fit, the events take the state's list of them as it is (the next control then
+/// allocates a new list, unless a buffer reused with
+/// [`LoopState::advance_into`](crate::LoopState::advance_into) handed its previous one back).
+pub const INLINE_EVENTS: usize = 14;
 
 /// The runs of one step, in the clocks' declaration order.
 pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
@@ -23,9 +39,9 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// The events of one step, in the order the shell must handle them, and when to step next.
 ///
 /// A compact description, not a list: each clock that updated is one run (its first tick, the
-/// count and what it takes to compute every [`Tick`] exactly), the rarer events sit in a short
-/// list and the render in a field. Iterating (`for event in &events`, [`Events::iter`],
-/// [`Events::updates`]) produces the [`Event`]s by value, in this order:
+/// count and what it takes to compute every [`Tick`] exactly), the rarer events are packed into
+/// one short list of words and the render sits in a field. Iterating (`for event in &events`,
+/// [`Events::iter`], [`Events::updates`]) produces the [`Event`]s by value, in this order:
 ///
 /// 1. before the updates, in this order:
 ///    * the controls since the previous step: [`Event::Paused`] or [`Event::Resumed`], then
@@ -45,10 +61,12 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 672 bytes for
-/// `Events<Nanos>` on 64-bit targets (room for four clocks' runs) and allocates only past
-/// [`INLINE_EVENTS`] rare events or when more than four clocks update in the same step (a
-/// reused buffer keeps its capacity, so
+/// room than one. Only reading them costs per update. The value takes 856 bytes for
+/// `Events<Nanos>` on 64-bit targets: room for four clocks' runs and for every other event a
+/// step of one to four clocks can make ([`INLINE_EVENTS`]: at most 14 events, 35 words of the
+/// 36 inline). So a step of one to four clocks never allocates, whatever it reports. A step of
+/// more clocks allocates only when more than four of them update, or make rare events, at
+/// once (a reused buffer keeps its capacity, so
 /// [`LoopState::advance_into`](crate::LoopState::advance_into) allocates then only the first
 /// time). Iterating merges the clocks lazily and allocates nothing when up to four clocks
 /// updated; it allocates the merge's cursors (one per clock that updated) only when more
@@ -58,9 +76,9 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// [`Events::into_vec`] gives the list as a `Vec<Event>`.
 #[derive(Clone)]
 pub struct Events<T> {
-    /// The events before the updates and after them.
-    pub(crate) before: Few<Event<T>>,
-    pub(crate) after: Few<Event<T>>,
+    /// The events other than updates and the render, before the updates and after them (the
+    /// steps push the former into `before`, the latter with `before.push_after`).
+    pub(crate) before: Rare<T>,
     /// One run per clock that updated, in declaration order.
     pub(crate) runs: Runs,
     /// Virtual time of the step, in ns since the start: every update's lag follows from it.
@@ -75,8 +93,7 @@ impl<T> Events<T> {
     #[inline]
     pub fn new() -> Events<T> {
         Events {
-            before: Few::new(),
-            after: Few::new(),
+            before: Rare::new(),
             runs: Few::new(),
             v: 0,
             render: None,
@@ -88,7 +105,6 @@ impl<T> Events<T> {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.before.clear();
-        self.after.clear();
         self.runs.clear();
         self.render = None;
         self.deadline = None;
@@ -145,13 +161,10 @@ impl<T> Events<T> {
     /// Ticks this step reports as dropped or discarded, in total, saturating at `u64::MAX`.
     #[must_use]
     pub fn dropped_ticks(&self) -> u64 {
-        let (before, after) = self.split();
-        before
-            .iter()
-            .chain(after)
+        self.rare()
             .map(|e| match e {
-                Event::DroppedTicks { count, .. } => *count,
-                Event::DiscardedTime { ticks, .. } => *ticks,
+                Event::DroppedTicks { count, .. } => count,
+                Event::DiscardedTime { ticks, .. } => ticks,
                 _ => 0,
             })
             .fold(0, u64::saturating_add)
@@ -172,7 +185,8 @@ impl<T> Events<T> {
     #[must_use]
     pub fn len(&self) -> usize {
         let updates = usize::try_from(self.update_count()).unwrap_or(usize::MAX);
-        (self.before.len() + self.after.len())
+        self.rare()
+            .count()
             .saturating_add(updates)
             .saturating_add(usize::from(self.render.is_some()))
     }
@@ -181,20 +195,18 @@ impl<T> Events<T> {
     #[must_use]
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.before.len() == 0
-            && self.after.len() == 0
+        !self.before.any()
+            && self.before.after_len() == 0
             && self.runs.len() == 0
             && self.render.is_none()
     }
 
-    /// Whether the description spilled to the heap: more than one event before the updates or
-    /// after them (see [`INLINE_EVENTS`]), or updates from more than four clocks. Never because
-    /// of the number of updates. A buffer reused with
-    /// [`LoopState::advance_into`](crate::LoopState::advance_into) keeps its heap capacity, so
-    /// it stays spilled once it has spilled.
+    /// Whether the description spilled to the heap: updates from more than four clocks, or
+    /// more rare events than a step of four clocks makes (see [`INLINE_EVENTS`]). Never
+    /// because of the number of updates, and never for reports moved here from the state.
     #[must_use]
     pub fn spilled(&self) -> bool {
-        self.before.spilled() || self.after.spilled() || self.runs.spilled()
+        self.before.spilled() || self.runs.spilled()
     }
 }
 
@@ -225,9 +237,11 @@ impl<T> Events<T> {
         }
     }
 
-    /// The events before the updates and after them.
-    fn split(&self) -> (&[Event<T>], &[Event<T>]) {
-        (self.before.as_slice(), self.after.as_slice())
+    /// The events before the updates, then those after them, by reference.
+    fn rare(&self) -> impl Iterator<Item = Event<&T>> + '_ {
+        self.before
+            .iter(self.before.start())
+            .chain(self.before.after_iter(0))
     }
 }
 
@@ -279,8 +293,8 @@ impl<T: PartialEq> Events<T> {
             Event::Update(tick) => self.updates().any(|t| t == *tick),
             Event::Render(render) => self.render.as_ref() == Some(render),
             e => {
-                let (before, after) = self.split();
-                before.contains(e) || after.contains(e)
+                let e = by_ref(e);
+                self.rare().any(|r| r == e)
             }
         }
     }
@@ -307,13 +321,12 @@ struct Listed<'a, T>(&'a Events<T>);
 
 impl<T: fmt::Debug> fmt::Debug for Listed<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (pre, post) = self.0.split();
         let mut list = f.debug_list();
-        list.entries(pre);
+        list.entries(self.0.before.iter(self.0.before.start()));
         for tick in self.0.updates() {
             list.entry(&Event::<T>::Update(tick));
         }
-        list.entries(post);
+        list.entries(self.0.before.after_iter::<&T>(0));
         if let Some(render) = self.0.render {
             list.entry(&Event::<T>::Render(render));
         }
@@ -326,7 +339,14 @@ impl<T: PartialEq> PartialEq for Events<T> {
     /// kinds that come before the updates never come after them, so the parts compare apart.)
     fn eq(&self, other: &Events<T>) -> bool {
         self.deadline == other.deadline
-            && self.split() == other.split()
+            && self
+                .before
+                .iter(self.before.start())
+                .eq(other.before.iter(other.before.start()))
+            && self
+                .before
+                .after_iter::<&T>(0)
+                .eq(other.before.after_iter::<&T>(0))
             && self.render == other.render
             && self.updates().eq(other.updates())
     }
@@ -357,10 +377,11 @@ impl Iterator for Updates<'_> {
 impl ExactSizeIterator for Updates<'_> {}
 
 /// Where an iteration over a step's events stands: the events before the updates are read up
-/// to `before`, the updates walk on, then those after them up to `after`, then the render.
+/// to `before`, the updates walk on, then those after them up to the word `after`, then the
+/// render.
 #[derive(Clone, Debug)]
 struct Cursor {
-    before: usize,
+    before: BeforeCursor,
     after: usize,
     walk: Walk,
     render: bool,
@@ -370,7 +391,7 @@ impl Cursor {
     #[inline]
     fn new<T>(ev: &Events<T>) -> Cursor {
         Cursor {
-            before: 0,
+            before: ev.before.start(),
             after: 0,
             walk: Walk::new(ev.runs.as_slice(), ev.v),
             render: true,
@@ -379,16 +400,19 @@ impl Cursor {
 
     #[inline]
     fn next<T: Copy>(&mut self, ev: &Events<T>) -> Option<Event<T>> {
-        if let Some(e) = ev.before.as_slice().get(self.before) {
-            self.before += 1;
-            return Some(*e);
+        if self.before.live {
+            if let Some(e) = ev.before.next(&mut self.before, |t| *t) {
+                return Some(e);
+            }
         }
         if let Some(tick) = self.walk.next(ev.runs.as_slice(), ev.v) {
             return Some(Event::Update(tick));
         }
-        if let Some(e) = ev.after.as_slice().get(self.after) {
-            self.after += 1;
-            return Some(*e);
+        if self.after < ev.before.after_len() {
+            if let Some((e, n)) = ev.before.after_get(self.after) {
+                self.after += n as usize;
+                return Some(e);
+            }
         }
         if self.render {
             self.render = false;
@@ -399,8 +423,12 @@ impl Cursor {
 
     fn remaining<T>(&self, ev: &Events<T>) -> usize {
         let render = usize::from(self.render && ev.render.is_some());
-        let before = ev.before.len().saturating_sub(self.before);
-        let after = ev.after.len().saturating_sub(self.after);
+        let before = ev.before.remaining(self.before);
+        let after = if self.after < ev.before.after_len() {
+            ev.before.after_iter::<T>(self.after).count()
+        } else {
+            0
+        };
         (render + before + after).saturating_add(self.walk.remaining())
     }
 }
@@ -469,5 +497,51 @@ impl<'a, T: Copy> IntoIterator for &'a Events<T> {
     #[inline]
     fn into_iter(self) -> Iter<'a, T> {
         self.iter()
+    }
+}
+
+/// `event` with its time (a sleep's) by reference.
+fn by_ref<T>(event: &Event<T>) -> Event<&T> {
+    match *event {
+        Event::TimeBackwards { by } => Event::TimeBackwards { by },
+        Event::DiscardedTime {
+            clock,
+            time,
+            first,
+            ticks,
+        } => Event::DiscardedTime {
+            clock,
+            time,
+            first,
+            ticks,
+        },
+        Event::DroppedTicks {
+            clock,
+            first,
+            count,
+            reason,
+        } => Event::DroppedTicks {
+            clock,
+            first,
+            count,
+            reason,
+        },
+        Event::Sleep { ref until } => Event::Sleep { until },
+        Event::Update(tick) => Event::Update(tick),
+        Event::Deferred { clock, ticks } => Event::Deferred { clock, ticks },
+        Event::Render(render) => Event::Render(render),
+        Event::EndOfTime { clock, next_tick } => Event::EndOfTime { clock, next_tick },
+        Event::Paused => Event::Paused,
+        Event::Resumed => Event::Resumed,
+        Event::ScaleChanged(scale) => Event::ScaleChanged(scale),
+        Event::RateChanged {
+            clock,
+            period,
+            from_tick,
+        } => Event::RateChanged {
+            clock,
+            period,
+            from_tick,
+        },
     }
 }

@@ -44,7 +44,7 @@ impl<T: Timestamp> Inner<T> {
             // Refused ticks are spared until steps run them (a paused step may not).
             clock.spare = clock.spare.saturating_sub(clock.last_count);
             if let Some(next_tick) = clock.end_of_time() {
-                ev.after.push(Event::EndOfTime {
+                ev.before.push_after(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });
@@ -75,9 +75,34 @@ impl<T: Timestamp> Inner<T> {
             self.reported_scale = self.scale;
         }
         if self.pending_controls & PENDING_CLOCKS != 0 {
-            self.emit_clock_reports(ev);
+            // Copied if they fit beside the worst case of what the step adds; else moved with
+            // their list, so the step never allocates for them (see `Events`).
+            if ev.before.fits(&self.reports, self.own_words_before()) {
+                self.emit_clock_reports(ev);
+            } else {
+                ev.before.take_reports(&mut self.reports);
+            }
         }
         self.pending_controls = 0;
+    }
+
+    /// The most words the events this step adds before the updates after the controls can take
+    /// (see `few::BEFORE_WORDS`): discarded time for every clock with a backlog to drop (4
+    /// words each) and the slots a constant-rate clock then missed (2), or a backwards clock
+    /// (2) and every constant-rate clock's missed slots (3 each). A sleep takes no word.
+    fn own_words_before(&self) -> usize {
+        let (mut discarded, mut missed) = (0, 0);
+        for clock in &self.clocks {
+            match clock.config.policy {
+                Policy::CatchUp => discarded += 4,
+                Policy::Delay => {}
+                _ => {
+                    discarded += 4 + 2;
+                    missed += 3;
+                }
+            }
+        }
+        discarded.max(2 + missed)
     }
 
     /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
@@ -112,7 +137,7 @@ impl<T: Timestamp> Inner<T> {
         for clock in &mut self.clocks {
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
-                ev.after.push(Event::Deferred {
+                ev.before.push_after(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });

@@ -13,8 +13,12 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// Returns the next state and the events, in the order the shell must handle them. See the
     /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
-    /// repeated `now`s. Never panics; allocates nothing in a single-clock loop (see
-    /// [`Events`] for the rest). Moves 8 bytes of state in and out.
+    /// repeated `now`s. Never panics. Allocates nothing in a loop of one to four clocks,
+    /// however many updates and whatever else the step reports: the events hold inline every
+    /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
+    /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
+    /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
+    /// bytes of state in and out, and the 856-byte events out.
     ///
     /// # Examples
     ///
@@ -41,9 +45,10 @@ impl<T: Timestamp> LoopState<T> {
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
-        // Built in the returned pair, so the events are written where the caller finds them.
+        // Built in the returned pair, so the events are written where the caller finds them;
+        // new events need no clearing.
         let mut out = (self, Events::new());
-        out.0.advance_into(now, &mut out.1);
+        out.0.advance_new(now, &mut out.1);
         out
     }
 
@@ -74,7 +79,7 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub fn advance(&mut self, now: T) -> Events<T> {
         let mut events = Events::new();
-        self.advance_into(now, &mut events);
+        self.advance_new(now, &mut events);
         events
     }
 
@@ -100,6 +105,12 @@ impl<T: Timestamp> LoopState<T> {
     #[inline]
     pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
         events.clear();
+        self.advance_new(now, events);
+    }
+
+    /// [`advance_into`](Self::advance_into) into empty events.
+    #[inline]
+    fn advance_new(&mut self, now: T, events: &mut Events<T>) {
         let s = &mut *self.inner;
         s.begin_span();
         if s.is_plain() {
@@ -160,14 +171,14 @@ impl<T: Timestamp> Inner<T> {
         clock.last_count = n;
         let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
             // The cap stopped the clock with ticks still due.
-            ev.after.push(Event::Deferred {
+            ev.before.push_after(Event::Deferred {
                 clock: clock.id,
                 ticks: clock.pending(v).max(1),
             });
             Some(0)
         } else if clock.due_at == u64::MAX && clock.ended() {
             if let Some(next_tick) = clock.end_of_time() {
-                ev.after.push(Event::EndOfTime {
+                ev.before.push_after(Event::EndOfTime {
                     clock: clock.id,
                     next_tick,
                 });

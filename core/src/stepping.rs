@@ -135,7 +135,7 @@ impl<T: Timestamp> Inner<T> {
         let going_on = self.step_request > 0;
         for clock in &mut self.clocks {
             if let (Some(ticks), true) = (clock.end_step(v), going_on) {
-                ev.after.push(Event::Deferred {
+                ev.before.push_after(Event::Deferred {
                     clock: clock.id,
                     ticks,
                 });

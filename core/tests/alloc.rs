@@ -7,8 +7,8 @@
 //! another thread can never be counted, and this file needs no `unsafe`.
 
 use tickfold_core::{
-    ClockConfig, ClockId, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
-    Period, Tick,
+    ClockConfig, ClockId, DropReason, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP,
+    Nanos, Period, Policy, Tick, TimeScale,
 };
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
@@ -264,4 +264,200 @@ fn a_clock_at_the_update_backstop_merges_with_cursors_on_the_heap() {
     assert_merged(&ticks);
     let (allocations, _) = allocations_during(|| read_all(&events));
     assert!(allocations > 0, "the merge's cursors went unnoticed");
+}
+
+/// The events of a step other than its updates and its render.
+fn rare(events: &Events<Nanos>) -> Vec<Event<Nanos>> {
+    events
+        .iter()
+        .filter(|e| !matches!(e, Event::Update(_) | Event::Render(_)))
+        .collect()
+}
+
+/// Steps a copy of `state` at `now` both ways, measuring each: by value, and in place into a
+/// new buffer (the buffer's first use, so nothing it kept from earlier steps can hide an
+/// allocation). Returns both allocation counts and the events, checked equal.
+fn step_both(state: &LoopState, now: u64) -> (u64, u64, Events<Nanos>) {
+    let (by_value, mut in_place) = (state.clone(), state.clone());
+    let mut buffer = Events::new();
+    let (a_step, (_, events)) = allocations_during(|| by_value.step(Nanos(now)));
+    let (a_into, ()) = allocations_during(|| in_place.advance_into(Nanos(now), &mut buffer));
+    assert_eq!(buffer, events);
+    (a_step, a_into, events)
+}
+
+#[test]
+fn a_constant_rate_loop_that_drops_and_sleeps_never_allocates() {
+    // Issue 21: a 60 Hz `DropAndRest` loop stepped at 0 then at 40 ms drops a slot and sleeps
+    // before its update: two events before the updates.
+    let config = LoopConfig::new(Period::from_hz(60).unwrap()).policy(Policy::DropAndRest);
+    let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
+    let (a_step, a_into, events) = step_both(&state, 40 * MS);
+    assert!(matches!(
+        rare(&events)[..],
+        [Event::DroppedTicks { .. }, Event::Sleep { .. }]
+    ));
+    assert_eq!((a_step, a_into), (0, 0), "{events:?}");
+    assert!(!events.spilled());
+}
+
+#[test]
+fn keep_working_after_a_stall_never_allocates() {
+    // Issue 21: `KeepWorking` after a 1 s stall discards time past the max frame delta and
+    // sleeps until its slot.
+    let config = LoopConfig::new(Period::from_hz(60).unwrap()).policy(Policy::KeepWorking);
+    let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
+    let (a_step, a_into, events) = step_both(&state, 1_000 * MS);
+    // The slots between the max frame delta and now are missed, then the update runs on time.
+    assert!(matches!(
+        rare(&events)[..],
+        [Event::DiscardedTime { .. }, Event::DroppedTicks { .. }]
+    ));
+    assert_eq!((a_step, a_into), (0, 0), "{events:?}");
+}
+
+#[test]
+fn three_capped_clocks_deferring_in_one_step_never_allocate() {
+    // Issue 21: three catch-up clocks capped at 2 updates per step, 10 ticks behind each: every
+    // clock defers in the same step, three events after the updates.
+    let rate = Period::from_hz(100).unwrap();
+    let config = LoopConfig::new(rate)
+        .max_updates(Some(2))
+        .clock(ClockConfig::new("b", rate).max_updates(Some(2)))
+        .clock(ClockConfig::new("c", rate).max_updates(Some(2)));
+    let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
+    let (a_step, a_into, events) = step_both(&state, 100 * MS);
+    let deferred = rare(&events)
+        .iter()
+        .filter(|e| matches!(e, Event::Deferred { ticks: 8, .. }))
+        .count();
+    assert_eq!((deferred, events.update_count()), (3, 6));
+    assert_eq!((a_step, a_into), (0, 0), "{events:?}");
+}
+
+/// Four clocks of `policy` at 60 Hz, the main one the alpha clock, stepped at 0 and 100 ms.
+fn four_clocks(policies: [Policy; 4]) -> LoopState {
+    let rate = Period::from_hz(60).unwrap();
+    let mut config = LoopConfig::new(rate).policy(policies[0]);
+    for (name, policy) in ["b", "c", "d"].into_iter().zip(&policies[1..]) {
+        config = config.clock(ClockConfig::new(name, rate).policy(*policy));
+    }
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    for now in [0, 100 * MS] {
+        let _ = state.advance(Nanos(now));
+    }
+    state
+}
+
+#[test]
+fn the_worst_steps_of_four_clocks_never_allocate() {
+    // Every rare event four clocks can make, as many as one step can hold: the paused step
+    // with a backwards clock, then the step that resumes at a new scale after every clock
+    // control, drops past the max frame delta, misses slots and reaches the end of time.
+    use Policy::{DropAndRest as Rest, KeepWorking as Keep};
+    let mut state = four_clocks([Keep, Rest, Keep, Rest]);
+    let ids: Vec<ClockId> = ["main", "b", "c", "d"]
+        .iter()
+        .map(|n| state.clock_id(n).unwrap())
+        .collect();
+    state.set_time_scale(TimeScale::ratio(1, 2).unwrap());
+    state.step_ticks(1); // pauses
+    let (a_step, a_into, events) = step_both(&state, 50 * MS);
+    assert!(matches!(
+        rare(&events)[..],
+        [
+            Event::Paused,
+            Event::ScaleChanged(_),
+            Event::TimeBackwards { .. }
+        ]
+    ));
+    assert_eq!((a_step, a_into), (0, 0), "{events:?}");
+    state.advance_into(Nanos(50 * MS), &mut Events::new());
+    // Per clock: a dropped tick, a rate change, the rest of its backlog dropped.
+    for id in &ids {
+        state.accumulate_overstep(*id, Nanos(100 * MS)).unwrap();
+        state.discard_overstep(*id, Nanos(20 * MS)).unwrap();
+        state.set_rate(*id, Period::from_hz(50).unwrap()).unwrap();
+        state.reset_grid(*id).unwrap();
+    }
+    state.set_time_scale(TimeScale::ratio(4_000, 1).unwrap());
+    state.set_paused(false);
+    // 4,000 times this is past the end of the time axis.
+    let (a_step, a_into, events) = step_both(&state, u64::MAX / 4_000 + 200 * MS);
+    let rare = rare(&events);
+    let kinds: Vec<u8> = rare
+        .iter()
+        .map(|e| match e {
+            Event::Resumed => 0,
+            Event::ScaleChanged(_) => 1,
+            Event::RateChanged { .. } => 2,
+            Event::DroppedTicks {
+                reason: DropReason::Discarded,
+                ..
+            } => 3,
+            Event::DiscardedTime { .. } => 4,
+            Event::DroppedTicks {
+                reason: DropReason::SlotMissed,
+                ..
+            } => 5,
+            Event::EndOfTime { .. } => 6,
+            _ => 7,
+        })
+        .collect();
+    let expected: Vec<u8> = [0, 1]
+        .into_iter()
+        .chain([3, 2, 3].repeat(4))
+        .chain([4; 4])
+        .chain([5; 4])
+        .chain([6; 4])
+        .collect();
+    assert_eq!(kinds, expected, "{rare:?}");
+    assert_eq!((a_step, a_into), (0, 0), "{events:?}");
+    assert!(!events.spilled());
+}
+
+#[test]
+fn four_catching_up_clocks_with_controls_every_step_never_allocate() {
+    // Four catch-up clocks capped at 2, each step after a rate change of two of them and a
+    // 1 s stall: two rate changes, four discarded times, four deferrals. The reports are
+    // copied into the events, so the state keeps its list: after the first change neither
+    // the controls nor the steps allocate.
+    let rate = Period::from_hz(60).unwrap();
+    let mut config = LoopConfig::new(rate).max_updates(Some(2));
+    for name in ["b", "c", "d"] {
+        config = config.clock(ClockConfig::new(name, rate).max_updates(Some(2)));
+    }
+    let mut state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
+    let rates = [Period::from_hz(50).unwrap(), Period::from_hz(60).unwrap()];
+    let frame = |mut state: LoopState, i: u64| {
+        for id in [ClockId(1), ClockId(3)] {
+            state.set_rate(id, rates[(i % 2) as usize]).unwrap();
+        }
+        let (state, events) = state.step(Nanos(i * 1_000 * MS));
+        // Rate changes, discarded times and deferrals, counted without allocating.
+        let mut kinds = [0; 3];
+        for e in &events {
+            match e {
+                Event::RateChanged { .. } => kinds[0] += 1,
+                Event::DiscardedTime { .. } => kinds[1] += 1,
+                Event::Deferred { .. } => kinds[2] += 1,
+                _ => {}
+            }
+        }
+        (state, kinds)
+    };
+    // The first rate change allocates the state's list of reports, kept from then on.
+    state = frame(state, 2).0;
+    let (allocations, kinds) = allocations_during(|| {
+        let mut kinds = Vec::with_capacity(48);
+        for i in 3..51 {
+            let (next, k) = frame(state, i);
+            state = next;
+            kinds.push(k);
+        }
+        kinds
+    });
+    assert!(kinds.iter().all(|k| *k == [2, 4, 4]), "{kinds:?}");
+    // The list of counts is the one allocation.
+    assert_eq!(allocations, 1);
 }
