@@ -126,6 +126,17 @@ impl Clock {
         (self.base_t.saturating_add(g.floor()), g.remainder())
     }
 
+    /// Grid point `g` of the current segment with the fraction of a ns its simulation time
+    /// carries (see [`Run::base_r`](crate::grid::Run)): `g` itself in the usual case of none.
+    #[inline(always)]
+    fn offset(&self, g: GridPoint) -> GridPoint {
+        if self.base_r == 0 {
+            g
+        } else {
+            g.with_offset(self.base_r, self.step.den())
+        }
+    }
+
     /// The clock's current grid segment: the one home of every tick's due time.
     #[inline]
     pub(crate) fn grid(&self) -> Grid {
@@ -391,7 +402,7 @@ impl Clock {
             base: self.base,
             base_t: self.base_t,
             base_r: self.base_r,
-            start: self.tick_start.with_offset(self.base_r, self.step.den()),
+            start: self.offset(self.tick_start),
             step: self.step,
         }
     }
@@ -401,7 +412,7 @@ impl Clock {
     #[inline(always)]
     pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
         Run {
-            start: start.with_offset(self.base_r, self.step.den()),
+            start: self.offset(start),
             count,
             ..self.run()
         }
