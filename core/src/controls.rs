@@ -8,7 +8,7 @@ use core::time::Duration;
 
 use crate::clock::Clock;
 use crate::error::{ClockError, ConfigError};
-use crate::event::{DropReason, Event, Tick};
+use crate::event::Tick;
 use crate::events::Events;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, Period};
@@ -108,27 +108,7 @@ impl<T> Inner<T> {
     /// [`PENDING_CLOCKS`] keeps the step off the fast path).
     pub(crate) fn emit_clock_reports(&mut self, ev: &mut Events<T>) {
         for report in self.reports.drain(..) {
-            ev.before.push(match report {
-                Report::Rate {
-                    clock,
-                    period,
-                    from_tick,
-                } => Event::RateChanged {
-                    clock,
-                    period,
-                    from_tick,
-                },
-                Report::Dropped {
-                    clock,
-                    first,
-                    count,
-                } => Event::DroppedTicks {
-                    clock,
-                    first,
-                    count,
-                    reason: DropReason::Discarded,
-                },
-            });
+            ev.before.push(report.event());
         }
     }
 }

@@ -348,7 +348,7 @@ impl<T> Rare<T> {
         if self.words.flags() & MOVED != 0 && at.word == u32::from(self.words.mark()) {
             if let Some(r) = self.reports.get(at.report as usize) {
                 at.report = at.report.saturating_add(1);
-                return Some(codec::report_event(*r));
+                return Some(r.event());
             }
         }
         if let Some((e, n)) = codec::decode(words, at.word as usize) {
@@ -561,31 +561,6 @@ pub(crate) mod codec {
         match report {
             Report::Rate { .. } => size(RATE),
             Report::Dropped { .. } => size(DISCARDED_TICKS),
-        }
-    }
-
-    /// The event a clock control's report stands for.
-    pub(crate) fn report_event<U>(report: Report) -> Event<U> {
-        match report {
-            Report::Rate {
-                clock,
-                period,
-                from_tick,
-            } => Event::RateChanged {
-                clock,
-                period,
-                from_tick,
-            },
-            Report::Dropped {
-                clock,
-                first,
-                count,
-            } => Event::DroppedTicks {
-                clock,
-                first,
-                count,
-                reason: DropReason::Discarded,
-            },
         }
     }
 }

@@ -1,5 +1,6 @@
 //! What a clock control did, kept until the next step reports it (see `controls.rs`).
 
+use crate::event::{DropReason, Event};
 use crate::id::ClockId;
 use crate::rate::Period;
 
@@ -24,6 +25,33 @@ impl Report {
     pub(crate) fn clock(&self) -> ClockId {
         match *self {
             Report::Rate { clock, .. } | Report::Dropped { clock, .. } => clock,
+        }
+    }
+}
+
+impl Report {
+    /// The event the next step reports for it: the one place a report becomes an event.
+    pub(crate) fn event<U>(self) -> Event<U> {
+        match self {
+            Report::Rate {
+                clock,
+                period,
+                from_tick,
+            } => Event::RateChanged {
+                clock,
+                period,
+                from_tick,
+            },
+            Report::Dropped {
+                clock,
+                first,
+                count,
+            } => Event::DroppedTicks {
+                clock,
+                first,
+                count,
+                reason: DropReason::Discarded,
+            },
         }
     }
 }

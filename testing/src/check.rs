@@ -145,26 +145,9 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
         let reference = self.fold_to(&reference_schedule, Some(end));
         for (index, schedule) in schedules.iter().enumerate() {
             let run = self.fold_to(schedule, Some(end));
-            let mut m = ScheduleMismatch {
-                index,
-                schedule: (*schedule).clone(),
-                end,
-                kind: MismatchKind::State,
-                update: None,
-                step: None,
-                reference_step: None,
-                field: None,
-                notes: Vec::new(),
-            };
-            if let Some((n, kind)) = first_tick_difference(&run.trace, &reference.trace) {
-                m.kind = kind;
-                m.update = Some(n);
-                m.step = run
-                    .trace
-                    .step_of_update(n)
-                    .or_else(|| run.trace.step(run.trace.len().saturating_sub(1)))
-                    .map(|s| s.step);
-                m.reference_step = reference.trace.step_of_update(n).map(|s| s.step);
+            let mut m = ScheduleMismatch::of(index, schedule, end);
+            if m.ticks_differ(&run.trace, &reference.trace) {
+                // The ticks part first: the report says where.
             } else if !eq(&run.state, &reference.state) {
                 // Find the first update after which the states part.
                 let mine = self.states(schedule, end);
@@ -217,6 +200,39 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
         let _ = sim.fold_to(schedule, Some(end));
         drop(sim);
         out.into_inner()
+    }
+}
+
+impl ScheduleMismatch {
+    /// The report for run `index` (of `schedule`, folded to `end`), before anything differs.
+    pub(crate) fn of(index: usize, schedule: &Schedule, end: Nanos) -> ScheduleMismatch {
+        ScheduleMismatch {
+            index,
+            schedule: schedule.clone(),
+            end,
+            kind: MismatchKind::State,
+            update: None,
+            step: None,
+            reference_step: None,
+            field: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Fills in where the run's ticks first part from the reference's; `false` if they never
+    /// do.
+    pub(crate) fn ticks_differ(&mut self, run: &Trace, reference: &Trace) -> bool {
+        let Some((n, kind)) = first_tick_difference(run, reference) else {
+            return false;
+        };
+        self.kind = kind;
+        self.update = Some(n);
+        self.step = run
+            .step_of_update(n)
+            .or_else(|| run.step(run.len().saturating_sub(1)))
+            .map(|s| s.step);
+        self.reference_step = reference.step_of_update(n).map(|s| s.step);
+        true
     }
 }
 

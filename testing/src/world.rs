@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::check::{Failure, MismatchKind, ScheduleMismatch, first_tick_difference, notes};
+use super::check::{Failure, ScheduleMismatch, notes};
 use super::fold::{Driver, Run, Trace, fold_with, reference_schedule};
 use super::{KitError, Schedule};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick};
@@ -152,26 +152,9 @@ impl<W, M: Fn() -> W, F: Fn(&mut W, &Tick), D: Driver> WorldSim<M, F, D> {
         let expected = fingerprint(&reference.state, alpha);
         for (index, schedule) in schedules.iter().enumerate() {
             let run = self.fold_to(schedule, Some(end));
-            let mut m = ScheduleMismatch {
-                index,
-                schedule: (*schedule).clone(),
-                end,
-                kind: MismatchKind::State,
-                update: None,
-                step: None,
-                reference_step: None,
-                field: None,
-                notes: Vec::new(),
-            };
-            if let Some((n, kind)) = first_tick_difference(&run.trace, &reference.trace) {
-                m.kind = kind;
-                m.update = Some(n);
-                m.step = run
-                    .trace
-                    .step_of_update(n)
-                    .or_else(|| run.trace.step(run.trace.len().saturating_sub(1)))
-                    .map(|s| s.step);
-                m.reference_step = reference.trace.step_of_update(n).map(|s| s.step);
+            let mut m = ScheduleMismatch::of(index, schedule, end);
+            if m.ticks_differ(&run.trace, &reference.trace) {
+                // The ticks part first: the report says where.
             } else {
                 let got = fingerprint(&run.state, alpha);
                 if got == expected {
