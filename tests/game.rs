@@ -1,0 +1,179 @@
+//! The tests of the `game` example, on its own code (`examples/game/world.rs`): the tick count
+//! and a hand-computed blend on the runner's fake clock, determinism of the world and its
+//! trackers over arbitrary frame schedules (the kit's `WorldSim`, rendered values in the
+//! fingerprint), and a save at a random point loaded into a fresh world and loop that goes on
+//! bit for bit as the run that never stopped.
+
+#[path = "../examples/game/world.rs"]
+mod world;
+
+use std::hash::Hasher;
+
+use tickfold::glam::Vec3;
+use tickfold::runner::{ManualTime, Runner};
+use tickfold::testing::quickcheck::{QuickCheck, TestResult};
+use tickfold::testing::{Failure, Fnv1a, Schedule, WorldSim};
+use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Tick};
+use world::{Game, Position};
+
+/// Fewer bodies than the example's 10,000, so the properties run hundreds of cases.
+const BODIES: usize = 300;
+
+fn config() -> LoopConfig {
+    LoopConfig::new(Period::from_hz(30).unwrap())
+}
+
+#[test]
+fn the_fake_clock_gives_exact_ticks_and_a_blend_computed_by_hand() {
+    let clock = ManualTime::new(); // sleeps exactly to each deadline
+    let state = LoopState::new(config(), Nanos(0)).unwrap();
+    let mut runner = Runner::new(state, clock.clone(), clock); // 60 Hz renders by default
+    struct Seen {
+        game: Game,
+        buffer: Vec<Position>,
+        /// The first body before and after the latest update.
+        around_update: (Vec3, Vec3),
+        renders: u32,
+        /// The 8th render: its alpha, the body around the last update, what was drawn.
+        chosen: Option<(f64, (Vec3, Vec3), Vec3)>,
+    }
+    let game = Game::new(BODIES);
+    let first = game.first().unwrap();
+    let mut seen = Seen {
+        game,
+        buffer: Vec::new(),
+        around_update: (Vec3::NAN, Vec3::NAN),
+        renders: 0,
+        chosen: None,
+    };
+    let at = |g: &Game| g.world.get::<&Position>(first).unwrap().0;
+    runner.run_with(&mut seen, |s, event, state, ctl| match event {
+        Event::Update(tick) => {
+            let before = at(&s.game);
+            s.game.update(tick);
+            s.around_update = (before, at(&s.game));
+        }
+        Event::Render(frame) => {
+            s.renders += 1;
+            let drawn = s.game.render(frame.alpha, &mut s.buffer);
+            if s.renders == 8 {
+                s.chosen = Some((frame.alpha, s.around_update, drawn.first.unwrap()));
+            }
+            if state.real_time() >= Nanos::from_secs(2) {
+                ctl.exit();
+            }
+        }
+        _ => {}
+    });
+    // 2 s at 30 Hz: exactly 60 ticks, and 121 renders (the first, then 60 a second).
+    assert_eq!(runner.state().real_time(), Nanos::from_secs(2));
+    assert_eq!(runner.state().ticks_run(), 60);
+    assert_eq!(seen.renders, 121);
+    // Render 8 is at 116.7 ms, halfway between tick 2 (run at 100 ms) and tick 3 (133.3 ms).
+    let (alpha, (previous, current), drawn) = seen.chosen.unwrap();
+    assert!((alpha - 0.5).abs() < 1e-6, "alpha {alpha}");
+    assert!(
+        previous.abs().max_element() < world::HALF_BOX - 10.0,
+        "no wrap near frame 8"
+    );
+    assert_ne!(previous, current);
+    let by_hand = previous + (current - previous) * alpha as f32;
+    assert_eq!(
+        drawn.to_array().map(f32::to_bits),
+        by_hand.to_array().map(f32::to_bits)
+    );
+}
+
+/// The gameplay components and everything a render draws at `alpha`, by their bits (not the
+/// trackers' capture counters, which count steps).
+fn fingerprint(game: &Game, alpha: f64) -> u64 {
+    let mut h = Fnv1a::new();
+    let mut query = game.world.query::<(&Position, &world::Rotation)>();
+    for (p, r) in query.iter() {
+        p.0.to_array()
+            .iter()
+            .chain(&r.0.to_array())
+            .for_each(|x| h.write_u32(x.to_bits()));
+    }
+    let mut buffer = Vec::new();
+    let drawn = game.render(alpha, &mut buffer);
+    for p in &buffer {
+        p.0.to_array().iter().for_each(|x| h.write_u32(x.to_bits()));
+    }
+    drawn.bits().iter().for_each(|&b| h.write_u32(b));
+    for c in [drawn.positions, drawn.rotations] {
+        [c.interpolated, c.teleports, c.fresh, c.untracked]
+            .iter()
+            .for_each(|&n| h.write_u64(n));
+    }
+    h.finish()
+}
+
+#[test]
+fn the_world_and_its_trackers_are_the_same_under_every_frame_schedule() {
+    fn property(schedule: Schedule) -> Result<(), Failure> {
+        let make = || Game::new(BODIES);
+        let update = |g: &mut Game, tick: &Tick| g.update(tick);
+        let sim = WorldSim::new(config().max_frame_delta(None), make, update).unwrap();
+        sim.same_across_schedules([&schedule], fingerprint)
+    }
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(property as fn(Schedule) -> Result<(), Failure>);
+}
+
+/// Every event of every frame (as text) and every render's values (as bits), with the game
+/// saved and loaded (JSON, a fresh world and loop) after frame `save_at` when given.
+fn run(schedule: &Schedule, save_at: Option<usize>) -> Vec<(String, Vec<u32>)> {
+    let mut game = Game::new(BODIES);
+    let mut state = LoopState::new(config(), Nanos(0)).unwrap();
+    let mut buffer = Vec::new();
+    let mut seen = Vec::new();
+    for (k, now) in schedule.nows().enumerate() {
+        for event in &state.advance(now) {
+            let drawn = match event {
+                Event::Update(tick) => {
+                    game.update(&tick);
+                    Vec::new()
+                }
+                Event::Render(frame) => {
+                    let drawn = game.render(frame.alpha, &mut buffer);
+                    let mut bits = drawn.bits();
+                    bits.extend(buffer.iter().flat_map(|p| p.0.to_array().map(f32::to_bits)));
+                    bits
+                }
+                _ => Vec::new(),
+            };
+            seen.push((format!("{event:?}"), drawn));
+        }
+        if save_at == Some(k) {
+            let json = world::save(&game, &state).unwrap();
+            drop(game);
+            (game, state) = world::load(&json).unwrap();
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_save_at_a_random_point_resumes_bit_for_bit() {
+    fn property(schedule: Schedule, at: usize) -> TestResult {
+        let at = at % schedule.len();
+        let plain = run(&schedule, None);
+        let resumed = run(&schedule, Some(at));
+        if !plain.iter().any(|(e, _)| e.starts_with("Update")) {
+            return TestResult::discard();
+        }
+        match plain.iter().zip(&resumed).position(|(a, b)| a != b) {
+            None if plain.len() == resumed.len() => TestResult::passed(),
+            None => TestResult::error("a different number of events"),
+            Some(i) => TestResult::error(format!(
+                "event {i} (saved after frame {at}): {:?} vs {:?}",
+                plain[i].0, resumed[i].0
+            )),
+        }
+    }
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(property as fn(Schedule, usize) -> TestResult);
+}
