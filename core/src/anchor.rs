@@ -133,6 +133,10 @@ impl<T> LoopState<T> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
     use crate::{ClockConfig, LoopConfig, LoopState, Nanos, Period, Policy, TimeScale};
 
     /// Steps `state` at `start + x` for each `x`; the events (times made relative) per step.

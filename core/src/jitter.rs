@@ -300,6 +300,9 @@ impl Snap {
 
 #[cfg(test)]
 mod tests {
+    use alloc::format;
+    use alloc::vec::Vec;
+
     use super::*;
 
     #[test]

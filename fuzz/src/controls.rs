@@ -15,7 +15,8 @@
 //! * per clock, tick numbers only move forward, except to run a refused tick again; within a
 //!   step they rise by one and only the last update of a clock is `last_in_step`; no drop
 //!   covers a tick that runs in the same step;
-//! * every input comes out of the queue at most once, to a tick of its clock.
+//! * every input comes out of the queue to a tick of its clock, and again only after the shell
+//!   refused that tick (the queue gives a refused tick's inputs back).
 
 use std::time::Duration;
 
@@ -79,9 +80,12 @@ struct Harness {
     latest: Vec<Tick>,
     /// Per clock id, the lowest tick number the next update of that clock may have.
     next_seen: Vec<u64>,
-    /// Inputs pushed so far, and which came out.
+    /// Inputs pushed so far, and the tick each came out to (if any).
     pushed: u32,
-    given: Vec<bool>,
+    given: Vec<Option<(ClockId, u64)>>,
+    /// Ticks refused so far: an input given to one of them comes out again, once, for its
+    /// re-run (or, if a control then drops it, for the next tick that runs).
+    refused: Vec<(ClockId, u64)>,
     added: usize,
 }
 
@@ -115,6 +119,7 @@ pub fn run(input: Input) {
         next_seen: vec![0; 64],
         pushed: 0,
         given: Vec::new(),
+        refused: Vec::new(),
         added: clocks,
     };
     for op in input.ops.iter().take(200) {
@@ -208,6 +213,7 @@ impl Harness {
                     }
                     // The refused tick runs again, with the same number.
                     self.next_seen[usize::from(t.clock.0)] = t.index;
+                    self.refused.push((t.clock, t.index));
                 }
             }
             Op::RefuseOther(c, index) => {
@@ -231,6 +237,7 @@ impl Harness {
                     );
                     if ok {
                         self.next_seen[usize::from(t.clock.0)] = t.index;
+                        self.refused.push((t.clock, t.index));
                         self.latest
                             .retain(|l| !(l.clock == t.clock && l.index == t.index));
                     }
@@ -264,7 +271,7 @@ impl Harness {
                 let at = self.now.saturating_add_signed(i64::from(d));
                 self.queue.push(Nanos(at), self.pushed);
                 self.pushed += 1;
-                self.given.push(false);
+                self.given.push(None);
             }
         }
     }
@@ -312,6 +319,13 @@ impl Harness {
             }
         }
         let ticks = self.latest.clone();
+        // A refusal gives its tick's inputs back once: to the tick's re-run (or, dropped by a
+        // control meanwhile, to the next tick that runs), both in the next step that runs one.
+        let last_run = ticks
+            .iter()
+            .filter(|t| t.clock == self.queue.clock())
+            .map(|t| t.index)
+            .max();
         for t in &ticks {
             let clock = self.queue.clock();
             for i in self.queue.drain(t, &self.state) {
@@ -320,9 +334,16 @@ impl Harness {
                     "input {i} given to a tick of another clock"
                 );
                 let given = &mut self.given[i as usize];
-                check!(!*given, "input {i} given twice");
-                *given = true;
+                // Again only after the tick it went to was refused.
+                if let Some(before) = *given {
+                    check!(self.refused.contains(&before), "input {i} given twice");
+                }
+                *given = Some((t.clock, t.index));
             }
+        }
+        if let Some(last) = last_run {
+            let clock = self.queue.clock();
+            self.refused.retain(|&(c, k)| c != clock || k > last);
         }
     }
 

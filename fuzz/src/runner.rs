@@ -130,7 +130,10 @@ pub fn run(input: Input) {
         next: 0,
         early: early.clone(),
     };
-    let mut runner = Runner::new(state, clock.clone(), sleeper);
+    // Deadlines here are the ticks' own: the runner's default render cap (a render slot every
+    // 1/60 s for a sleeping runner) would add wakes that rightly run no update; its behaviour
+    // is tested in tests/runner.rs.
+    let mut runner = Runner::new(state, clock.clone(), sleeper).with_render_rate(None);
     let work = u64::from(input.work);
     let violation: Rc<RefCell<Option<String>>> = Rc::default();
     let mut after_good_wake = false;
