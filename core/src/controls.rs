@@ -317,7 +317,7 @@ impl<T> LoopState<T> {
     /// A refused constant-rate slot runs at the next step even when that step comes after
     /// the slot (or later ones) passed: nothing is dropped in its place. The one exception is
     /// a step longer than the max frame delta, which drops the oldest ticks first, a refused
-    /// one among them, reported in its [`Event::DiscardedTime`] as every such drop is. A
+    /// one among them, reported in its [`Event::DiscardedTime`](crate::Event::DiscardedTime) as every such drop is. A
     /// control that drops ticks ([`reset_grid`](Self::reset_grid),
     /// [`discard_overstep`](Self::discard_overstep)) drops refused ones like any other,
     /// reported. An [`InputQueue`](crate::InputQueue) gives a refused tick's inputs to it
