@@ -87,6 +87,68 @@ impl Tick {
     }
 }
 
+impl<T> Event<T> {
+    /// The same event with its time (a [`Sleep`](Event::Sleep)'s `until`, the only field of
+    /// type `T`) mapped through `f`; every other event is copied as it is. The one place that
+    /// rewraps an event, for a shell that converts times or compares events by reference.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, Nanos};
+    ///
+    /// let sleep = Event::Sleep { until: Nanos(1_500) };
+    /// assert_eq!(sleep.map_time(|until| until.0 / 1_000), Event::Sleep { until: 1 });
+    /// let paused: Event<Nanos> = Event::Paused;
+    /// assert_eq!(paused.map_time(|until| until.0), Event::Paused);
+    /// ```
+    #[must_use]
+    pub fn map_time<'a, U>(&'a self, f: impl FnOnce(&'a T) -> U) -> Event<U> {
+        match *self {
+            Event::TimeBackwards { by } => Event::TimeBackwards { by },
+            Event::DiscardedTime {
+                clock,
+                time,
+                first,
+                ticks,
+            } => Event::DiscardedTime {
+                clock,
+                time,
+                first,
+                ticks,
+            },
+            Event::DroppedTicks {
+                clock,
+                first,
+                count,
+                reason,
+            } => Event::DroppedTicks {
+                clock,
+                first,
+                count,
+                reason,
+            },
+            Event::Sleep { ref until } => Event::Sleep { until: f(until) },
+            Event::Update(tick) => Event::Update(tick),
+            Event::Deferred { clock, ticks } => Event::Deferred { clock, ticks },
+            Event::Render(render) => Event::Render(render),
+            Event::EndOfTime { clock, next_tick } => Event::EndOfTime { clock, next_tick },
+            Event::Paused => Event::Paused,
+            Event::Resumed => Event::Resumed,
+            Event::ScaleChanged(scale) => Event::ScaleChanged(scale),
+            Event::RateChanged {
+                clock,
+                period,
+                from_tick,
+            } => Event::RateChanged {
+                clock,
+                period,
+                from_tick,
+            },
+        }
+    }
+}
+
 /// A frame to draw.
 ///
 /// # Examples

@@ -293,7 +293,7 @@ impl<T: PartialEq> Events<T> {
             Event::Update(tick) => self.updates().any(|t| t == *tick),
             Event::Render(render) => self.render.as_ref() == Some(render),
             e => {
-                let e = by_ref(e);
+                let e = e.map_time(|until| until);
                 self.rare().any(|r| r == e)
             }
         }
@@ -497,51 +497,5 @@ impl<'a, T: Copy> IntoIterator for &'a Events<T> {
     #[inline]
     fn into_iter(self) -> Iter<'a, T> {
         self.iter()
-    }
-}
-
-/// `event` with its time (a sleep's) by reference.
-fn by_ref<T>(event: &Event<T>) -> Event<&T> {
-    match *event {
-        Event::TimeBackwards { by } => Event::TimeBackwards { by },
-        Event::DiscardedTime {
-            clock,
-            time,
-            first,
-            ticks,
-        } => Event::DiscardedTime {
-            clock,
-            time,
-            first,
-            ticks,
-        },
-        Event::DroppedTicks {
-            clock,
-            first,
-            count,
-            reason,
-        } => Event::DroppedTicks {
-            clock,
-            first,
-            count,
-            reason,
-        },
-        Event::Sleep { ref until } => Event::Sleep { until },
-        Event::Update(tick) => Event::Update(tick),
-        Event::Deferred { clock, ticks } => Event::Deferred { clock, ticks },
-        Event::Render(render) => Event::Render(render),
-        Event::EndOfTime { clock, next_tick } => Event::EndOfTime { clock, next_tick },
-        Event::Paused => Event::Paused,
-        Event::Resumed => Event::Resumed,
-        Event::ScaleChanged(scale) => Event::ScaleChanged(scale),
-        Event::RateChanged {
-            clock,
-            period,
-            from_tick,
-        } => Event::RateChanged {
-            clock,
-            period,
-            from_tick,
-        },
     }
 }
