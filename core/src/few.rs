@@ -73,6 +73,18 @@ impl<E, S: Spill<E>> Few<E, S> {
         }
     }
 
+    /// [`push`](Self::push) of the item `f` makes, made where it goes: into the list's own
+    /// slot when it is empty (no copy through the stack, as the fast path's run would take).
+    #[inline(always)]
+    pub(crate) fn push_with(&mut self, f: impl FnOnce() -> E) {
+        if self.len == 0 {
+            self.one = Some(f());
+            self.len = 1;
+        } else {
+            self.push_more(f());
+        }
+    }
+
     /// [`push`](Self::push) onto one item or more: the items go to `more`.
     fn push_more(&mut self, e: E) {
         if self.len == 1 {

@@ -18,7 +18,7 @@ impl<T: Timestamp> LoopState<T> {
     /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
     /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
     /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
-    /// bytes of state in and out, and the 856-byte events out.
+    /// bytes of state in and out, and the 896-byte events out.
     ///
     /// # Examples
     ///
@@ -45,11 +45,13 @@ impl<T: Timestamp> LoopState<T> {
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
     #[inline]
     pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
-        // Built in the returned pair, so the events are written where the caller finds them;
-        // new events need no clearing.
-        let mut out = (self, Events::new());
-        out.0.advance_new(now, &mut out.1);
-        out
+        // The state and the events in locals of their own, paired at the end: the state stays
+        // in a register across the step (built in the pair, it went through memory; measured
+        // under callgrind, two instructions a step). New events need no clearing.
+        let mut state = self;
+        let mut events = Events::new();
+        state.advance_new(now, &mut events);
+        (state, events)
     }
 
     /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
@@ -165,7 +167,7 @@ impl<T: Timestamp> Inner<T> {
             n = clock.catch_up(v);
             clock.count = 0;
             if n > 0 {
-                ev.runs.push(clock.run_from(start, n));
+                ev.runs.push_with(|| clock.run_from(start, n));
             }
         }
         clock.last_count = n;
