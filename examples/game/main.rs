@@ -7,21 +7,32 @@
 //! body, and the program prints per-second figures. With `--save-at SECONDS` it saves the game
 //! mid-run (loop state, components and both trackers through `serde_json`), drops it, loads
 //! the save into a fresh world and loop, and goes on. It exits after `--seconds N` (default 2)
-//! through `ctl.exit()`.
+//! through `ctl.exit()`. Headless is the default; with the facade's `winit` feature on,
+//! `--window` runs the same game in a window instead (`window.rs`: `tickfold::winit::App`
+//! drives the runner from winit's event loop; the title shows the per-second figures, the
+//! contents stay blank, since the facade has nothing to draw pixels with; `--save-at` is
+//! headless only).
 //!
 //! The game itself (components, update, render, save file) is `world.rs`, shared with
 //! `tests/game.rs`, which checks the tick count and a hand-computed blend on a fake clock,
-//! determinism over arbitrary frame schedules, and a bit-identical resume from a save.
+//! determinism over arbitrary frame schedules, and a bit-identical resume from a save. Its
+//! bodies (`bodies.rs`) are shared too, with the same program on `game-loop` and on a
+//! hand-written "Fix Your Timestep" loop (`benches/peers/examples/`); the `// glue:` regions
+//! mark the loop, interpolation and pacing code that `benches/peers/count_glue.sh` counts in
+//! all three.
 //!
 //! ```text
 //! cargo run --release --example game --features hecs,glam,serde,derive -- --seconds 4 --save-at 1.5
+//! cargo run --release --example game --features hecs,glam,serde,derive,winit -- --window
 //! ```
 
+#[cfg(feature = "winit")]
+mod window;
 mod world;
 
 use tickfold::runner::{RealNanos, Runner, SleepOn, SpinSleep};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
-use world::{Game, Position};
+use world::{Figures, Game, Position};
 
 const BODIES: usize = 10_000;
 const TICK_HZ: u64 = 30;
@@ -36,11 +47,7 @@ struct Session {
     buffer: Vec<Position>,
     /// Stop at the first render at or after this loop time.
     until: Nanos,
-    /// The figures of the second in progress: its end, ticks at its start, renders, alphas.
-    second_end: Nanos,
-    ticks_before: u64,
-    renders: u64,
-    alpha_sum: f64,
+    figures: Figures,
 }
 
 fn arg(args: &[String], name: &str) -> Option<f64> {
@@ -54,44 +61,43 @@ fn arg(args: &[String], name: &str) -> Option<f64> {
 }
 
 fn runner_for(state: LoopState<Nanos>, clock: RealNanos, render_hz: Option<u64>) -> RealRunner {
+    // glue: pacing
     let runner = Runner::new(state, clock, clock.sleeper(SpinSleep::default()));
+    // end glue
+    // `--render-hz`, which the other versions do not have (they draw at 60 Hz, as this does
+    // by default: a sleeping runner caps renders at 60 Hz unless told otherwise).
     match render_hz {
         Some(hz) => runner.with_render_rate(Some(Period::from_hz(hz).expect("a render rate"))),
-        None => runner, // a sleeping runner draws at 60 Hz by default
+        None => runner,
     }
 }
 
 /// Runs the loop until the session's `until`: updates the game on `Update`, draws on `Render`.
 fn play(runner: &mut RealRunner, session: &mut Session) {
+    // glue: loop
     runner.run_with(session, |s, event, state, ctl| match event {
         Event::Update(tick) => s.game.update(tick),
         Event::Render(frame) => {
+            // end glue
+            // glue: interpolation
             let drawn = s.game.render(frame.alpha, &mut s.buffer);
-            s.renders += 1;
-            s.alpha_sum += frame.alpha;
-            let now = state.real_time();
-            if now >= s.second_end {
-                let mean = drawn.sum / s.buffer.len().max(1) as f32;
-                let first = drawn.first.unwrap_or_default();
-                println!(
-                    "{:5.2} s  ticks {:3}  renders {:3}  mean alpha {:.3}  mean position {:8.3} {:8.3} {:8.3}  body 0 at {:8.3} {:8.3} {:8.3}  wraps {}",
-                    now.0 as f64 * 1e-9,
-                    state.ticks_run() - s.ticks_before,
-                    s.renders,
-                    s.alpha_sum / s.renders as f64,
-                    mean.x, mean.y, mean.z,
-                    first.x, first.y, first.z,
-                    s.game.wraps,
-                );
-                s.second_end = Nanos(s.second_end.0 + 1_000_000_000);
-                (s.ticks_before, s.renders, s.alpha_sum) = (state.ticks_run(), 0, 0.0);
+            // end glue
+            let (now, ticks) = (state.real_time(), state.ticks_run());
+            let (secs, wraps) = (now.0 as f64 * 1e-9, s.game.wraps);
+            let line = s
+                .figures
+                .render(secs, ticks, frame.alpha, &s.buffer, drawn.first, wraps);
+            if let Some(line) = line {
+                println!("{line}");
             }
+            // glue: loop
             if now >= s.until {
                 ctl.exit(); // after a render: nothing is left pending, the state is the game's
             }
         }
         _ => {}
     });
+    // end glue
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -100,21 +106,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let save_at = arg(&args, "--save-at").filter(|&s| s < seconds);
     let render_hz = arg(&args, "--render-hz").map(|hz| hz as u64);
     let secs = |s: f64| Nanos((s * 1e9) as u64);
+    if args.iter().any(|a| a == "--window") {
+        if save_at.is_some() {
+            eprintln!("--save-at: headless only, ignored with --window");
+        }
+        return windowed(seconds, render_hz);
+    }
 
     let game = Game::new(BODIES);
     let mut session = Session {
         game,
         buffer: Vec::with_capacity(BODIES),
         until: secs(save_at.unwrap_or(seconds)),
-        second_end: secs(1.0),
-        ticks_before: 0,
-        renders: 0,
-        alpha_sum: 0.0,
+        figures: Figures::new(),
     };
     println!("{BODIES} bodies, {TICK_HZ} Hz ticks, rendering on the real clock for {seconds} s");
+    // glue: loop
     let state = LoopState::new(LoopConfig::new(Period::from_hz(TICK_HZ)?), Nanos(0))?;
     let mut runner = runner_for(state, RealNanos::new(), render_hz);
     play(&mut runner, &mut session);
+    // end glue
 
     if save_at.is_some() {
         let json = world::save(&session.game, runner.state())?;
@@ -142,4 +153,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         session.game.wraps
     );
     Ok(())
+}
+
+/// `--window`: the same game in a winit window (`window.rs`).
+#[cfg(feature = "winit")]
+fn windowed(seconds: f64, render_hz: Option<u64>) -> Result<(), Box<dyn std::error::Error>> {
+    window::run(Game::new(BODIES), TICK_HZ, seconds, render_hz)
+}
+
+/// `--window` without the feature: say how to get it.
+#[cfg(not(feature = "winit"))]
+fn windowed(_seconds: f64, _render_hz: Option<u64>) -> Result<(), Box<dyn std::error::Error>> {
+    Err("--window needs the `winit` feature: --features hecs,glam,serde,derive,winit".into())
 }

@@ -1,42 +1,34 @@
-//! The game of `examples/game/`: its components, its fixed update, what a frame "draws", and
-//! its save file. Shared with `tests/game.rs` (included there with `#[path]`), so the tests
-//! check the very code the example runs.
+//! The game of `examples/game/` on tickfold's hecs adapter: the bodies (`bodies.rs`, shared
+//! with the same program on `game-loop` and on a hand-written loop) with their two trackers,
+//! the fixed update with the capture rule, what a frame "draws", and the save file. Shared
+//! with `tests/game.rs` (included there with `#[path]`), so the tests check the very code the
+//! example runs. The `// glue:` regions are what `benches/peers/count_glue.sh` counts.
 #![allow(dead_code)] // the example and the tests each use part of it
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use tickfold::glam::{Quat, Vec3};
 use tickfold::hecs_adapter::hecs::{Entity, World};
 use tickfold::hecs_adapter::{Counts, Interpolated, SavedTracker, Tracker};
-use tickfold::{Interpolate, LoopState, Nanos, Tick};
+use tickfold::{LoopState, Nanos, Tick};
 
-/// Where a body is: blended between ticks by the derived `Interpolate`.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
-pub(crate) struct Position(pub(crate) Vec3);
+#[path = "bodies.rs"]
+mod bodies;
+#[allow(unused_imports)] // the example and the tests each use part of it
+pub(crate) use bodies::{Figures, HALF_BOX, Position, Rotation, Spin, Velocity, bodies, step, sum};
+use tickfold::glam::Vec3;
 
-/// Its orientation: blended by shortest-arc slerp (glam's `Quat`).
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
-pub(crate) struct Rotation(pub(crate) Quat);
-
-/// Units per second; not drawn, so not tracked.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Velocity(pub(crate) Vec3);
-
-/// The turn per tick.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Spin(pub(crate) Quat);
-
-/// Half the side of the box the bodies wrap around in.
-pub(crate) const HALF_BOX: f32 = 100.0;
-
+// glue: interpolation
 /// The two trackers, driven together through the `Tracker` tuple.
 pub(crate) type Trackers = (Interpolated<Position>, Interpolated<Rotation>);
+// end glue
 
 /// The world and its trackers: everything the game owns.
 pub(crate) struct Game {
     pub(crate) world: World,
+    // glue: interpolation
     pub(crate) trackers: Trackers,
+    // end glue
     /// Wraps (teleports) so far, for the example's figures.
     pub(crate) wraps: u64,
 }
@@ -61,40 +53,21 @@ impl Drawn {
     }
 }
 
-/// A small deterministic generator (xorshift), so every run builds the same world.
-struct Rng(u64);
-
-impl Rng {
-    fn signed(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-    }
-
-    fn vec3(&mut self) -> Vec3 {
-        Vec3::new(self.signed(), self.signed(), self.signed())
-    }
-}
-
 impl Game {
     /// `n` bodies at seeded places, speeds and spins.
     pub(crate) fn new(n: usize) -> Game {
         let mut game = Game {
             world: World::new(),
+            // glue: interpolation
             trackers: (Interpolated::new(), Interpolated::new()),
+            // end glue
             wraps: 0,
         };
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..n {
-            let body = (
-                Position(rng.vec3() * HALF_BOX),
-                Rotation(Quat::IDENTITY),
-                Velocity(rng.vec3() * 40.0),
-                Spin(Quat::from_axis_angle(rng.vec3().normalize_or(Vec3::Y), 0.1)),
-            );
+        for body in bodies(n) {
+            // glue: interpolation
             // The bundle helper adds both trackers' companions: no archetype move later.
             game.trackers.spawn(&mut game.world, body);
+            // end glue
         }
         game
     }
@@ -104,40 +77,30 @@ impl Game {
         self.world.iter().next().map(|e| e.entity())
     }
 
-    /// One fixed update: the capture rule, then move, turn and wrap.
+    /// One fixed update: the capture rule, then move, turn and wrap (`bodies::step`).
     pub(crate) fn update(&mut self, tick: &Tick) {
-        self.trackers.before_update(&mut self.world, tick);
-        let dt = tick.dt_secs() as f32;
         let mut wrapped = Vec::new();
-        for (e, p, r, v, s) in self
-            .world
-            .query_mut::<(Entity, &mut Position, &mut Rotation, &Velocity, &Spin)>()
-        {
-            p.0 += v.0 * dt;
-            r.0 = (r.0 * s.0).normalize();
-            let outside = p.0.abs().cmpgt(Vec3::splat(HALF_BOX));
-            if outside.any() {
-                // Leaving the box: reappear on the other side, a jump rather than a motion.
-                p.0 = Vec3::select(outside, p.0 - p.0.signum() * 2.0 * HALF_BOX, p.0);
-                wrapped.push(e);
-            }
-        }
+        // glue: interpolation
+        self.trackers.before_update(&mut self.world, tick);
+        // end glue
+        step(&mut self.world, tick.dt_secs() as f32, &mut wrapped);
+        self.wraps += wrapped.len() as u64;
+        // glue: interpolation
         for e in wrapped {
-            self.trackers
-                .0
-                .teleport(&self.world, e)
-                .expect("a tracked body");
-            self.wraps += 1;
+            // Leaving the box is a jump rather than a motion: draw it without blending.
+            let tracked = self.trackers.0.teleport(&self.world, e);
+            tracked.expect("a tracked body");
         }
+        // end glue
     }
 
     /// One render at `alpha`: blends every position into `buffer` (the instance buffer a
     /// renderer would upload) and sums it, reads the rotations through the visitor, samples
     /// the first body.
     pub(crate) fn render(&self, alpha: f64, buffer: &mut Vec<Position>) -> Drawn {
-        let positions = self.trackers.0.extract(&self.world, alpha, buffer);
-        let sum = buffer.iter().fold(Vec3::ZERO, |s, p| s + p.0);
         let mut turn = 0.0_f32;
+        // glue: interpolation
+        let positions = self.trackers.0.extract(&self.world, alpha, buffer);
         let rotations = self
             .trackers
             .1
@@ -146,8 +109,9 @@ impl Game {
             let sample = self.trackers.0.sample(&self.world, e, alpha);
             sample.expect("a tracked body").into_value().0
         });
+        // end glue
         Drawn {
-            sum,
+            sum: sum(buffer),
             turn,
             first,
             positions,

@@ -1,0 +1,140 @@
+//! The bodies of `examples/game/`: their components, how the world is seeded, one fixed update
+//! (move, turn, wrap) and the per-second figures. This is the game code the example shares with
+//! the same program written on `game-loop` and on a hand-written "Fix Your Timestep" loop
+//! (`benches/peers/examples/game_gameloop.rs`, `game_fiedler.rs`, which include this file), so
+//! that the programs differ only in their loop, interpolation and pacing glue.
+#![allow(dead_code)] // each program uses part of it
+
+use serde::{Deserialize, Serialize};
+use tickfold::Interpolate;
+use tickfold::glam::{Quat, Vec3};
+use tickfold::hecs_adapter::hecs::{Entity, World};
+
+/// Where a body is: blended between ticks by the derived `Interpolate`.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
+pub(crate) struct Position(pub(crate) Vec3);
+
+/// Its orientation: blended by shortest-arc slerp (glam's `Quat`).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
+pub(crate) struct Rotation(pub(crate) Quat);
+
+/// Units per second; not drawn, so not blended.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Velocity(pub(crate) Vec3);
+
+/// The turn per tick.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Spin(pub(crate) Quat);
+
+/// Half the side of the box the bodies wrap around in.
+pub(crate) const HALF_BOX: f32 = 100.0;
+
+/// A small deterministic generator (xorshift), so every run builds the same world.
+struct Rng(u64);
+
+impl Rng {
+    fn signed(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    }
+
+    fn vec3(&mut self) -> Vec3 {
+        Vec3::new(self.signed(), self.signed(), self.signed())
+    }
+}
+
+/// `n` bodies at seeded places, speeds and spins, the same in every run and every program.
+pub(crate) fn bodies(n: usize) -> impl Iterator<Item = (Position, Rotation, Velocity, Spin)> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    (0..n).map(move |_| {
+        (
+            Position(rng.vec3() * HALF_BOX),
+            Rotation(Quat::IDENTITY),
+            Velocity(rng.vec3() * 40.0),
+            Spin(Quat::from_axis_angle(rng.vec3().normalize_or(Vec3::Y), 0.1)),
+        )
+    })
+}
+
+/// One fixed update of `dt` seconds: every body moves, turns and, leaving the box, reappears
+/// on the other side. The bodies that wrapped are appended to `wrapped`: a jump rather than a
+/// motion, which a renderer must not blend across.
+pub(crate) fn step(world: &mut World, dt: f32, wrapped: &mut Vec<Entity>) {
+    for (e, p, r, v, s) in
+        world.query_mut::<(Entity, &mut Position, &mut Rotation, &Velocity, &Spin)>()
+    {
+        p.0 += v.0 * dt;
+        r.0 = (r.0 * s.0).normalize();
+        let outside = p.0.abs().cmpgt(Vec3::splat(HALF_BOX));
+        if outside.any() {
+            p.0 = Vec3::select(outside, p.0 - p.0.signum() * 2.0 * HALF_BOX, p.0);
+            wrapped.push(e);
+        }
+    }
+}
+
+/// The sum of the blended positions: the headless "draw call" of every program.
+pub(crate) fn sum(buffer: &[Position]) -> Vec3 {
+    buffer.iter().fold(Vec3::ZERO, |s, p| s + p.0)
+}
+
+/// The figures each program prints once per second of loop time.
+#[derive(Clone, Debug)]
+pub(crate) struct Figures {
+    /// The end of the second in progress, in seconds of loop time.
+    second_end: f64,
+    /// Ticks run before it began.
+    ticks_before: u64,
+    renders: u64,
+    alpha_sum: f64,
+}
+
+impl Figures {
+    pub(crate) fn new() -> Figures {
+        Figures {
+            second_end: 1.0,
+            ticks_before: 0,
+            renders: 0,
+            alpha_sum: 0.0,
+        }
+    }
+
+    /// Counts one render at `alpha`, `now` seconds into the loop and `ticks` ticks in all,
+    /// that drew the bodies `buffer` holds (their blended positions) with the first at
+    /// `first`. Once `now` reaches the end of the second in progress, returns that second's
+    /// line and starts the next.
+    pub(crate) fn render(
+        &mut self,
+        now: f64,
+        ticks: u64,
+        alpha: f64,
+        buffer: &[Position],
+        first: Option<Vec3>,
+        wraps: u64,
+    ) -> Option<String> {
+        self.renders += 1;
+        self.alpha_sum += alpha;
+        if now < self.second_end {
+            return None;
+        }
+        let mean = sum(buffer) / buffer.len().max(1) as f32;
+        let first = first.unwrap_or_default();
+        let line = format!(
+            "{now:5.2} s  ticks {:3}  renders {:3}  mean alpha {:.3}  mean position {:8.3} {:8.3} {:8.3}  body 0 at {:8.3} {:8.3} {:8.3}  wraps {wraps}",
+            ticks - self.ticks_before,
+            self.renders,
+            self.alpha_sum / self.renders as f64,
+            mean.x,
+            mean.y,
+            mean.z,
+            first.x,
+            first.y,
+            first.z,
+        );
+        self.second_end += 1.0;
+        (self.ticks_before, self.renders, self.alpha_sum) = (ticks, 0, 0.0);
+        Some(line)
+    }
+}
