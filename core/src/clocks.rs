@@ -49,15 +49,15 @@ impl<T> LoopState<T> {
         let i = s
             .clocks
             .iter()
-            .position(|c| c.config.name == name)
+            .position(|c| c.config().name == name)
             .ok_or(ClockError::UnknownClock(name))?;
         if s.clocks.len() == 1 {
             return Err(ClockError::LastClock);
         }
-        let id = s.clocks.remove(i).id;
+        let id = s.clocks.remove(i).id();
         s.reports.retain(|r| r.clock() != id);
         if id == s.alpha_clock {
-            s.alpha_clock = s.clocks[0].id;
+            s.alpha_clock = s.clocks[0].id();
         }
         Ok(id)
     }

@@ -46,12 +46,12 @@ impl<T> Inner<T> {
             ClockRef::Id(id) => self
                 .clocks
                 .iter()
-                .position(|c| c.id == id)
+                .position(|c| c.id() == id)
                 .ok_or(ClockError::UnknownId(id)),
             ClockRef::Name(name) => self
                 .clocks
                 .iter()
-                .position(|c| c.config.name == name)
+                .position(|c| c.config().name == name)
                 .ok_or(ClockError::UnknownClock(name)),
         }
     }
@@ -184,14 +184,14 @@ impl<T> LoopState<T> {
     pub fn max_updates(&self, clock: impl Into<ClockRef>) -> Option<Option<u32>> {
         self.inner
             .clock_of(clock.into())
-            .map(|c| c.config.max_updates)
+            .map(|c| c.config().max_updates)
     }
 
     /// `clock`'s phase, or `None` if there is no such clock.
     #[doc(hidden)]
     #[must_use]
     pub fn phase(&self, clock: impl Into<ClockRef>) -> Option<f64> {
-        self.inner.clock_of(clock.into()).map(|c| c.config.phase)
+        self.inner.clock_of(clock.into()).map(|c| c.config().phase)
     }
 
     /// `clock`'s hysteresis, or `None` if there is no such clock.
@@ -200,7 +200,7 @@ impl<T> LoopState<T> {
     pub fn hysteresis(&self, clock: impl Into<ClockRef>) -> Option<f64> {
         self.inner
             .clock_of(clock.into())
-            .map(|c| c.config.hysteresis)
+            .map(|c| c.config().hysteresis)
     }
 
     /// `clock`'s tick length, or `None` if there is no such clock.

@@ -17,9 +17,7 @@ impl<T: Timestamp> Inner<T> {
     pub(crate) fn advance_general(&mut self, now: T, ev: &mut Events<T>) {
         self.emit_controls(ev);
         for clock in &mut self.clocks {
-            clock.last_count = 0;
-            // The grid the previous step ran on is no longer asked for (see `InputQueue`).
-            clock.stepped = None;
+            clock.start_step();
         }
         let first = self.real.latest().is_none();
         let (elapsed, behind) = self.real.read(now, ev);
@@ -35,17 +33,16 @@ impl<T: Timestamp> Inner<T> {
         let stepped = self.paused && self.step_request > 0;
         let mut deadline_real = if self.paused {
             self.run_stepping(ev, now_real)
-        } else if self.clocks.len() == 1 && self.clocks[0].config.policy != Policy::CatchUp {
+        } else if self.clocks.len() == 1 && self.clocks[0].config().policy != Policy::CatchUp {
             self.run_lone_constant_rate(ev, now, behind, now_real)
         } else {
             self.run_merged(ev, now_real, x_est)
         };
         for clock in &mut self.clocks {
-            // Refused ticks are spared until steps run them (a paused step may not).
-            clock.spare = clock.spare.saturating_sub(clock.last_count);
+            clock.spend_spare();
             if let Some(next_tick) = clock.end_of_time() {
                 ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id,
+                    clock: clock.id(),
                     next_tick,
                 });
             }
@@ -93,7 +90,7 @@ impl<T: Timestamp> Inner<T> {
     fn own_words_before(&self) -> usize {
         let (mut discarded, mut missed) = (0, 0);
         for clock in &self.clocks {
-            match clock.config.policy {
+            match clock.config().policy {
                 Policy::CatchUp => discarded += 4,
                 Policy::Delay => {}
                 _ => {
@@ -110,7 +107,7 @@ impl<T: Timestamp> Inner<T> {
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
         let v = self.virt;
         for clock in &mut self.clocks {
-            if clock.config.policy != Policy::CatchUp && !clock.ended() {
+            if clock.config().policy != Policy::CatchUp && !clock.ended() {
                 clock.skip_missed(v, false, &mut ev.before);
             }
         }
@@ -119,13 +116,13 @@ impl<T: Timestamp> Inner<T> {
         // `Events` orders the runs by due time: O(clocks + updates) in all.
         for clock in &mut self.clocks {
             let mut run = clock.run();
-            let n = if clock.plain {
+            let n = if clock.plain() {
                 clock.catch_up(v)
             } else {
                 while !clock.ended() && clock.ready(v, x_est, false) {
                     clock.fire();
                 }
-                clock.count
+                clock.count()
             };
             if n > 0 {
                 run.count = n;
@@ -138,7 +135,7 @@ impl<T: Timestamp> Inner<T> {
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
                 ev.before.push_after(Event::Deferred {
-                    clock: clock.id,
+                    clock: clock.id(),
                     ticks,
                 });
             }
@@ -218,7 +215,7 @@ impl<T: Timestamp> Inner<T> {
         Render {
             alpha,
             lag,
-            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran),
+            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran()),
             paused: self.paused,
         }
     }

@@ -2,7 +2,7 @@
 //! The per-clock controls live here, once; `LoopState`'s older per-clock methods call them.
 
 use crate::clock::Clock;
-use crate::config::{ClockConfig, Firing, Policy};
+use crate::config::ClockConfig;
 use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
@@ -81,13 +81,13 @@ impl<T> ClockMut<'_, T> {
     /// The clock's id.
     #[must_use]
     pub fn id(&self) -> ClockId {
-        self.clock().id
+        self.clock().id()
     }
 
     /// The clock's name.
     #[must_use]
     pub fn name(&self) -> &'static str {
-        self.clock().config.name
+        self.clock().config().name
     }
 
     /// The clock's tick length.
@@ -99,7 +99,7 @@ impl<T> ClockMut<'_, T> {
     /// The clock's configuration as it stands (its rate, cap, phase, hysteresis, policy).
     #[must_use]
     pub fn config(&self) -> ClockConfig {
-        self.clock().config
+        *self.clock().config()
     }
 
     /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
@@ -147,8 +147,8 @@ impl<T> ClockMut<'_, T> {
         }
         let c = self.inner.moving(self.i);
         c.change_rate(period);
-        c.last_count = 0;
-        let (clock, from_tick) = (c.id, c.next_tick);
+        c.forget_latest_step();
+        let (clock, from_tick) = (c.id(), c.next_tick());
         // Every change is reported, in order, even several before one step.
         self.inner.report(Report::Rate {
             clock,
@@ -199,19 +199,15 @@ impl<T> ClockMut<'_, T> {
         f: impl FnOnce(ClockConfig) -> ClockConfig,
     ) -> Result<&mut Self, ClockError> {
         let c = &mut self.inner.clocks[self.i];
-        let config = f(c.config);
+        let config = f(*c.config());
         let checked = config.validate()?;
-        let old_phase = c.checked.phase_ns;
-        c.config = config;
-        c.checked = checked;
-        c.plain = config.policy == Policy::CatchUp
-            && config.firing == Firing::Late
-            && checked.hysteresis_ns == 0;
+        let old_phase = c.checked().phase_ns;
+        c.reconfigure(config, checked);
         if checked.phase_ns != old_phase {
             let by = i128::from(checked.phase_ns) - i128::from(old_phase);
             let c = self.inner.moving(self.i);
             c.shift_lead(by);
-            c.last_count = 0;
+            c.forget_latest_step();
         }
         Ok(self)
     }
@@ -224,7 +220,7 @@ impl<T> ClockMut<'_, T> {
     pub fn accumulate_overstep(&mut self, time: Nanos) -> &mut Self {
         let c = self.inner.moving(self.i);
         c.accumulate(time.0);
-        c.last_count = 0;
+        c.forget_latest_step();
         self
     }
 
@@ -238,9 +234,9 @@ impl<T> ClockMut<'_, T> {
         let c = self.inner.moving(self.i);
         let (dropped_ns, dropped) = c.discard(time.0, v);
         if dropped_ns > 0 {
-            c.last_count = 0;
+            c.forget_latest_step();
         }
-        let id = c.id;
+        let id = c.id();
         self.inner.report_drop(id, dropped);
         Nanos(dropped_ns)
     }
@@ -262,8 +258,8 @@ impl<T> ClockMut<'_, T> {
         let v = self.inner.virt;
         let c = self.inner.moving(self.i);
         let dropped = c.reset_at(v);
-        c.last_count = 0;
-        let id = c.id;
+        c.forget_latest_step();
+        let id = c.id();
         self.inner.report_drop(id, dropped);
         self
     }

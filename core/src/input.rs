@@ -141,7 +141,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),
             given: VecDeque::with_capacity(capacity),
-            refusals_seen: state.inner.clock_ref(clock).map_or(0, |c| c.refused),
+            refusals_seen: state.inner.clock_ref(clock).map_or(0, |c| c.refused()),
         }
     }
 
@@ -200,11 +200,11 @@ impl<I, T: Timestamp> InputQueue<I, T> {
         let clock = state.inner.clock_ref(self.clock);
         let before = match clock {
             Some(c) if tick.clock == self.clock => {
-                if c.refused != self.refusals_seen {
-                    self.refusals_seen = c.refused;
-                    self.take_back(c.undone);
+                if c.refused() != self.refusals_seen {
+                    self.refusals_seen = c.refused();
+                    self.take_back(c.undone());
                 }
-                self.let_go(c.next_tick.saturating_sub(u64::from(c.last_count)));
+                self.let_go(c.next_tick().saturating_sub(u64::from(c.last_count())));
                 c.due_in_latest_step(tick.index)
             }
             _ => 0,

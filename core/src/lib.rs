@@ -68,7 +68,6 @@ mod jitter;
 mod mint;
 mod rate;
 mod real;
-mod regrid;
 mod report;
 #[cfg(feature = "serde")]
 mod serde_impls;

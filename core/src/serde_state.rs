@@ -1,16 +1,14 @@
 //! The whole [`LoopState`] as a save (feature `serde`): written with every private field, read
-//! back checked against the rules every state the fold builds keeps (see `state_error.rs`).
+//! back checked against the rules every state the fold builds keeps (see `state_error.rs`; a
+//! clock's own rules in `clock/saved.rs`).
 
 use alloc::vec::Vec;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::clock::Clock;
-use crate::config::ClockConfig;
-use crate::grid::Grid;
+use crate::clock::{Broken, Clock, ClockIn};
 use crate::id::ClockId;
-use crate::jitter::Snap;
 use crate::rate::{GridPoint, Period, TimeScale};
 use crate::real::Real;
 use crate::report::Report;
@@ -20,91 +18,11 @@ use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
 
-#[derive(Serialize)]
-#[serde(rename = "Clock")]
-struct ClockOut<'a> {
-    id: ClockId,
-    config: &'a ClockConfig,
-    origin: u64,
-    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
-    /// `origin`, its first tick number and simulation time, and where time ends for it.
-    shift: u64,
-    base: u64,
-    base_t: u64,
-    /// The fraction of a ns `base_t` carries, over the period's denominator.
-    base_r: u64,
-    end: u64,
-    refused: u64,
-    last_count: u32,
-    /// Refused ticks the next steps must run whatever happens to their slots, and the
-    /// lowest tick the latest refusals undid.
-    spare: u32,
-    undone: u64,
-    /// The grid the latest step ran on, if a control has moved it since.
-    stepped: Option<Grid>,
-    next_tick: u64,
-    ran: u64,
-    dropped_slots: u64,
-    clamp_dropped: u64,
-    end_reported: bool,
-    snap: &'a Snap,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename = "Clock")]
-struct ClockIn {
-    id: ClockId,
-    config: ClockConfig,
-    origin: u64,
-    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
-    /// `origin`, its first tick number and simulation time, and where time ends for it.
-    shift: u64,
-    base: u64,
-    base_t: u64,
-    #[serde(default)]
-    base_r: u64,
-    end: u64,
-    refused: u64,
-    last_count: u32,
-    #[serde(default)]
-    spare: u32,
-    #[serde(default)]
-    undone: u64,
-    #[serde(default)]
-    stepped: Option<Grid>,
-    next_tick: u64,
-    ran: u64,
-    dropped_slots: u64,
-    clamp_dropped: u64,
-    end_reported: bool,
-    snap: Snap,
-}
-
 struct ClocksOut<'a>(&'a [Clock]);
 
 impl Serialize for ClocksOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|c| ClockOut {
-            id: c.id,
-            config: &c.config,
-            origin: c.origin,
-            shift: c.shift,
-            base: c.base,
-            base_t: c.base_t,
-            base_r: c.base_r,
-            end: c.end,
-            refused: c.refused,
-            last_count: c.last_count,
-            spare: c.spare,
-            undone: c.undone,
-            stepped: c.stepped,
-            next_tick: c.next_tick,
-            ran: c.ran,
-            dropped_slots: c.dropped_slots,
-            clamp_dropped: c.clamp_dropped,
-            end_reported: c.end_reported,
-            snap: &c.snap,
-        }))
+        s.collect_seq(self.0.iter().map(Clock::saved))
     }
 }
 
@@ -294,38 +212,25 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     )?;
     let mut clocks: Vec<Clock> = Vec::with_capacity(s.clocks.len());
     for c in s.clocks {
-        if c.id.0 >= s.next_id || clocks.iter().any(|k| k.id == c.id) {
+        if c.id.0 >= s.next_id || clocks.iter().any(|k| k.id() == c.id) {
             return Err(StateError::BadClockId(c.id));
         }
-        if clocks.iter().any(|k| k.config.name == c.config.name) {
+        if clocks.iter().any(|k| k.config().name == c.config.name) {
             return Err(StateError::DuplicateClock(c.config.name));
         }
         let checked = c
             .config
             .validate()
             .map_err(|e| StateError::InvalidClock(c.id, e))?;
-        let mut clock = Clock::new(c.id, c.config, checked, c.origin);
-        clock.ran = c.ran;
-        clock.dropped_slots = c.dropped_slots;
-        clock.clamp_dropped = c.clamp_dropped;
-        clock.end_reported = c.end_reported;
-        clock.snap = c.snap;
-        clock.refused = c.refused;
-        clock.last_count = c.last_count;
-        clock.shift = c.shift;
-        clock.base = c.base;
-        clock.base_t = c.base_t;
-        clock.base_r = c.base_r;
-        clock.spare = c.spare;
-        clock.undone = c.undone;
-        clock.stepped = c.stepped;
-        clock.end = c.end;
-        // The grid, the due time and the end-of-time flag follow from the tick number.
-        clock.jump_to(c.next_tick);
-        clock.check_loaded()?;
+        let id = c.id;
+        let clock = Clock::load(c, checked).map_err(|broken| match broken {
+            Broken::Accounting => StateError::Accounting(id),
+            Broken::Grid => StateError::BadGrid(id),
+            Broken::StepCount => StateError::BadStepCount(id),
+        })?;
         clocks.push(clock);
     }
-    if !clocks.iter().any(|c| c.id == s.alpha_clock) {
+    if !clocks.iter().any(|c| c.id() == s.alpha_clock) {
         return Err(StateError::UnknownAlphaClock(s.alpha_clock));
     }
     check_reports(&clocks, &s.reports)?;

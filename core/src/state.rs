@@ -229,12 +229,12 @@ impl<T> LoopState<T> {
     /// The name of clock `id`.
     #[must_use]
     pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
-        self.inner.clock_ref(id).map(|c| c.config.name)
+        self.inner.clock_ref(id).map(|c| c.config().name)
     }
 
     /// The clocks' names, in declaration order.
     pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.inner.clocks.iter().map(|c| c.config.name)
+        self.inner.clocks.iter().map(|c| c.config().name)
     }
 
     /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,
@@ -319,7 +319,7 @@ impl<T> LoopState<T> {
 
 impl<T> Inner<T> {
     pub(crate) fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
-        self.clocks.iter().find(|c| c.id == id)
+        self.clocks.iter().find(|c| c.id() == id)
     }
 
     pub(crate) fn alpha_clock_ref(&self) -> Option<&Clock> {
@@ -329,8 +329,8 @@ impl<T> Inner<T> {
     pub(crate) fn clock_id(&self, name: &str) -> Option<ClockId> {
         self.clocks
             .iter()
-            .find(|c| c.config.name == name)
-            .map(|c| c.id)
+            .find(|c| c.config().name == name)
+            .map(|c| c.id())
     }
 }
 

@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::clock::{Clock, segment_end};
+use crate::clock::Clock;
 use crate::error::ConfigError;
 use crate::id::ClockId;
 use crate::rate::TimeScale;
@@ -132,47 +132,6 @@ impl core::error::Error for StateError {}
 /// Every pending-control bit the fold sets.
 const KNOWN_CONTROLS: u8 = PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE | PENDING_CLOCKS;
 
-impl Clock {
-    /// Checks a loaded clock, its grid point and due time already recomputed from its tick
-    /// number (so those cannot disagree with it), against the rules the fold keeps for it.
-    pub(crate) fn check_loaded(&self) -> Result<(), StateError> {
-        // Every tick below `next_tick` ran or was dropped (by a missed slot, a control or the
-        // max frame delta): nothing else moves it. A refused tick moved it back and left
-        // `ran`, so refusals are not part of the sum. Exact: the sum cannot pass `u64::MAX`.
-        let accounted =
-            u128::from(self.ran) + u128::from(self.dropped_slots) + u128::from(self.clamp_dropped);
-        if accounted != u128::from(self.next_tick) {
-            return Err(StateError::Accounting(self.id));
-        }
-        // The segment's end as `set_lead` computes it; the end of time stays earlier only
-        // where the clock had already reached it (tick numbers never repeat), and the first
-        // segment starts at simulation time 0.
-        let full = self.base.saturating_add(segment_end(
-            self.rate(),
-            self.origin,
-            self.shift,
-            self.constant_rate(),
-        ));
-        if self.base > self.next_tick
-            || self.end > full
-            || self.end < self.base
-            || (self.end < full && self.end > self.next_tick)
-            || (self.base == 0 && (self.base_t != 0 || self.base_r != 0))
-            || self.base_r >= self.rate().as_nanos_ratio().1
-            || u64::from(self.spare) > self.refused
-        {
-            return Err(StateError::BadGrid(self.id));
-        }
-        // The latest step's updates are the latest ticks below `next_tick`, all run on the
-        // current segment (every control that moves the grid forgets them).
-        let on_segment = self.next_tick - self.base;
-        if u64::from(self.last_count) > self.ran.min(on_segment) {
-            return Err(StateError::BadStepCount(self.id));
-        }
-        Ok(())
-    }
-}
-
 /// Checks the pending-control bits against the rest of the state, as the controls set them.
 pub(crate) fn check_controls(
     pending: u8,
@@ -202,23 +161,23 @@ pub(crate) fn check_reports(clocks: &[Clock], reports: &[Report]) -> Result<(), 
         let id = report.clock();
         let clock = clocks
             .iter()
-            .find(|c| c.id == id)
+            .find(|c| c.id() == id)
             .ok_or(StateError::UnknownReportClock(id))?;
         let fits = match *report {
             Report::Dropped { first, count, .. } => {
                 count > 0
                     && first
                         .checked_add(count)
-                        .is_some_and(|e| e <= clock.next_tick)
+                        .is_some_and(|e| e <= clock.next_tick())
             }
-            Report::Rate { from_tick, .. } => from_tick <= clock.base,
+            Report::Rate { from_tick, .. } => from_tick <= clock.segment_base(),
         };
         if !fits {
             return Err(StateError::BadReport(id));
         }
     }
     for clock in clocks {
-        let mine = || reports.iter().filter(|r| r.clock() == clock.id);
+        let mine = || reports.iter().filter(|r| r.clock() == clock.id());
         let dropped: u128 = mine()
             .map(|r| match *r {
                 Report::Dropped { count, .. } => u128::from(count),
@@ -229,10 +188,10 @@ pub(crate) fn check_reports(clocks: &[Clock], reports: &[Report]) -> Result<(), 
             Report::Rate { period, .. } => Some(period),
             Report::Dropped { .. } => None,
         });
-        if dropped > u128::from(clock.dropped_slots)
+        if dropped > u128::from(clock.dropped_slots())
             || latest_rate.is_some_and(|p| p != clock.rate())
         {
-            return Err(StateError::BadReport(clock.id));
+            return Err(StateError::BadReport(clock.id()));
         }
     }
     Ok(())

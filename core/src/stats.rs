@@ -207,16 +207,16 @@ impl<T> Inner<T> {
         let v = self.virt;
         let (alpha, lag) = c.alpha(v);
         ClockStats {
-            id: c.id,
-            name: c.config.name,
+            id: c.id(),
+            name: c.config().name,
             rate: c.rate(),
-            next_tick: c.next_tick,
-            ticks_run: c.ran,
-            ticks_dropped: c.dropped_slots.saturating_add(c.clamp_dropped),
+            next_tick: c.next_tick(),
+            ticks_run: c.ran(),
+            ticks_dropped: c.dropped_slots().saturating_add(c.clamp_dropped()),
             pending: c.pending(v),
             ticks_due: c.ticks_due(v),
             ticks_early: c.early(v),
-            ticks_refused: c.refused,
+            ticks_refused: c.refused(),
             alpha,
             lag,
         }

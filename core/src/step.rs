@@ -131,7 +131,7 @@ impl<T: Timestamp> Inner<T> {
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {
         self.clocks.len() == 1
-            && self.clocks[0].plain
+            && self.clocks[0].plain()
             && self.pending_controls == 0
             && !self.paused
             && self.scale == TimeScale::ONE
@@ -160,41 +160,40 @@ impl<T: Timestamp> Inner<T> {
         ev.v = v;
         let clock = &mut self.clocks[0];
         let mut n = 0;
-        if v >= clock.due_at {
+        if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
-            let start = clock.tick_start;
-            n = clock.catch_up(v);
-            clock.count = 0;
+            let start = clock.tick_start();
+            n = clock.catch_up_alone(v);
             if n > 0 {
                 ev.runs.push_with(|| clock.run_from(start, n));
             }
         }
-        clock.last_count = n;
-        let deadline = if n >= clock.checked.cap && v >= clock.due_at && !clock.ended() {
+        clock.end_plain_step(n);
+        let deadline = if n >= clock.checked().cap && v >= clock.due() && !clock.ended() {
             // The cap stopped the clock with ticks still due.
             ev.before.push_after(Event::Deferred {
-                clock: clock.id,
+                clock: clock.id(),
                 ticks: clock.pending(v).max(1),
             });
             Some(0)
-        } else if clock.due_at == u64::MAX && clock.ended() {
+        } else if clock.due() == u64::MAX && clock.ended() {
             if let Some(next_tick) = clock.end_of_time() {
                 ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id,
+                    clock: clock.id(),
                     next_tick,
                 });
             }
             None
         } else {
-            Some(clock.due_at - v)
+            Some(clock.due() - v)
         };
         if first || elapsed > 0 {
             let (alpha, lag) = clock.alpha(v);
             ev.render = Some(Render {
                 alpha,
                 lag,
-                ticks: clock.ran,
+                ticks: clock.ran(),
                 paused: false,
             });
         }
@@ -217,7 +216,7 @@ impl<T: Timestamp> Inner<T> {
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
                     ev.before.push(Event::DiscardedTime {
-                        clock: clock.id,
+                        clock: clock.id(),
                         time: Nanos(time),
                         first,
                         ticks,

@@ -76,7 +76,7 @@ impl<T: Timestamp> Inner<T> {
         if self.step_request == 0 {
             return None;
         }
-        let Some(a) = self.clocks.iter().position(|c| c.id == self.alpha_clock) else {
+        let Some(a) = self.clocks.iter().position(|c| c.id() == self.alpha_clock) else {
             self.step_request = 0;
             return None;
         };
@@ -85,45 +85,45 @@ impl<T: Timestamp> Inner<T> {
             self.step_request = 0;
             return None;
         }
-        let constant_rate = alpha.config.policy != Policy::CatchUp;
+        let constant_rate = alpha.config().policy != Policy::CatchUp;
         // One slot per step for a constant-rate clock; else the n-th next tick's due time.
         let ahead = if constant_rate {
             0
         } else {
             self.step_request - 1
         };
-        let target = alpha.due_of(alpha.next_tick.saturating_add(ahead));
+        let target = alpha.due_of(alpha.next_tick().saturating_add(ahead));
         // The fraction of a ns virtual time carries is kept: the jump is whole ns.
         self.virt = self.virt.max(target);
         ev.v = self.virt;
         let v = self.virt;
-        let limit = self.step_request.min(u64::from(alpha.checked.cap));
+        let limit = self.step_request.min(u64::from(alpha.checked().cap));
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         for clock in &mut self.clocks {
-            if clock.config.policy != Policy::CatchUp && !clock.ended() {
+            if clock.config().policy != Policy::CatchUp && !clock.ended() {
                 clock.skip_missed(v, false, &mut ev.before);
             }
         }
         // Each clock is worked off on its own; the lazy merge of `Events` orders the runs by
         // due time (ties to the clock declared first), as on the general path.
         for (i, clock) in self.clocks.iter_mut().enumerate() {
-            let cap = if clock.config.policy != Policy::CatchUp {
+            let cap = if clock.config().policy != Policy::CatchUp {
                 1
             } else if i == a {
                 limit
             } else {
-                clock.checked.cap
+                clock.checked().cap
             };
             let mut run = clock.run();
-            while !clock.ended() && v >= clock.due() && clock.count < cap {
+            while !clock.ended() && v >= clock.due() && clock.count() < cap {
                 clock.fire();
             }
-            if clock.count > 0 {
-                run.count = clock.count;
+            if clock.count() > 0 {
+                run.count = clock.count();
                 ev.runs.push(run);
             }
         }
-        let ran = u64::from(self.clocks[a].count);
+        let ran = u64::from(self.clocks[a].count());
         self.step_request = if self.clocks[a].ended() {
             0
         } else {
@@ -136,7 +136,7 @@ impl<T: Timestamp> Inner<T> {
         for clock in &mut self.clocks {
             if let (Some(ticks), true) = (clock.end_step(v), going_on) {
                 ev.before.push_after(Event::Deferred {
-                    clock: clock.id,
+                    clock: clock.id(),
                     ticks,
                 });
             }

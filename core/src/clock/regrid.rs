@@ -3,7 +3,7 @@
 //! shifts it, a refused tick steps it back. Every change keeps the clock's accounting exact:
 //! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
 
-use crate::clock::{Clock, segment_end};
+use super::{Clock, segment_end};
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
 

@@ -1,72 +1,84 @@
 //! One fixed-rate clock inside a loop: its exact grid, its accounting and its firing rules.
+//!
+//! The clock layer owns its fields: they are private to this module and its submodules
+//! (`firing.rs`: when ticks run and how a step fires them; `regrid.rs`: the run-time controls'
+//! grid moves; `saved.rs`: the clock's part of a save), and every other module reads and
+//! changes a clock through its methods.
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::event::{DropReason, Event};
-use crate::grid::{Grid, Run, due_time};
+use crate::grid::{Grid, due_time};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::Lag;
 
+mod firing;
+mod regrid;
+#[cfg(feature = "serde")]
+mod saved;
+
+#[cfg(feature = "serde")]
+pub(crate) use saved::{Broken, ClockIn};
+
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) struct Clock {
-    pub(crate) id: ClockId,
-    pub(crate) config: ClockConfig,
-    pub(crate) checked: Checked,
+    id: ClockId,
+    config: ClockConfig,
+    checked: Checked,
     /// Virtual time at which the current grid segment starts (tick `base`, less `shift`).
-    pub(crate) origin: u64,
+    origin: u64,
     /// How far the grid is shifted ahead of `origin` (ns): the phase, plus lag a control added.
-    pub(crate) shift: u64,
+    shift: u64,
     /// The tick number of the segment's grid point 0: the grid restarts there after a rate
     /// change or a reset (see `regrid.rs`). Grid points are relative to it.
-    pub(crate) base: u64,
+    base: u64,
     /// Simulation time (`Tick::t`) at grid point 0 of the segment: `base_t + base_r/den` ns
     /// exactly (`den` the period's denominator; `base_r < den`).
-    pub(crate) base_t: u64,
-    pub(crate) base_r: u64,
+    base_t: u64,
+    base_r: u64,
     /// Ticks a shell refused ([`LoopState::refuse`](crate::LoopState::refuse)).
-    pub(crate) refused: u64,
+    refused: u64,
     /// Ticks the max frame delta has dropped from this clock, in total.
-    pub(crate) clamp_dropped: u64,
-    pub(crate) next_tick: u64,
+    clamp_dropped: u64,
+    next_tick: u64,
     /// How many ticks can ever come due: tick `end` and later would be due past `u64::MAX` ns
     /// of virtual time, so they never are (the end of the time axis).
-    pub(crate) end: u64,
+    end: u64,
     /// Whether [`Event::EndOfTime`] has been reported.
-    pub(crate) end_reported: bool,
+    end_reported: bool,
     /// `k·dt` and `(k+1)·dt` for the next tick `base + k`, relative to `origin`.
-    pub(crate) tick_start: GridPoint,
-    pub(crate) tick_end: GridPoint,
-    pub(crate) ran: u64,
-    pub(crate) dropped_slots: u64,
+    tick_start: GridPoint,
+    tick_end: GridPoint,
+    ran: u64,
+    dropped_slots: u64,
     /// Hysteresis: the recent update pattern and frame jitter (unused when it is off).
-    pub(crate) snap: Snap,
+    snap: Snap,
     /// Updates run so far in the current step.
-    pub(crate) count: u32,
+    count: u32,
     /// Updates the latest step ran for this clock (the ones a shell may still refuse).
-    pub(crate) last_count: u32,
+    last_count: u32,
     /// [`due`](Self::due), kept up to date whenever the grid moves: `u64::MAX` once the clock
     /// has ended, so one comparison `v >= due_at` rules out both "not yet" and "never".
-    pub(crate) due_at: u64,
+    due_at: u64,
     /// The tick length's numerator and denominator (ns) as floats, for alpha.
-    pub(crate) num_f: f64,
-    pub(crate) den_f: f64,
+    num_f: f64,
+    den_f: f64,
     /// The tick length split for walking the grid without a division.
-    pub(crate) step: GridStep,
+    step: GridStep,
     /// A catch-up clock with late firing and no hysteresis: the fold's fast path applies.
-    pub(crate) plain: bool,
+    plain: bool,
     /// The grid the latest step's ticks ran on, kept when a control moved the grid after
     /// that step (so their inputs are still attributed by the due times they ran with);
     /// `None` when the grid has not moved since, and cleared by the next step.
-    pub(crate) stepped: Option<Grid>,
+    stepped: Option<Grid>,
     /// How many of the next ticks were refused ([`LoopState::refuse`](crate::LoopState::refuse)):
     /// they run at the next steps whatever happened to their slot or to the frame's length
     /// (no drop covers them); counted down as steps run them.
-    pub(crate) spare: u32,
+    spare: u32,
     /// The lowest tick the latest refusals undid (with `refused`, what an
     /// [`InputQueue`](crate::InputQueue) asks to give those ticks' inputs back).
-    pub(crate) undone: u64,
+    undone: u64,
 }
 
 impl Clock {
@@ -102,9 +114,7 @@ impl Clock {
             num_f: config.rate.as_nanos_ratio().0 as f64,
             den_f: config.rate.as_nanos_ratio().1 as f64,
             step: GridStep::of(config.rate),
-            plain: config.policy == Policy::CatchUp
-                && config.firing == Firing::Late
-                && checked.hysteresis_ns == 0,
+            plain: is_plain(&config, &checked),
             stepped: None,
             spare: 0,
             undone: 0,
@@ -116,6 +126,104 @@ impl Clock {
     #[inline]
     pub(crate) fn rate(&self) -> Period {
         self.config.rate
+    }
+
+    #[inline]
+    pub(crate) fn id(&self) -> ClockId {
+        self.id
+    }
+
+    #[inline]
+    pub(crate) fn config(&self) -> &ClockConfig {
+        &self.config
+    }
+
+    /// The configuration's derived limits (update cap, phase and hysteresis in ns).
+    #[inline]
+    pub(crate) fn checked(&self) -> &Checked {
+        &self.checked
+    }
+
+    /// Replaces the configuration (a control checked it): whether the fast path applies
+    /// follows it. The grid is the caller's to move (a new phase shifts it).
+    pub(crate) fn reconfigure(&mut self, config: ClockConfig, checked: Checked) {
+        self.plain = is_plain(&config, &checked);
+        self.config = config;
+        self.checked = checked;
+    }
+
+    /// The next tick's number: every tick below it ran or was dropped.
+    #[inline]
+    pub(crate) fn next_tick(&self) -> u64 {
+        self.next_tick
+    }
+
+    /// The tick number of the current grid segment's point 0 (see `regrid.rs`).
+    #[cfg(feature = "serde")]
+    #[inline]
+    pub(crate) fn segment_base(&self) -> u64 {
+        self.base
+    }
+
+    /// Ticks run so far.
+    #[inline]
+    pub(crate) fn ran(&self) -> u64 {
+        self.ran
+    }
+
+    /// Ticks dropped by missed slots and by controls (not by the max frame delta).
+    #[inline]
+    pub(crate) fn dropped_slots(&self) -> u64 {
+        self.dropped_slots
+    }
+
+    /// Ticks the max frame delta dropped.
+    #[inline]
+    pub(crate) fn clamp_dropped(&self) -> u64 {
+        self.clamp_dropped
+    }
+
+    /// Ticks a shell refused, in total.
+    #[inline]
+    pub(crate) fn refused(&self) -> u64 {
+        self.refused
+    }
+
+    /// The lowest tick the latest refusals undid.
+    #[inline]
+    pub(crate) fn undone(&self) -> u64 {
+        self.undone
+    }
+
+    /// Updates run so far in the current step.
+    #[inline]
+    pub(crate) fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// Updates the latest step ran (the ones a shell may still refuse).
+    #[inline]
+    pub(crate) fn last_count(&self) -> u32 {
+        self.last_count
+    }
+
+    /// Forgets the latest step's updates: a control moved the grid they ran on, so they can no
+    /// longer be refused.
+    #[inline]
+    pub(crate) fn forget_latest_step(&mut self) {
+        self.last_count = 0;
+    }
+
+    /// A catch-up clock with late firing and no hysteresis: the fold's fast path applies.
+    #[inline]
+    pub(crate) fn plain(&self) -> bool {
+        self.plain
+    }
+
+    /// Where the next tick's interval (or slot) starts on the current grid segment.
+    #[inline(always)]
+    pub(crate) fn tick_start(&self) -> GridPoint {
+        self.tick_start
     }
 
     /// Simulation time at grid point `g` of the current segment: whole ns and the remainder
@@ -312,211 +420,6 @@ impl Clock {
         None
     }
 
-    /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected
-    /// length of the next frame (virtual ns).
-    #[inline]
-    pub(crate) fn ready(&self, v: u64, x_est: u64, single: bool) -> bool {
-        if v < self.origin {
-            return false;
-        }
-        let due = self.due();
-        if self.constant_rate() {
-            // One update per step. A lone clock sleeps until its slot; with several clocks the
-            // slot in progress (or, late, the latest started slot) runs.
-            return self.count == 0 && (single || v >= due || self.near(due, v, x_est));
-        }
-        if self.count >= self.checked.cap {
-            return false;
-        }
-        let h = self.checked.hysteresis_ns;
-        if h == 0 {
-            return v >= due || self.near(due, v, x_est);
-        }
-        self.snap.fires(self.count, v, due, h)
-    }
-
-    /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be. The
-    /// expected frame counts for at most two ticks, so the window before `due` is shorter than
-    /// one tick: at most one tick per step runs early, and never before its interval began
-    /// (after a long frame, half of it would otherwise reach many ticks into the future).
-    #[inline]
-    fn near(&self, due: u64, v: u64, x_est: u64) -> bool {
-        let two_ticks = u128::from(self.rate().floor_nanos()) * 2;
-        self.config.firing == Firing::Nearest
-            && u128::from(due - v.min(due)) * 2 < u128::from(x_est).min(two_ticks)
-    }
-
-    /// For the constant-rate policies: skips the slots that passed before `v` and reports them.
-    /// Returns the virtual time the update must wait for (a lone clock sleeps until then).
-    /// With several clocks nobody sleeps, so both policies run the slot in progress.
-    pub(crate) fn skip_missed<T>(
-        &mut self,
-        v: u64,
-        single: bool,
-        out: &mut impl Extend<Event<T>>,
-    ) -> u64 {
-        let rate = self.rate();
-        let local_v = self.local(v).unwrap_or(0);
-        let slot = u128::from(self.tick_start.ceil());
-        // A refused slot runs late rather than being dropped (see `LoopState::refuse`).
-        if local_v > slot && self.spare == 0 {
-            let j = match self.config.policy {
-                // Late: the slot starts now and the grid moves with it (nothing is dropped).
-                Policy::Delay => {
-                    self.restart_grid(self.rate(), i128::from(v));
-                    return v;
-                }
-                // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest if single => rate.ticks_in_wide(local_v - 1).saturating_add(1),
-                // The slot in progress.
-                _ => rate.ticks_in_wide(local_v),
-            }
-            .saturating_add(self.base);
-            if j > self.next_tick {
-                let count = j - self.next_tick;
-                out.extend(Some(Event::DroppedTicks {
-                    clock: self.id,
-                    first: self.next_tick,
-                    count,
-                    reason: DropReason::SlotMissed,
-                }));
-                self.dropped_slots = self.dropped_slots.saturating_add(count);
-                self.jump_to(j);
-            }
-        }
-        self.origin
-            .saturating_add(self.tick_start.ceil())
-            .saturating_sub(self.shift)
-    }
-
-    /// The description of a run of updates starting at this clock's next tick: the lazily
-    /// produced [`Tick`](crate::Tick)s of [`Events`](crate::Events) are computed from it.
-    #[inline]
-    pub(crate) fn run(&self) -> Run {
-        Run {
-            clock: self.id,
-            count: 0,
-            constant_rate: self.constant_rate(),
-            origin: self.origin,
-            phase_ns: self.shift,
-            base: self.base,
-            base_t: self.base_t,
-            base_r: self.base_r,
-            start: self.offset(self.tick_start),
-            step: self.step,
-        }
-    }
-
-    /// [`run`](Self::run) of `count` ticks from the grid point `start` (where the clock stood
-    /// before a catch-up that changed nothing else the run holds).
-    #[inline(always)]
-    pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
-        Run {
-            start: self.offset(start),
-            count,
-            ..self.run()
-        }
-    }
-
-    /// Fires the next tick (at a virtual time that may precede its due time under the
-    /// constant-rate sleep, the nearest rule or hysteresis): the grid moves one tick on. The
-    /// tick itself is described by the step's [`Run`] and produced when the events are read.
-    // Always inlined: the fast path calls it once per step or tick.
-    #[inline(always)]
-    pub(crate) fn fire(&mut self) {
-        self.next_tick = self.next_tick.saturating_add(1);
-        self.ran = self.ran.saturating_add(1);
-        self.tick_start = self.tick_end;
-        self.tick_end.advance_by(self.step);
-        self.count += 1;
-        self.due_at = self.compute_due();
-    }
-
-    /// The fast path's catch-up (a plain clock: catch-up, late firing, no hysteresis, nothing
-    /// run yet this step): fires every tick due by `v`, up to the cap, and returns how many.
-    /// O(1) in the number of ticks: one comparison when none is due, two when one is, one
-    /// division for the count and one for the new grid point when more are.
-    #[inline(always)]
-    pub(crate) fn catch_up(&mut self, v: u64) -> u32 {
-        if v < self.due_at || self.ended() {
-            // `ended` only runs when `v == due_at == u64::MAX`.
-            return 0;
-        }
-        let cap = self.checked.cap;
-        let mut second_end = self.tick_end;
-        second_end.advance_by(self.step);
-        let second_due = due_time(
-            self.rate(),
-            self.origin,
-            self.shift,
-            false,
-            self.tick_end,
-            second_end,
-        );
-        let last = self.next_tick.saturating_add(1) >= self.end;
-        if cap == 1 || v < second_due || last {
-            // One tick: the grid moves on by one and the next due time is already known.
-            self.next_tick = self.next_tick.saturating_add(1);
-            self.ran = self.ran.saturating_add(1);
-            self.tick_start = self.tick_end;
-            self.tick_end = second_end;
-            self.count += 1;
-            self.due_at = if last { u64::MAX } else { second_due };
-            return 1;
-        }
-        // Two or more due: count them at once. ticks_at is capped by `end`.
-        let due = self.ticks_at(v).saturating_sub(self.next_tick);
-        let n = due.min(u64::from(cap)) as u32;
-        let j = self.next_tick.saturating_add(u64::from(n));
-        self.ran = self.ran.saturating_add(u64::from(n));
-        self.count = n;
-        self.jump_to(j);
-        n
-    }
-
-    /// Ends the step: remembers the update count and resets the per-step counters. Returns the
-    /// backlog if the cap stopped a catch-up clock with a tick that a step at the same `v`
-    /// runs (the deadline is then "now").
-    // Always inlined: the fast path calls it once per step or tick.
-    #[inline(always)]
-    pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
-        let h = self.checked.hysteresis_ns;
-        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
-        if h > 0 {
-            self.snap
-                .record(v, self.count, h, self.rate().as_nanos_ratio());
-        }
-        self.last_count = self.count;
-        self.count = 0;
-        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there,
-        // with the pattern just recorded (the step joins this frame): ask the rule. A tick it
-        // holds is no backlog; `wake` gives the time the rule lets it run.
-        let again = if h > 0 {
-            self.snap.fires(0, v, self.due(), h)
-        } else {
-            v >= self.due()
-        };
-        (capped && again).then(|| self.pending(v).max(1))
-    }
-
-    /// The virtual time at which this clock next wants a step.
-    ///
-    /// For the nearest rule this is the due time itself, not half a frame before it: a shell
-    /// that sleeps until the deadline then wakes exactly on time, which no early firing can
-    /// beat. (Waking half an estimated frame early found nothing to do, shortened the estimate
-    /// and closed in on the due time a dozen wake-ups per tick.) The rule still fires a tick
-    /// early when a step comes, for its own reasons (vsync, input), within half a frame of it.
-    #[inline]
-    pub(crate) fn wake(&self) -> u64 {
-        let due = self.due();
-        let h = self.checked.hysteresis_ns;
-        if h == 0 || self.constant_rate() {
-            due
-        } else {
-            self.snap.wake(due, h)
-        }
-    }
-
     /// Where a renderer stands between this clock's previous and current tick, in `[0, 1]`,
     /// and the exact lag (rounded down; negative when a tick ran early).
     #[inline]
@@ -555,6 +458,12 @@ impl Clock {
             Lag::between(l, self.tick_start.ceil_exact(self.rate())),
         )
     }
+}
+
+/// Whether a clock so configured is plain: catch-up, late firing, no hysteresis (the fold's
+/// fast path applies to it).
+fn is_plain(config: &ClockConfig, checked: &Checked) -> bool {
+    config.policy == Policy::CatchUp && config.firing == Firing::Late && checked.hysteresis_ns == 0
 }
 
 /// How many ticks of a grid segment starting at `origin` (shifted ahead by `shift`) can ever

@@ -1,0 +1,247 @@
+//! A clock's firing rules: when its next tick runs (the catch-up cap, the *nearest* rule,
+//! hysteresis, the constant-rate policies' slots), how a step fires ticks and ends, and when
+//! the clock next wants a step.
+
+use super::Clock;
+use crate::config::{Firing, Policy};
+use crate::event::{DropReason, Event};
+use crate::grid::{Run, due_time};
+use crate::rate::GridPoint;
+
+impl Clock {
+    /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected
+    /// length of the next frame (virtual ns).
+    #[inline]
+    pub(crate) fn ready(&self, v: u64, x_est: u64, single: bool) -> bool {
+        if v < self.origin {
+            return false;
+        }
+        let due = self.due();
+        if self.constant_rate() {
+            // One update per step. A lone clock sleeps until its slot; with several clocks the
+            // slot in progress (or, late, the latest started slot) runs.
+            return self.count == 0 && (single || v >= due || self.near(due, v, x_est));
+        }
+        if self.count >= self.checked.cap {
+            return false;
+        }
+        let h = self.checked.hysteresis_ns;
+        if h == 0 {
+            return v >= due || self.near(due, v, x_est);
+        }
+        self.snap.fires(self.count, v, due, h)
+    }
+
+    /// The *nearest* rule: `now` is closer to `due` than the next step is expected to be. The
+    /// expected frame counts for at most two ticks, so the window before `due` is shorter than
+    /// one tick: at most one tick per step runs early, and never before its interval began
+    /// (after a long frame, half of it would otherwise reach many ticks into the future).
+    #[inline]
+    fn near(&self, due: u64, v: u64, x_est: u64) -> bool {
+        let two_ticks = u128::from(self.rate().floor_nanos()) * 2;
+        self.config.firing == Firing::Nearest
+            && u128::from(due - v.min(due)) * 2 < u128::from(x_est).min(two_ticks)
+    }
+
+    /// For the constant-rate policies: skips the slots that passed before `v` and reports them.
+    /// Returns the virtual time the update must wait for (a lone clock sleeps until then).
+    /// With several clocks nobody sleeps, so both policies run the slot in progress.
+    pub(crate) fn skip_missed<T>(
+        &mut self,
+        v: u64,
+        single: bool,
+        out: &mut impl Extend<Event<T>>,
+    ) -> u64 {
+        let rate = self.rate();
+        let local_v = self.local(v).unwrap_or(0);
+        let slot = u128::from(self.tick_start.ceil());
+        // A refused slot runs late rather than being dropped (see `LoopState::refuse`).
+        if local_v > slot && self.spare == 0 {
+            let j = match self.config.policy {
+                // Late: the slot starts now and the grid moves with it (nothing is dropped).
+                Policy::Delay => {
+                    self.restart_grid(self.rate(), i128::from(v));
+                    return v;
+                }
+                // The first slot that has not started yet (a slot starting exactly now is on time).
+                Policy::DropAndRest if single => rate.ticks_in_wide(local_v - 1).saturating_add(1),
+                // The slot in progress.
+                _ => rate.ticks_in_wide(local_v),
+            }
+            .saturating_add(self.base);
+            if j > self.next_tick {
+                let count = j - self.next_tick;
+                out.extend(Some(Event::DroppedTicks {
+                    clock: self.id,
+                    first: self.next_tick,
+                    count,
+                    reason: DropReason::SlotMissed,
+                }));
+                self.dropped_slots = self.dropped_slots.saturating_add(count);
+                self.jump_to(j);
+            }
+        }
+        self.origin
+            .saturating_add(self.tick_start.ceil())
+            .saturating_sub(self.shift)
+    }
+
+    /// The description of a run of updates starting at this clock's next tick: the lazily
+    /// produced [`Tick`](crate::Tick)s of [`Events`](crate::Events) are computed from it.
+    #[inline]
+    pub(crate) fn run(&self) -> Run {
+        Run {
+            clock: self.id,
+            count: 0,
+            constant_rate: self.constant_rate(),
+            origin: self.origin,
+            phase_ns: self.shift,
+            base: self.base,
+            base_t: self.base_t,
+            base_r: self.base_r,
+            start: self.offset(self.tick_start),
+            step: self.step,
+        }
+    }
+
+    /// [`run`](Self::run) of `count` ticks from the grid point `start` (where the clock stood
+    /// before a catch-up that changed nothing else the run holds).
+    #[inline(always)]
+    pub(crate) fn run_from(&self, start: GridPoint, count: u32) -> Run {
+        Run {
+            start: self.offset(start),
+            count,
+            ..self.run()
+        }
+    }
+
+    /// Fires the next tick (at a virtual time that may precede its due time under the
+    /// constant-rate sleep, the nearest rule or hysteresis): the grid moves one tick on. The
+    /// tick itself is described by the step's [`Run`] and produced when the events are read.
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
+    pub(crate) fn fire(&mut self) {
+        self.next_tick = self.next_tick.saturating_add(1);
+        self.ran = self.ran.saturating_add(1);
+        self.tick_start = self.tick_end;
+        self.tick_end.advance_by(self.step);
+        self.count += 1;
+        self.due_at = self.compute_due();
+    }
+
+    /// The fast path's catch-up (a plain clock: catch-up, late firing, no hysteresis, nothing
+    /// run yet this step): fires every tick due by `v`, up to the cap, and returns how many.
+    /// O(1) in the number of ticks: one comparison when none is due, two when one is, one
+    /// division for the count and one for the new grid point when more are.
+    #[inline(always)]
+    pub(crate) fn catch_up(&mut self, v: u64) -> u32 {
+        if v < self.due_at || self.ended() {
+            // `ended` only runs when `v == due_at == u64::MAX`.
+            return 0;
+        }
+        let cap = self.checked.cap;
+        let mut second_end = self.tick_end;
+        second_end.advance_by(self.step);
+        let second_due = due_time(
+            self.rate(),
+            self.origin,
+            self.shift,
+            false,
+            self.tick_end,
+            second_end,
+        );
+        let last = self.next_tick.saturating_add(1) >= self.end;
+        if cap == 1 || v < second_due || last {
+            // One tick: the grid moves on by one and the next due time is already known.
+            self.next_tick = self.next_tick.saturating_add(1);
+            self.ran = self.ran.saturating_add(1);
+            self.tick_start = self.tick_end;
+            self.tick_end = second_end;
+            self.count += 1;
+            self.due_at = if last { u64::MAX } else { second_due };
+            return 1;
+        }
+        // Two or more due: count them at once. ticks_at is capped by `end`.
+        let due = self.ticks_at(v).saturating_sub(self.next_tick);
+        let n = due.min(u64::from(cap)) as u32;
+        let j = self.next_tick.saturating_add(u64::from(n));
+        self.ran = self.ran.saturating_add(u64::from(n));
+        self.count = n;
+        self.jump_to(j);
+        n
+    }
+
+    /// [`catch_up`](Self::catch_up) as the whole of a fast-path step (no `end_step`): the
+    /// per-step count is left at 0 and the step's count is given to
+    /// [`end_plain_step`](Self::end_plain_step).
+    #[inline(always)]
+    pub(crate) fn catch_up_alone(&mut self, v: u64) -> u32 {
+        let n = self.catch_up(v);
+        self.count = 0;
+        n
+    }
+
+    /// Ends a fast-path step that ran `n` updates of this clock.
+    #[inline(always)]
+    pub(crate) fn end_plain_step(&mut self, n: u32) {
+        self.last_count = n;
+    }
+
+    /// Starts a general step: the previous step's updates can no longer be refused, and the
+    /// grid it ran on is no longer asked for (see `InputQueue`).
+    #[inline]
+    pub(crate) fn start_step(&mut self) {
+        self.last_count = 0;
+        self.stepped = None;
+    }
+
+    /// Refused ticks are spared until steps run them (a paused step may not): the latest
+    /// step's updates ran that many of them.
+    #[inline]
+    pub(crate) fn spend_spare(&mut self) {
+        self.spare = self.spare.saturating_sub(self.last_count);
+    }
+
+    /// Ends the step: remembers the update count and resets the per-step counters. Returns the
+    /// backlog if the cap stopped a catch-up clock with a tick that a step at the same `v`
+    /// runs (the deadline is then "now").
+    // Always inlined: the fast path calls it once per step or tick.
+    #[inline(always)]
+    pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
+        let h = self.checked.hysteresis_ns;
+        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
+        if h > 0 {
+            self.snap
+                .record(v, self.count, h, self.rate().as_nanos_ratio());
+        }
+        self.last_count = self.count;
+        self.count = 0;
+        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there,
+        // with the pattern just recorded (the step joins this frame): ask the rule. A tick it
+        // holds is no backlog; `wake` gives the time the rule lets it run.
+        let again = if h > 0 {
+            self.snap.fires(0, v, self.due(), h)
+        } else {
+            v >= self.due()
+        };
+        (capped && again).then(|| self.pending(v).max(1))
+    }
+
+    /// The virtual time at which this clock next wants a step.
+    ///
+    /// For the nearest rule this is the due time itself, not half a frame before it: a shell
+    /// that sleeps until the deadline then wakes exactly on time, which no early firing can
+    /// beat. (Waking half an estimated frame early found nothing to do, shortened the estimate
+    /// and closed in on the due time a dozen wake-ups per tick.) The rule still fires a tick
+    /// early when a step comes, for its own reasons (vsync, input), within half a frame of it.
+    #[inline]
+    pub(crate) fn wake(&self) -> u64 {
+        let due = self.due();
+        let h = self.checked.hysteresis_ns;
+        if h == 0 || self.constant_rate() {
+            due
+        } else {
+            self.snap.wake(due, h)
+        }
+    }
+}
