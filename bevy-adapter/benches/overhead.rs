@@ -7,7 +7,7 @@
 //! * `tickfold`: the plugin with one 64 Hz clock (no cap), the system in its schedule, Bevy's
 //!   fixed loop never due.
 //!
-//! `cargo bench --manifest-path bevy-adapter/Cargo.toml --bench overhead -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench --manifest-path bevy-adapter/Cargo.toml --bench overhead -- --warm-up-time 1 --measurement-time 2`
 
 #![allow(missing_docs)]
 

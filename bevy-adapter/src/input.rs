@@ -160,9 +160,13 @@ pub trait TickInputApp {
     fn add_tick_input<M: Message + Clone>(&mut self, clock: &'static str) -> &mut Self;
 }
 
-/// The per-tick hooks: one drain per registered message type, run before each clock schedule.
+/// Per registered message type: its drain, run before each clock schedule, and its reset, run
+/// when a save is loaded.
 #[derive(Resource, Default)]
-pub(crate) struct TickInputHooks(Vec<fn(&mut World, &Tick)>);
+pub(crate) struct TickInputHooks(Vec<(DrainHook, ResetHook)>);
+
+type DrainHook = fn(&mut World, &Tick);
+type ResetHook = fn(&mut World);
 
 impl TickInputApp for App {
     fn add_tick_input<M: Message + Clone>(&mut self, clock: &'static str) -> &mut App {
@@ -190,7 +194,7 @@ impl TickInputApp for App {
         self.world_mut()
             .resource_mut::<TickInputHooks>()
             .0
-            .push(drain_for_tick::<M>);
+            .push((drain_for_tick::<M>, reset_queue::<M>));
         self.add_systems(
             RunFixedMainLoop,
             (
@@ -226,7 +230,7 @@ pub(crate) fn before_tick(world: &mut World, tick: &Tick) {
     let mut i = 0;
     while let Some(hook) = world
         .get_resource::<TickInputHooks>()
-        .and_then(|h| h.0.get(i).copied())
+        .and_then(|h| h.0.get(i).map(|h| h.0))
     {
         hook(world, tick);
         i += 1;
@@ -243,5 +247,28 @@ fn drain_for_tick<M: Message + Clone>(world: &mut World, tick: &Tick) {
         let state = &world.resource::<Tickfold>().state;
         inputs.current.extend(inputs.queue.drain(tick, state));
         inputs.tick = Some(*tick);
+    });
+}
+
+/// Empties every registered type's queue and makes it anew for the loop the world holds now
+/// (a loaded save's).
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn reset_queues(world: &mut World) {
+    let mut i = 0;
+    while let Some(reset) = world
+        .get_resource::<TickInputHooks>()
+        .and_then(|h| h.0.get(i).map(|h| h.1))
+    {
+        reset(world);
+        i += 1;
+    }
+}
+
+fn reset_queue<M: Message + Clone>(world: &mut World) {
+    world.try_resource_scope::<TickInputs<M>, ()>(|world, mut inputs| {
+        let state = &world.resource::<Tickfold>().state;
+        inputs.queue = InputQueue::for_clock(state, inputs.queue.clock(), 64);
+        inputs.current.clear();
+        inputs.tick = None;
     });
 }

@@ -33,8 +33,8 @@ pub struct Tickfold {
     pub(crate) render: Option<Render>,
     pub(crate) frame_updates: u64,
     /// Added to `Time<Real>`'s elapsed time to give the loop's `now`: nonzero after a loaded
-    /// state put its latest reading ahead of the app's clock.
-    pub(crate) real_offset: u64,
+    /// state put its latest reading at the app's clock.
+    pub(crate) real_offset: i128,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -155,11 +155,8 @@ impl Tickfold {
 
     /// The loop's `now` for a `Time<Real>` elapsed time.
     pub(crate) fn loop_now(&self, elapsed: Duration) -> Nanos {
-        Nanos(
-            u64::try_from(elapsed.as_nanos())
-                .unwrap_or(u64::MAX)
-                .saturating_add(self.real_offset),
-        )
+        let now = i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX) + self.real_offset;
+        Nanos(u64::try_from(now.max(0)).unwrap_or(u64::MAX))
     }
 
     /// The loop.

@@ -132,8 +132,8 @@ impl std::error::Error for LoadError {}
 /// order of their ids. Call it between frames (not from a system of a clock schedule).
 ///
 /// Not in the save: messages read but not yet given to a tick ([`TickInputs`](crate::TickInputs)
-/// queues, at most the input of the frames since the clock's latest tick), resources (save
-/// yours beside it), and `CurrentTick`.
+/// queues, at most the input of the frames since the clock's latest tick; a load empties the
+/// queues), resources (save yours beside it), and `CurrentTick`.
 ///
 /// # Examples
 ///
@@ -252,12 +252,10 @@ pub fn load_world<C: ComponentSet>(
         }
     }
     // The loop's `now` is `Time<Real>` plus an offset: put the saved reading at the app's
-    // current one, on a start that stays at or after 0.
-    let real = save.state.real_time().0;
-    let now = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-    tf.real_offset = real.saturating_sub(now);
-    let start = now.saturating_add(tf.real_offset) - real;
-    tf.state = save.state.rebase(Nanos(start));
+    // current one (on the plugin's axis, which starts at 0, as the input queues' do).
+    let real = i128::from(save.state.real_time().0);
+    tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
+    tf.state = save.state.rebase(Nanos(0));
     let tf = &mut *tf;
     for grid in &save.clocks {
         if let Some(entry) = tf.clocks.iter_mut().find(|c| c.id == grid.id) {
@@ -270,6 +268,7 @@ pub fn load_world<C: ComponentSet>(
             ));
         }
     }
+    crate::input::reset_queues(world);
     save.entities.sort_by_key(|e| e.0);
     let existing: Vec<(Entity, u64)> = world
         .query::<(Entity, &Saved)>()

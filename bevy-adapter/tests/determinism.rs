@@ -105,17 +105,17 @@ fn prop_buggy(schedule: Schedule) -> Result<(), AppMismatch> {
 #[test]
 fn same_world_under_any_frame_slicing() {
     let passed = QuickCheck::new()
-        .rng(Gen::new(16))
-        .tests(40)
+        .rng(Gen::new(24))
+        .tests(60)
         .quicktest(prop_sound as fn(Schedule) -> Result<(), AppMismatch>);
     // quicktest returns the failing case; `quickcheck` would print it shrunk.
     if passed.is_err() {
         QuickCheck::new()
-            .rng(Gen::new(16))
-            .tests(40)
+            .rng(Gen::new(24))
+            .tests(60)
             .quickcheck(prop_sound as fn(Schedule) -> Result<(), AppMismatch>);
     }
-    assert_eq!(passed.ok(), Some(40));
+    assert_eq!(passed.ok(), Some(60));
 }
 
 #[test]

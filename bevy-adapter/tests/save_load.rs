@@ -12,28 +12,38 @@ use bevy_time::Time;
 use common::{FixedAi, FixedPhysics, Lcg, base_app, frame};
 use serde::{Deserialize, Serialize};
 use tickfold_bevy::{
-    ClockConfig, CurrentTick, LoadError, Period, Policy, Saved, Tickfold, TickfoldPlugin,
-    WorldSave, load_world, save_world,
+    ClockConfig, CurrentTick, LoadError, Period, Policy, Saved, TickInputApp, TickInputs, Tickfold,
+    TickfoldPlugin, WorldSave, load_world, save_world,
 };
 
 #[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Pos(f64);
 #[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Vel(f64);
+/// Tick input: a push on every body, from the tick that takes it.
+#[derive(Message, Clone, Copy, Debug)]
+struct Nudge(f64);
+
 /// Present on some entities only: the load must remove it where the save has none.
 #[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Boost(u32);
 
 type Tracked = (Pos, Vel, Boost);
 
-/// Every tick run: clock, number, start, `Time` inside and the sum of positions after it.
+/// Every tick run: clock, number, start, `Time` inside, the sum of positions after it and the
+/// nudges it took.
 #[derive(Resource, Default)]
-struct Ticks(Vec<(&'static str, u64, u64, Duration, Duration, u64)>);
+struct Ticks(Vec<(&'static str, u64, u64, Duration, Duration, u64, usize)>);
 
-fn integrate(time: Res<Time>, mut q: Query<(&mut Pos, &Vel, Option<&Boost>)>) {
+fn integrate(
+    time: Res<Time>,
+    nudges: Res<TickInputs<Nudge>>,
+    mut q: Query<(&mut Pos, &Vel, Option<&Boost>)>,
+) {
     let dt = time.delta_secs_f64();
+    let push: f64 = nudges.iter().map(|n| n.0).sum();
     for (mut p, v, boost) in &mut q {
-        p.0 += v.0 * dt * boost.map_or(1.0, |b| f64::from(b.0));
+        p.0 += v.0 * dt * boost.map_or(1.0, |b| f64::from(b.0)) + push;
     }
 }
 
@@ -51,9 +61,14 @@ fn steer(mut commands: Commands, tick: Res<CurrentTick>, mut q: Query<(Entity, &
 fn log(
     tick: Res<CurrentTick>,
     time: Res<Time>,
+    nudges: Res<TickInputs<Nudge>>,
     q: Query<(&Saved, &Pos)>,
     mut ticks: ResMut<Ticks>,
 ) {
+    let took = match tick.name() {
+        "physics" => nudges.as_slice().len(),
+        _ => 0,
+    };
     // Summed in id order: the query's order is the tables', which a load may change.
     let mut all: Vec<(u64, f64)> = q.iter().map(|(s, p)| (s.0, p.0)).collect();
     all.sort_by_key(|e| e.0);
@@ -65,6 +80,7 @@ fn log(
         time.elapsed(),
         time.delta(),
         sum.to_bits(),
+        took,
     );
     ticks.0.push(entry);
 }
@@ -81,6 +97,7 @@ fn app() -> App {
             ClockConfig::new("ai", Period::from_hz(7).unwrap()).policy(Policy::DropAndRest),
         );
     app.add_plugins(plugin)
+        .add_tick_input::<Nudge>("physics")
         .init_resource::<Ticks>()
         .add_systems(FixedPhysics, (integrate, log).chain())
         .add_systems(FixedAi, (steer, log).chain());
@@ -120,10 +137,14 @@ fn components(app: &mut App) -> Vec<Row> {
 }
 
 /// Runs `frames` on `app` from frame number `from`; at frame `rate_at`, changes the physics
-/// rate (so the saved `Time` grid is not the one the clock started on).
+/// rate (so the saved `Time` grid is not the one the clock started on). Every tenth frame
+/// sends a nudge.
 fn run(app: &mut App, frames: &[Duration], from: usize, rate_at: usize) {
     for (i, &d) in frames.iter().enumerate() {
         let n = from + i;
+        if n % 10 == 0 {
+            app.world_mut().write_message(Nudge(n as f64 * 1e-3));
+        }
         if n == rate_at {
             let mut tf = app.world_mut().resource_mut::<Tickfold>();
             tf.clock_mut("physics")
@@ -156,7 +177,8 @@ fn a_loaded_app_goes_on_bit_for_bit_from_any_save_point() {
         let whole_ticks = whole.world().resource::<Ticks>().0.clone();
 
         // The same run, saved after frame `k` and loaded into an app that has never run.
-        let k = 30 + seed as usize * 50;
+        // Five frames after a nudge: no nudge waits for a tick (the save does not hold them).
+        let k = 35 + seed as usize * 50;
         let mut first = app();
         spawn(&mut first);
         run(&mut first, &frames[..k], 0, rate_at);
@@ -166,6 +188,14 @@ fn a_loaded_app_goes_on_bit_for_bit_from_any_save_point() {
 
         let mut second = app();
         frame(&mut second, 0, Duration::ZERO); // Bevy's first update: the app's clock at 0
+        if seed % 2 == 1 {
+            // An app that has run longer than the save's loop, with nudges of its own (a
+            // load drops them): the loop goes on from the save's reading all the same.
+            for n in 1..=80 {
+                second.world_mut().write_message(Nudge(1.0));
+                frame(&mut second, n, Duration::from_millis(100));
+            }
+        }
         // An entity the save does not know, and one missing a component it has.
         second.world_mut().spawn((Saved(999), Pos(5.0), Vel(5.0)));
         second.world_mut().spawn((Saved(10), Pos(0.0)));
@@ -195,6 +225,8 @@ fn a_loaded_app_goes_on_bit_for_bit_from_any_save_point() {
         );
         assert_eq!(a.virtual_time(), b.virtual_time());
         assert_eq!(a.real_time(), b.real_time());
+        // Nudges reached ticks after the load, the same ones as in the whole run.
+        assert!(after.iter().filter(|t| t.6 > 0).count() > 3, "seed {seed}");
     }
 }
 
