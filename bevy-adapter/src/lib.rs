@@ -68,6 +68,15 @@
 //! [`TicksDeferred`], [`ClockEnded`]); the other events of a step (pause, scale and rate
 //! changes, a clock that went backwards) are [`LoopNotice`]s.
 //!
+//! **Input.** [`TickInputApp::add_tick_input`] gives every Bevy message of a type to exactly
+//! one tick of a clock, through tickfold's [`InputQueue`](tickfold_core::InputQueue), stamped
+//! with the frame's `Time<Real>`: see [`TickInputs`] for the rule and its accuracy.
+//!
+//! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
+//! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
+//! `save_world` and `load_world` save the loop with the components you name and load them into
+//! a fresh `App` that goes on bit for bit.
+//!
 //! **Controls.** Through `ResMut<Tickfold>`: [`Tickfold::clock_mut`] for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; [`Tickfold::add_clock`] and
 //! [`Tickfold::remove_clock`] at run time; [`Tickfold::set_paused`],
@@ -76,15 +85,25 @@
 //! pausing `Time<Virtual>` does not stop the tickfold clocks, and Bevy's own `FixedMain` keeps
 //! running at `Time<Fixed>`'s rate beside them.
 
+mod input;
 mod messages;
 mod plugin;
 mod resource;
 mod run;
+#[cfg(feature = "serde")]
+mod save;
+#[cfg(feature = "testing")]
+mod testing;
 
+pub use input::{TickInputApp, TickInputs};
 pub use messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
 pub use plugin::TickfoldPlugin;
 pub use resource::{CurrentTick, Tickfold};
 pub use run::run_tickfold_clocks;
+#[cfg(feature = "serde")]
+pub use save::{ComponentSet, LoadError, Saved, WorldSave, load_world, save_world};
+#[cfg(feature = "testing")]
+pub use testing::{AppMismatch, AppSim};
 /// tickfold's core, re-exported: the types the plugin and its messages use.
 pub use tickfold_core;
 pub use tickfold_core::{

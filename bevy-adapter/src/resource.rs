@@ -32,6 +32,9 @@ pub struct Tickfold {
     pub(crate) events: Events<Nanos>,
     pub(crate) render: Option<Render>,
     pub(crate) frame_updates: u64,
+    /// Added to `Time<Real>`'s elapsed time to give the loop's `now`: nonzero after a loaded
+    /// state put its latest reading at the app's clock.
+    pub(crate) real_offset: i128,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -62,6 +65,30 @@ impl ClockEntry {
             frame_updates: 0,
             ticks_run: 0,
         }
+    }
+
+    /// Where the clock's current period started, a pending rate change and the ticks run:
+    /// what a save keeps so that a loaded run sets `Time` exactly as the original.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn grid(&self) -> (u64, u64, Option<Period>, Option<u64>, u64) {
+        (
+            self.base_index,
+            self.base_t,
+            self.period,
+            self.rate_from,
+            self.ticks_run,
+        )
+    }
+
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn set_grid(&mut self, grid: (u64, u64, Option<Period>, Option<u64>, u64)) {
+        (
+            self.base_index,
+            self.base_t,
+            self.period,
+            self.rate_from,
+            self.ticks_run,
+        ) = grid;
     }
 
     pub(crate) fn rate_changed(&mut self, from_tick: u64) {
@@ -122,7 +149,14 @@ impl Tickfold {
             events: Events::new(),
             render: None,
             frame_updates: 0,
+            real_offset: 0,
         }
+    }
+
+    /// The loop's `now` for a `Time<Real>` elapsed time.
+    pub(crate) fn loop_now(&self, elapsed: Duration) -> Nanos {
+        let now = i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX) + self.real_offset;
+        Nanos(u64::try_from(now.max(0)).unwrap_or(u64::MAX))
     }
 
     /// The loop.

@@ -15,10 +15,11 @@ use crate::resource::{CurrentTick, Tickfold, fixed_time};
 /// Added by [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop`, after Bevy's own
 /// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system.
 pub fn run_tickfold_clocks(world: &mut World) {
-    let now = Nanos::from(world.resource::<Time<Real>>().elapsed());
+    let elapsed = world.resource::<Time<Real>>().elapsed();
     let mut events = {
         let mut tf = world.resource_mut::<Tickfold>();
         let tf = &mut *tf;
+        let now = tf.loop_now(elapsed);
         tf.state.advance_into(now, &mut tf.events);
         tf.frame_updates = 0;
         for c in &mut tf.clocks {
@@ -126,6 +127,7 @@ fn run_tick(world: &mut World, tick: &Tick) {
         running: true,
     });
     world.insert_resource(fixed_time(span.0, span.1));
+    crate::input::before_tick(world, tick);
     if let Some(label) = label {
         // A clock whose schedule has no systems yet has no schedule either: nothing to run.
         let _ = world.try_run_schedule(label);

@@ -1,0 +1,292 @@
+//! Save games (feature `serde`): the plugin's loop with the components you name, loaded into a
+//! fresh `App` to go on bit for bit as the run that was never interrupted.
+
+use core::fmt;
+
+use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
+use bevy_time::{Real, Time};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tickfold_core::{ClockId, LoopState, Nanos, Period};
+
+use crate::resource::Tickfold;
+
+/// Marks an entity whose components a save keeps, with an id of yours that stays the same
+/// across runs (Bevy's `Entity` numbers do not): the load finds the entity by it.
+#[derive(
+    Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Saved(pub u64);
+
+/// The components a save keeps: a tuple of one to six component types, each `Clone` and
+/// serde. Its [`Values`](ComponentSet::Values) are the tuple of `Option`s an entity has.
+///
+/// A component another plugin keeps for its own state (the previous value an interpolation
+/// reads, a tracker's stamp) is saved the same way: name it in the tuple, e.g.
+/// `save_world::<(Position, PreviousPosition)>`, and the loaded world renders as the original.
+pub trait ComponentSet {
+    /// What one entity holds: `(Option<A>, Option<B>, ..)`.
+    type Values: Serialize + DeserializeOwned;
+    /// The components `entity` has, cloned.
+    fn read(entity: &EntityRef<'_>) -> Self::Values;
+    /// Inserts the components present in `values` and removes those absent.
+    fn write(values: Self::Values, entity: &mut EntityWorldMut<'_>);
+}
+
+macro_rules! component_set {
+    ($($c:ident $v:ident),+) => {
+        impl<$($c),+> ComponentSet for ($($c,)+)
+        where
+            $($c: Component + Clone + Serialize + DeserializeOwned),+
+        {
+            type Values = ($(Option<$c>,)+);
+            fn read(entity: &EntityRef<'_>) -> Self::Values {
+                ($(entity.get::<$c>().cloned(),)+)
+            }
+            fn write(values: Self::Values, entity: &mut EntityWorldMut<'_>) {
+                let ($($v,)+) = values;
+                $(match $v {
+                    Some(value) => {
+                        entity.insert(value);
+                    }
+                    None => {
+                        entity.remove::<$c>();
+                    }
+                })+
+            }
+        }
+    };
+}
+
+component_set!(A a);
+component_set!(A a, B b);
+component_set!(A a, B b, C c);
+component_set!(A a, B b, C c, D d);
+component_set!(A a, B b, C c, D d, E e);
+component_set!(A a, B b, C c, D d, E e, F f);
+
+/// One clock's place on its grid as the plugin sets `Time` from it (see `resource.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+struct ClockGrid {
+    id: ClockId,
+    base_index: u64,
+    base_t: u64,
+    period: Option<Period>,
+    rate_from: Option<u64>,
+    ticks_run: u64,
+}
+
+/// A save: the plugin's whole [`LoopState`] (every private field, tickfold-core's `serde`),
+/// where each clock's `Time` grid stands, and the components `C` of every entity marked
+/// [`Saved`]. Write it with [`save_world`], read it back with any serde format and give it
+/// to [`load_world`].
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct WorldSave<C: ComponentSet> {
+    /// The loop.
+    pub state: LoopState,
+    clocks: Vec<ClockGrid>,
+    /// The entities by their [`Saved`] id, with their components.
+    pub entities: Vec<(u64, C::Values)>,
+}
+
+impl<C: ComponentSet> fmt::Debug for WorldSave<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorldSave")
+            .field("state", &self.state)
+            .field("entities", &self.entities.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a save was not loaded; the world is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The world has no [`TickfoldPlugin`](crate::TickfoldPlugin).
+    NoPlugin,
+    /// The saved loop has a clock the app's plugin does not run (build the app with the
+    /// plugin the save was made with, and add clocks added at run time again first).
+    UnknownClock(&'static str),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NoPlugin => f.write_str("the world has no TickfoldPlugin"),
+            LoadError::UnknownClock(name) => {
+                write!(
+                    f,
+                    "the saved loop's clock {name:?} has no schedule in this app"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Saves the plugin's loop and the components `C` of every entity marked [`Saved`], in the
+/// order of their ids. Call it between frames (not from a system of a clock schedule).
+///
+/// Not in the save: messages read but not yet given to a tick ([`TickInputs`](crate::TickInputs)
+/// queues, at most the input of the frames since the clock's latest tick; a load empties the
+/// queues), resources (save yours beside it), and `CurrentTick`.
+///
+/// # Examples
+///
+/// ```
+/// use bevy_app::prelude::*;
+/// use bevy_ecs::prelude::*;
+/// use bevy_ecs::schedule::ScheduleLabel;
+/// use bevy_time::{TimePlugin, TimeUpdateStrategy};
+/// use core::time::Duration;
+/// use serde::{Deserialize, Serialize};
+/// use tickfold_bevy::{ClockConfig, Period, Saved, TickfoldPlugin, WorldSave, load_world, save_world};
+///
+/// #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+/// struct FixedPhysics;
+/// #[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// struct Height(f64);
+///
+/// fn fall(mut q: Query<&mut Height>) {
+///     q.iter_mut().for_each(|mut h| h.0 -= 0.1);
+/// }
+/// let app = || {
+///     let mut app = App::new();
+///     let clock = ClockConfig::new("physics", Period::from_hz(60).unwrap());
+///     app.add_plugins((TimePlugin, TickfoldPlugin::new().clock(FixedPhysics, clock)))
+///         .add_systems(FixedPhysics, fall)
+///         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(40)));
+///     app.update(); // starts Bevy's clock
+///     app
+/// };
+/// let mut a = app();
+/// a.world_mut().spawn((Saved(1), Height(10.0)));
+/// a.update();
+/// let file = serde_json::to_string(&save_world::<(Height,)>(a.world_mut()))?;
+///
+/// let mut b = app(); // a fresh app: its clock at 0, the loaded loop at 40 ms
+/// let save: WorldSave<(Height,)> = serde_json::from_str(&file)?;
+/// load_world(b.world_mut(), save)?;
+/// for app in [&mut a, &mut b] {
+///     app.update();
+/// }
+/// let h = |app: &mut App| app.world_mut().query::<&Height>().single(app.world()).unwrap().0;
+/// assert_eq!(h(&mut a).to_bits(), h(&mut b).to_bits()); // 4 ticks each
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
+    let mut entities: Vec<(u64, C::Values)> = world
+        .query::<(EntityRef, &Saved)>()
+        .iter(world)
+        .map(|(e, saved)| (saved.0, C::read(&e)))
+        .collect();
+    entities.sort_by_key(|e| e.0);
+    let (state, clocks) = match world.get_resource::<Tickfold>() {
+        Some(tf) => (
+            tf.state.clone(),
+            tf.clocks
+                .iter()
+                .map(|c| {
+                    let (base_index, base_t, period, rate_from, ticks_run) = c.grid();
+                    ClockGrid {
+                        id: c.id,
+                        base_index,
+                        base_t,
+                        period,
+                        rate_from,
+                        ticks_run,
+                    }
+                })
+                .collect(),
+        ),
+        None => (empty_state(), Vec::new()),
+    };
+    WorldSave {
+        state,
+        clocks,
+        entities,
+    }
+}
+
+/// A loop for a world without the plugin: nothing to save but the components.
+fn empty_state() -> LoopState {
+    let period = Period::ONE_SECOND;
+    let config = tickfold_core::LoopConfig::new(period);
+    match LoopState::new(config, Nanos(0)) {
+        Ok(state) => state,
+        Err(_) => unreachable!("a one-second clock is a valid configuration"),
+    }
+}
+
+/// Loads `save` into a world built by the same plugin: the loop goes on from the save's
+/// latest reading as if no time had passed (the next frame of `d` steps it at that reading
+/// plus `d`, whatever the app's own `Time<Real>` shows), each clock sets `Time` on the grid it
+/// had, and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
+/// when the save has none). A saved id with no entity is spawned; an entity whose `Saved` id
+/// the save does not hold is despawned. From the next frame on, the same frames run the same
+/// ticks with the same `Time` and the same components as the original run.
+///
+/// # Errors
+///
+/// [`LoadError`]: no plugin, or a saved clock the app does not run. The world is unchanged.
+pub fn load_world<C: ComponentSet>(
+    world: &mut World,
+    mut save: WorldSave<C>,
+) -> Result<(), LoadError> {
+    let elapsed = world
+        .get_resource::<Time<Real>>()
+        .map(|t| t.elapsed())
+        .unwrap_or_default();
+    let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
+        return Err(LoadError::NoPlugin);
+    };
+    for name in save.state.clock_names() {
+        let id = save.state.clock_id(name);
+        if id.is_none_or(|id| !tf.clocks.iter().any(|c| c.id == id && c.label.is_some())) {
+            return Err(LoadError::UnknownClock(name));
+        }
+    }
+    // The loop's `now` is `Time<Real>` plus an offset: put the saved reading at the app's
+    // current one (on the plugin's axis, which starts at 0, as the input queues' do).
+    let real = i128::from(save.state.real_time().0);
+    tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
+    tf.state = save.state.rebase(Nanos(0));
+    let tf = &mut *tf;
+    for grid in &save.clocks {
+        if let Some(entry) = tf.clocks.iter_mut().find(|c| c.id == grid.id) {
+            entry.set_grid((
+                grid.base_index,
+                grid.base_t,
+                grid.period,
+                grid.rate_from,
+                grid.ticks_run,
+            ));
+        }
+    }
+    crate::input::reset_queues(world);
+    save.entities.sort_by_key(|e| e.0);
+    let existing: Vec<(Entity, u64)> = world
+        .query::<(Entity, &Saved)>()
+        .iter(world)
+        .map(|(e, s)| (e, s.0))
+        .collect();
+    for &(entity, id) in &existing {
+        if save.entities.binary_search_by_key(&id, |e| e.0).is_err() {
+            world.despawn(entity);
+        }
+    }
+    for (id, values) in save.entities {
+        let found = existing.iter().find(|e| e.1 == id).map(|e| e.0);
+        let mut entity = match found {
+            Some(entity) => world.entity_mut(entity),
+            None => world.spawn(Saved(id)),
+        };
+        C::write(values, &mut entity);
+    }
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! Save and load: the plugin's loop with named components, saved mid-run through JSON and
+//! loaded into a fresh `App`, runs every later tick (clock, number, start, `Time`) and ends
+//! with every component bit for bit as the run that was never interrupted.
+
+mod common;
+
+use core::time::Duration;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_time::Time;
+use common::{FixedAi, FixedPhysics, Lcg, base_app, frame};
+use serde::{Deserialize, Serialize};
+use tickfold_bevy::{
+    ClockConfig, CurrentTick, LoadError, Period, Policy, Saved, TickInputApp, TickInputs, Tickfold,
+    TickfoldPlugin, WorldSave, load_world, save_world,
+};
+
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Pos(f64);
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Vel(f64);
+/// Tick input: a push on every body, from the tick that takes it.
+#[derive(Message, Clone, Copy, Debug)]
+struct Nudge(f64);
+
+/// Present on some entities only: the load must remove it where the save has none.
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Boost(u32);
+
+type Tracked = (Pos, Vel, Boost);
+
+/// Every tick run: clock, number, start, `Time` inside, the sum of positions after it and the
+/// nudges it took.
+#[derive(Resource, Default)]
+struct Ticks(Vec<(&'static str, u64, u64, Duration, Duration, u64, usize)>);
+
+fn integrate(
+    time: Res<Time>,
+    nudges: Res<TickInputs<Nudge>>,
+    mut q: Query<(&mut Pos, &Vel, Option<&Boost>)>,
+) {
+    let dt = time.delta_secs_f64();
+    let push: f64 = nudges.iter().map(|n| n.0).sum();
+    for (mut p, v, boost) in &mut q {
+        p.0 += v.0 * dt * boost.map_or(1.0, |b| f64::from(b.0)) + push;
+    }
+}
+
+fn steer(mut commands: Commands, tick: Res<CurrentTick>, mut q: Query<(Entity, &Pos, &mut Vel)>) {
+    for (e, p, mut v) in &mut q {
+        v.0 = -p.0 * 0.5 + (tick.index % 3) as f64;
+        if tick.index % 4 == 1 {
+            commands.entity(e).insert(Boost(2));
+        } else if tick.index % 4 == 3 {
+            commands.entity(e).remove::<Boost>();
+        }
+    }
+}
+
+fn log(
+    tick: Res<CurrentTick>,
+    time: Res<Time>,
+    nudges: Res<TickInputs<Nudge>>,
+    q: Query<(&Saved, &Pos)>,
+    mut ticks: ResMut<Ticks>,
+) {
+    let took = match tick.name() {
+        "physics" => nudges.as_slice().len(),
+        _ => 0,
+    };
+    // Summed in id order: the query's order is the tables', which a load may change.
+    let mut all: Vec<(u64, f64)> = q.iter().map(|(s, p)| (s.0, p.0)).collect();
+    all.sort_by_key(|e| e.0);
+    let sum: f64 = all.iter().map(|e| e.1).sum();
+    let entry = (
+        tick.name(),
+        tick.index,
+        tick.t.0,
+        time.elapsed(),
+        time.delta(),
+        sum.to_bits(),
+        took,
+    );
+    ticks.0.push(entry);
+}
+
+fn app() -> App {
+    let mut app = base_app();
+    let plugin = TickfoldPlugin::new()
+        .clock(
+            FixedPhysics,
+            ClockConfig::new("physics", Period::from_hz(60).unwrap()),
+        )
+        .clock(
+            FixedAi,
+            ClockConfig::new("ai", Period::from_hz(7).unwrap()).policy(Policy::DropAndRest),
+        );
+    app.add_plugins(plugin)
+        .add_tick_input::<Nudge>("physics")
+        .init_resource::<Ticks>()
+        .add_systems(FixedPhysics, (integrate, log).chain())
+        .add_systems(FixedAi, (steer, log).chain());
+    app
+}
+
+fn frames(seed: u64, n: usize) -> Vec<Duration> {
+    let mut rng = Lcg(seed);
+    (0..n)
+        .map(|_| match rng.range(0, 29) {
+            0 => Duration::from_millis(rng.range(100, 400)), // a hitch: clamped, deferred
+            1 => Duration::ZERO,
+            _ => Duration::from_micros(rng.range(1_000, 35_000)),
+        })
+        .collect()
+}
+
+/// An entity's id and its components' bits.
+type Row = (u64, Option<u64>, Option<u64>, Option<u32>);
+
+fn components(app: &mut App) -> Vec<Row> {
+    let world = app.world_mut();
+    let mut q = world.query::<(&Saved, Option<&Pos>, Option<&Vel>, Option<&Boost>)>();
+    let mut out: Vec<_> = q
+        .iter(world)
+        .map(|(s, p, v, b)| {
+            (
+                s.0,
+                p.map(|p| p.0.to_bits()),
+                v.map(|v| v.0.to_bits()),
+                b.map(|b| b.0),
+            )
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Runs `frames` on `app` from frame number `from`; at frame `rate_at`, changes the physics
+/// rate (so the saved `Time` grid is not the one the clock started on). Every tenth frame
+/// sends a nudge.
+fn run(app: &mut App, frames: &[Duration], from: usize, rate_at: usize) {
+    for (i, &d) in frames.iter().enumerate() {
+        let n = from + i;
+        if n % 10 == 0 {
+            app.world_mut().write_message(Nudge(n as f64 * 1e-3));
+        }
+        if n == rate_at {
+            let mut tf = app.world_mut().resource_mut::<Tickfold>();
+            tf.clock_mut("physics")
+                .unwrap()
+                .set_rate(Period::from_hz(90).unwrap());
+        }
+        frame(app, n as u64, d);
+    }
+}
+
+fn spawn(app: &mut App) {
+    for i in 0..5u32 {
+        let mut e = app
+            .world_mut()
+            .spawn((Saved(u64::from(i) * 10), Pos(f64::from(i)), Vel(1.0)));
+        if i % 2 == 0 {
+            e.insert(Boost(3));
+        }
+    }
+}
+
+#[test]
+fn a_loaded_app_goes_on_bit_for_bit_from_any_save_point() {
+    for seed in 0..6u64 {
+        let frames = frames(0xface_0000 + seed, 400);
+        let rate_at = 60 + seed as usize * 20;
+        let mut whole = app();
+        spawn(&mut whole);
+        run(&mut whole, &frames, 0, rate_at);
+        let whole_ticks = whole.world().resource::<Ticks>().0.clone();
+
+        // The same run, saved after frame `k` and loaded into an app that has never run.
+        // Five frames after a nudge: no nudge waits for a tick (the save does not hold them).
+        let k = 35 + seed as usize * 50;
+        let mut first = app();
+        spawn(&mut first);
+        run(&mut first, &frames[..k], 0, rate_at);
+        let done = first.world().resource::<Ticks>().0.len();
+        let file = serde_json::to_string(&save_world::<Tracked>(first.world_mut())).unwrap();
+        drop(first);
+
+        let mut second = app();
+        frame(&mut second, 0, Duration::ZERO); // Bevy's first update: the app's clock at 0
+        if seed % 2 == 1 {
+            // An app that has run longer than the save's loop, with nudges of its own (a
+            // load drops them): the loop goes on from the save's reading all the same.
+            for n in 1..=80 {
+                second.world_mut().write_message(Nudge(1.0));
+                frame(&mut second, n, Duration::from_millis(100));
+            }
+        }
+        // An entity the save does not know, and one missing a component it has.
+        second.world_mut().spawn((Saved(999), Pos(5.0), Vel(5.0)));
+        second.world_mut().spawn((Saved(10), Pos(0.0)));
+        let save: WorldSave<Tracked> = serde_json::from_str(&file).unwrap();
+        load_world(second.world_mut(), save).unwrap();
+        second.world_mut().resource_mut::<Ticks>().0.clear();
+        run(&mut second, &frames[k..], k, rate_at);
+
+        let after = &whole_ticks[done..];
+        assert!(after.len() > 100, "seed {seed}: {} ticks", after.len());
+        let got = &second.world().resource::<Ticks>().0;
+        let first_diff = got.iter().zip(after).position(|(a, b)| a != b);
+        assert_eq!(
+            first_diff.map(|i| (i, got[i], after[i])),
+            None,
+            "seed {seed}: the first tick that differs after the load"
+        );
+        assert_eq!(got.len(), after.len(), "seed {seed}");
+        assert_eq!(
+            components(&mut second),
+            components(&mut whole),
+            "seed {seed}"
+        );
+        let (a, b) = (
+            whole.world().resource::<Tickfold>().state(),
+            second.world().resource::<Tickfold>().state(),
+        );
+        assert_eq!(a.virtual_time(), b.virtual_time());
+        assert_eq!(a.real_time(), b.real_time());
+        // Nudges reached ticks after the load, the same ones as in the whole run.
+        assert!(after.iter().filter(|t| t.6 > 0).count() > 3, "seed {seed}");
+    }
+}
+
+#[test]
+fn a_save_from_another_loop_is_refused_and_changes_nothing() {
+    let mut a = app();
+    spawn(&mut a);
+    frame(&mut a, 0, Duration::ZERO);
+    frame(&mut a, 1, Duration::from_millis(50));
+    let save = save_world::<Tracked>(a.world_mut());
+
+    // An app whose loop has only a physics clock does not run the save's AI clock.
+    let mut b = base_app();
+    let clock = ClockConfig::new("physics", Period::from_hz(60).unwrap());
+    b.add_plugins(TickfoldPlugin::new().clock(FixedPhysics, clock));
+    b.world_mut().spawn((Saved(0), Pos(42.0)));
+    let before = components(&mut b);
+    assert_eq!(
+        load_world(b.world_mut(), save),
+        Err(LoadError::UnknownClock("ai"))
+    );
+    assert_eq!(components(&mut b), before);
+    assert_eq!(
+        b.world().resource::<Tickfold>().state().real_time(),
+        tickfold_bevy::Nanos(0)
+    );
+}
