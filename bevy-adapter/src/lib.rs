@@ -84,6 +84,15 @@
 //! the next frame. They are tickfold's controls, not Bevy's: the loop reads `Time<Real>`, so
 //! pausing `Time<Virtual>` does not stop the tickfold clocks, and Bevy's own `FixedMain` keeps
 //! running at `Time<Fixed>`'s rate beside them.
+//!
+//! **Interpolated transforms.** With [`TransformInterpolationPlugin`], an entity marked
+//! [`TransformInterpolation`] (translation, rotation, scale, each optional) is drawn between
+//! the alpha clock's previous and current tick: captured on tickfold's one capture rule
+//! (before a step's last update, in the [`BeforeTick`] schedule), restored to its tick value
+//! in `First` so gameplay never sees a blend, blended in `PostUpdate` before transform
+//! propagation. Teleports ([`TransformHistory::teleport`]) and spawns show the current
+//! transform. [`TransformEasing::Extrapolate`] and [`TransformEasing::Hermite`] draw from a
+//! velocity component you name ([`TransformVelocity`], [`TransformVelocityPlugin`]).
 
 mod input;
 mod messages;
@@ -94,6 +103,7 @@ mod run;
 mod save;
 #[cfg(feature = "testing")]
 mod testing;
+mod transform;
 
 pub use input::{TickInputApp, TickInputs};
 pub use messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
@@ -109,4 +119,9 @@ pub use tickfold_core;
 pub use tickfold_core::{
     ClockConfig, ClockId, DropReason, Event, LoopState, Nanos, Period, Policy, Render, Tick,
     TimeScale,
+};
+pub use transform::{
+    BeforeTick, TransformEasing, TransformHistory, TransformInterpolation,
+    TransformInterpolationPlugin, TransformInterpolationSystems, TransformVelocity,
+    TransformVelocityPlugin, VelocityHistory,
 };

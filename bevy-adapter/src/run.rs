@@ -9,6 +9,7 @@ use tickfold_core::{Event, Nanos, Tick};
 
 use crate::messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
 use crate::resource::{CurrentTick, Tickfold, fixed_time};
+use crate::transform::BeforeTick;
 
 /// Steps the [`Tickfold`] loop to `Time<Real>`'s elapsed time and handles the step's events in
 /// order: each update runs its clock's schedule once, every other event becomes a message.
@@ -128,6 +129,8 @@ fn run_tick(world: &mut World, tick: &Tick) {
     });
     world.insert_resource(fixed_time(span.0, span.1));
     crate::input::before_tick(world, tick);
+    // Captures for interpolation and other pre-tick work; an app without it has no schedule.
+    let _ = world.try_run_schedule(BeforeTick);
     if let Some(label) = label {
         // A clock whose schedule has no systems yet has no schedule either: nothing to run.
         let _ = world.try_run_schedule(label);

@@ -52,6 +52,7 @@ mod deltas;
 mod error;
 mod event;
 mod events;
+mod extrapolate;
 #[cfg(test)]
 mod fast_path_tests;
 mod few;
@@ -95,6 +96,7 @@ pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{DropReason, Event, Render, Tick};
 pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
+pub use extrapolate::Extrapolate;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;

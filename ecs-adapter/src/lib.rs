@@ -49,6 +49,11 @@
 //! * **Reads**: [`Interpolated::for_each`] (visitor with [`Sample`]s),
 //!   [`Interpolated::extract`] (instance buffer), [`Interpolated::write_rendered`]
 //!   (render-only component). The gameplay component only ever holds tick values.
+//! * **Velocity reads**: [`Interpolated::with_velocity`] draws `T` from a velocity component
+//!   you name ([`VelocityOf`]) by [`Motion::Extrapolate`] (`current + v·alpha·dt`, no tick of
+//!   latency) or [`Motion::Hermite`] (the cubic through both ticks with the velocities as
+//!   slopes), the two modes of `bevy_transform_interpolation`; the formulas are
+//!   tickfold-core's [`Extrapolate`].
 //! * **ECS-agnostic code**: [`Interpolated::in_world`] is tickfold-core's [`Columns`] and
 //!   [`BlendColumns`], the storage traits tickfold-snapshot's `DoubleBuffer` implements for a
 //!   `Vec` of plain structs.
@@ -89,12 +94,14 @@
 
 mod error;
 mod interpolated;
+mod motion;
 mod save;
 mod tracker;
 mod types;
 
 pub use error::Error;
 pub use interpolated::{InWorld, Interpolated, Stats};
+pub use motion::{Motion, VelocityOf, WithVelocity};
 pub use save::SavedTracker;
 pub use tracker::Tracker;
 pub use types::{
@@ -108,6 +115,8 @@ pub use types::{
 pub use glam;
 /// The hecs version the adapter is built against (0.11.2), so your `World` is the same type.
 pub use hecs;
+/// Drawing from a velocity: what [`Interpolated::with_velocity`] needs of `T`.
+pub use tickfold_core::Extrapolate;
 /// The blending trait every tracked component implements.
 pub use tickfold_core::Interpolate;
 /// A rotation blended by normalized lerp (feature `glam`).
