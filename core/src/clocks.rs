@@ -30,7 +30,7 @@ impl<T> LoopState<T> {
         if s.clock_id(config.name).is_some() {
             return Err(ClockError::DuplicateClock(config.name));
         }
-        let origin = start.map_or(s.virt, |s| s.0);
+        let origin = start.map_or(s.virt.now(), |s| s.0);
         s.push_clock(config, checked, origin)
             .ok_or(ClockError::TooManyClocks)
     }

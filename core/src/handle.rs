@@ -234,7 +234,7 @@ impl<T> ClockMut<'_, T> {
     /// them as [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded). Returns the time dropped
     /// (`Nanos::MAX`-like values drop all the lag).
     pub fn discard_overstep(&mut self, time: Nanos) -> Nanos {
-        let v = self.inner.virt;
+        let v = self.inner.virt.now();
         let c = self.inner.moving(self.i);
         let (dropped_ns, dropped) = c.discard(time.0, v);
         if dropped_ns > 0 {
@@ -259,7 +259,7 @@ impl<T> ClockMut<'_, T> {
     /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::SlotMissed`](crate::DropReason::SlotMissed), and rests until the next slot a
     /// period after the reset (the timing of tokio's `Interval::reset`).
     pub fn reset_grid(&mut self) -> &mut Self {
-        let v = self.inner.virt;
+        let v = self.inner.virt.now();
         let c = self.inner.moving(self.i);
         let dropped = c.reset_at(v);
         c.last_count = 0;
