@@ -286,6 +286,21 @@ impl<T> LoopState<T> {
     /// [`ClockError::UnknownId`] for a tick of no clock of this loop,
     /// [`ClockError::NotRefusable`] for any other tick that breaks the rules above; the state
     /// is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(40)); // ticks 0 and 1
+    /// let last = events.updates().last().expect("two ticks ran");
+    /// state.refuse(&last)?; // the session was not ready for tick 1
+    /// let events = state.advance(Nanos::from_millis(41));
+    /// assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [1]); // again
+    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_refused), Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn refuse(&mut self, tick: &Tick) -> Result<(), ClockError> {
         let s = &mut *self.inner;
         let i = s.position(ClockRef::Id(tick.clock))?;
