@@ -18,6 +18,7 @@ use crate::virtual_time::Virtual;
 
 /// A clock control (rate change, discarded ticks) waits in `Inner::reports` (its bit in the
 /// saved `pending_controls`, beside the virtual layer's).
+#[cfg(feature = "serde")]
 pub(crate) const PENDING_CLOCKS: u8 = 8;
 
 /// The whole state of a main loop, as a value: step it with [`LoopState::step`].

@@ -18,6 +18,7 @@ pub(crate) const PENDING_RESUMED: u8 = 2;
 /// A scale change not yet reported.
 pub(crate) const PENDING_SCALE: u8 = 4;
 /// Every bit this layer owns.
+#[cfg(feature = "serde")]
 pub(crate) const PENDING_VIRTUAL: u8 = PENDING_PAUSED | PENDING_RESUMED | PENDING_SCALE;
 
 /// Virtual time as the loop keeps it: real time less pauses, scaled exactly.
