@@ -20,6 +20,20 @@ impl<T> LoopState<T> {
     ///
     /// [`ClockError::DuplicateClock`] if the name is taken, [`ClockError::Config`] for invalid
     /// settings, [`ClockError::TooManyClocks`] after 65,535 clocks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(500));
+    /// // An AI clock from now on: its tick 0 covers [500, 600) ms of virtual time.
+    /// let ai = state.add_clock(ClockConfig::new("ai", Period::from_hz(10)?), None)?;
+    /// let events = state.advance(Nanos::from_millis(600));
+    /// assert_eq!(events.updates().filter(|t| t.clock == ai).count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn add_clock(
         &mut self,
         config: ClockConfig,
@@ -30,7 +44,7 @@ impl<T> LoopState<T> {
         if s.clock_id(config.name).is_some() {
             return Err(ClockError::DuplicateClock(config.name));
         }
-        let origin = start.map_or(s.virt, |s| s.0);
+        let origin = start.map_or(s.virt.now(), |s| s.0);
         s.push_clock(config, checked, origin)
             .ok_or(ClockError::TooManyClocks)
     }
@@ -44,6 +58,20 @@ impl<T> LoopState<T> {
     ///
     /// [`ClockError::UnknownClock`] if no clock has that name, [`ClockError::LastClock`] if it
     /// is the only one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, ClockError, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.remove_clock("ai")?;
+    /// assert_eq!(state.clock_stats(ai), None);
+    /// assert_eq!(state.remove_clock("main"), Err(ClockError::LastClock));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn remove_clock(&mut self, name: &'static str) -> Result<ClockId, ClockError> {
         let s = &mut *self.inner;
         let i = s

@@ -1,19 +1,17 @@
-//! Run-time controls of a running loop: a clock's rate, cap, phase and hysteresis, the loop's
-//! max frame delta and render rate, overstep control (Bevy's `accumulate_overstep` and
+//! Run-time controls of a running loop: a clock's rate, cap, phase and hysteresis, overstep
+//! control (Bevy's `accumulate_overstep` and
 //! `discard_overstep`), a reset of the grid (tokio's `Interval::reset`) and the refusal of a
 //! tick the shell could not run. Each takes effect at the next step; what it changed is
 //! reported there.
 
-use core::time::Duration;
-
 use crate::clock::Clock;
-use crate::error::{ClockError, ConfigError};
+use crate::error::ClockError;
 use crate::event::Tick;
 use crate::events::Events;
 use crate::id::ClockId;
-use crate::rate::{GridPoint, Period};
+use crate::rate::Period;
 use crate::report::Report;
-use crate::state::{Inner, LoopState, PENDING_CLOCKS};
+use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 
 /// A clock of a loop, by id or by name: what the per-clock controls take.
@@ -60,7 +58,7 @@ impl<T> Inner<T> {
     /// is kept (input attribution of that step's ticks asks it), and the next step takes the
     /// general path, which lets it go.
     pub(crate) fn moving(&mut self, i: usize) -> &mut Clock {
-        self.pending_controls |= PENDING_CLOCKS;
+        self.clocks_pending = true;
         let c = &mut self.clocks[i];
         c.keep_stepped_grid();
         c
@@ -71,7 +69,7 @@ impl<T> Inner<T> {
     }
 
     pub(crate) fn report(&mut self, report: Report) {
-        self.pending_controls |= PENDING_CLOCKS;
+        self.clocks_pending = true;
         // Consecutive drops of one clock merge into one event.
         if let (
             Report::Dropped {
@@ -105,7 +103,7 @@ impl<T> Inner<T> {
     }
 
     /// The clock controls' events, at the start of the step after them (the general path:
-    /// [`PENDING_CLOCKS`] keeps the step off the fast path).
+    /// `clocks_pending` keeps the step off the fast path).
     pub(crate) fn emit_clock_reports(&mut self, ev: &mut Events<T>) {
         for report in self.reports.drain(..) {
             ev.before.push(report.event());
@@ -113,9 +111,9 @@ impl<T> Inner<T> {
     }
 }
 
-/// Changing a running loop: the max frame delta, the render rate and refused ticks. The
-/// per-clock controls are on [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]); the methods here that
-/// take a clock call them.
+/// Refusing a tick the shell could not run. The per-clock controls are on
+/// [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]); the older methods here that take a
+/// clock call them.
 impl<T> LoopState<T> {
     /// `clock_mut(clock)?.`[`set_rate`](crate::ClockMut::set_rate)`(period)`.
     ///
@@ -210,46 +208,6 @@ impl<T> LoopState<T> {
         self.inner.clock_of(clock.into()).map(Clock::rate)
     }
 
-    /// Changes the max frame delta (see
-    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)) from the next step on.
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError::ZeroMaxFrameDelta`] for a zero duration; the state is unchanged.
-    pub fn set_max_frame_delta(&mut self, max: Option<Duration>) -> Result<(), ConfigError> {
-        match max {
-            Some(d) if d.is_zero() => Err(ConfigError::ZeroMaxFrameDelta),
-            d => {
-                self.inner.real.set_max_delta(d.map(|d| Nanos::from(d).0));
-                Ok(())
-            }
-        }
-    }
-
-    /// The max frame delta (`None`: no clamp).
-    #[must_use]
-    pub fn max_frame_delta(&self) -> Option<Duration> {
-        self.inner.real.max_delta().map(Duration::from_nanos)
-    }
-
-    /// Changes the render cap (see [`LoopConfig::render_rate`](crate::LoopConfig::render_rate)).
-    /// The slots stay on a fixed grid from the loop's start; the next step may render.
-    pub fn set_render_rate(&mut self, rate: Option<Period>) {
-        let s = &mut *self.inner;
-        if rate == s.render_rate {
-            return;
-        }
-        s.render_rate = rate;
-        let now = s.real.now();
-        s.render_next = rate.map(|r| GridPoint::at(r, r.ticks_in(now)));
-    }
-
-    /// The render cap (`None`: render every step that advances time).
-    #[must_use]
-    pub fn render_rate(&self) -> Option<Period> {
-        self.inner.render_rate
-    }
-
     /// `clock_mut(clock)?.`[`accumulate_overstep`](crate::ClockMut::accumulate_overstep)`(time)`.
     ///
     /// # Errors
@@ -328,12 +286,27 @@ impl<T> LoopState<T> {
     /// [`ClockError::UnknownId`] for a tick of no clock of this loop,
     /// [`ClockError::NotRefusable`] for any other tick that breaks the rules above; the state
     /// is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(40)); // ticks 0 and 1
+    /// let last = events.updates().last().expect("two ticks ran");
+    /// state.refuse(&last)?; // the session was not ready for tick 1
+    /// let events = state.advance(Nanos::from_millis(41));
+    /// assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [1]); // again
+    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_refused), Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn refuse(&mut self, tick: &Tick) -> Result<(), ClockError> {
         let s = &mut *self.inner;
         let i = s.position(ClockRef::Id(tick.clock))?;
         if s.clocks[i].refuse(tick.index) {
             // The next step spares the refused tick (see `Clock::spare`) on the general path.
-            s.pending_controls |= PENDING_CLOCKS;
+            s.clocks_pending = true;
             Ok(())
         } else {
             Err(ClockError::NotRefusable {

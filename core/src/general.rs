@@ -6,7 +6,7 @@ use crate::config::Policy;
 use crate::event::{Event, Render};
 use crate::events::Events;
 use crate::rate::GridPoint;
-use crate::state::{Inner, PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::state::Inner;
 use crate::step::deadline_from;
 use crate::time::{Lag, Timestamp};
 
@@ -21,17 +21,18 @@ impl<T: Timestamp> Inner<T> {
         }
         let first = self.real.latest().is_none();
         let (elapsed, behind) = self.real.read(now, ev);
-        if !self.paused && elapsed > 0 {
-            let before = self.virt;
+        let paused = self.virt.is_paused();
+        if !paused && elapsed > 0 {
+            let before = self.virt.now();
             self.add_real(elapsed, ev);
-            self.last_frame_v = self.virt - before;
+            self.virt.record_frame(before);
         }
-        ev.v = self.virt;
+        ev.v = self.virt.now();
         // The nearest rule expects the next frame to last as long as the one that just ended.
-        let x_est = self.last_frame_v;
+        let x_est = self.virt.last_frame();
         let now_real = self.real.now();
-        let stepped = self.paused && self.step_request > 0;
-        let mut deadline_real = if self.paused {
+        let stepped = paused && self.virt.step_request() > 0;
+        let mut deadline_real = if paused {
             self.run_stepping(ev, now_real)
         } else if self.clocks.len() == 1 && self.clocks[0].config().policy != Policy::CatchUp {
             self.run_lone_constant_rate(ev, now, behind, now_real)
@@ -58,20 +59,10 @@ impl<T: Timestamp> Inner<T> {
     }
 
     fn emit_controls(&mut self, ev: &mut Events<T>) {
-        if self.pending_controls == 0 {
-            return;
+        if self.virt.has_pending() {
+            self.virt.emit_controls(ev);
         }
-        if self.pending_controls & PENDING_PAUSED != 0 {
-            ev.before.push(Event::Paused);
-        }
-        if self.pending_controls & PENDING_RESUMED != 0 {
-            ev.before.push(Event::Resumed);
-        }
-        if self.pending_controls & PENDING_SCALE != 0 {
-            ev.before.push(Event::ScaleChanged(self.scale));
-            self.reported_scale = self.scale;
-        }
-        if self.pending_controls & PENDING_CLOCKS != 0 {
+        if self.clocks_pending {
             // Copied if they fit beside the worst case of what the step adds; else moved with
             // their list, so the step never allocates for them (see `Events`).
             if ev.before.fits(&self.reports, self.own_words_before()) {
@@ -79,8 +70,8 @@ impl<T: Timestamp> Inner<T> {
             } else {
                 ev.before.take_reports(&mut self.reports);
             }
+            self.clocks_pending = false;
         }
-        self.pending_controls = 0;
     }
 
     /// The most words the events this step adds before the updates after the controls can take
@@ -105,7 +96,7 @@ impl<T: Timestamp> Inner<T> {
     /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
     /// deadline (ns since start).
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
-        let v = self.virt;
+        let v = self.virt.now();
         for clock in &mut self.clocks {
             if clock.config().policy != Policy::CatchUp && !clock.ended() {
                 clock.skip_missed(v, false, &mut ev.before);
@@ -149,8 +140,8 @@ impl<T: Timestamp> Inner<T> {
         if self.clocks.iter().all(Clock::ended) {
             return None;
         }
-        self.virt_rem
-            .real_needed(self.scale, wake.saturating_sub(v))
+        self.virt
+            .real_needed(wake.saturating_sub(v))
             .map(|r| now_real.saturating_add(r))
     }
 
@@ -165,7 +156,7 @@ impl<T: Timestamp> Inner<T> {
         behind: u64,
         now_real: u64,
     ) -> Option<u64> {
-        let v = self.virt;
+        let v = self.virt.now();
         let clock = &mut self.clocks[0];
         if clock.ended() {
             return None;
@@ -175,7 +166,7 @@ impl<T: Timestamp> Inner<T> {
             return None;
         }
         if v < slot {
-            let real = self.virt_rem.real_needed(self.scale, slot - v)?;
+            let real = self.virt.real_needed(slot - v)?;
             let until = deadline_from(now, behind, real);
             ev.before.push(Event::Sleep { until });
         }
@@ -185,7 +176,7 @@ impl<T: Timestamp> Inner<T> {
         ev.runs.push(run);
         clock.end_step(v);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
-        if clock.ended() || self.scale.as_ratio().0 == 0 {
+        if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None
         } else {
             Some(now_real)
@@ -211,12 +202,12 @@ impl<T: Timestamp> Inner<T> {
     fn render_event(&self) -> Render {
         let (alpha, lag) = self
             .alpha_clock_ref()
-            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt));
+            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt.now()));
         Render {
             alpha,
             lag,
             ticks: self.alpha_clock_ref().map_or(0, |c| c.ran()),
-            paused: self.paused,
+            paused: self.virt.is_paused(),
         }
     }
 }

@@ -79,30 +79,86 @@ impl<T> ClockMut<'_, T> {
     }
 
     /// The clock's id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let id = state.clock_mut("main")?.id();
+    /// assert_eq!(Some(id), state.clock_id("main"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn id(&self) -> ClockId {
         self.clock().id()
     }
 
     /// The clock's name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let id = state.alpha_clock();
+    /// assert_eq!(state.clock_mut(id)?.name(), "main");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn name(&self) -> &'static str {
         self.clock().config().name
     }
 
     /// The clock's tick length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.clock_mut("main")?.rate(), Period::from_hz(60)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn rate(&self) -> Period {
         self.clock().rate()
     }
 
     /// The clock's configuration as it stands (its rate, cap, phase, hysteresis, policy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let mut main = state.clock_mut("main")?;
+    /// main.set_phase(0.5)?;
+    /// assert_eq!(main.config(), ClockConfig::new("main", Period::from_hz(60)?).phase(0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn config(&self) -> ClockConfig {
         *self.clock().config()
     }
 
     /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(50));
+    /// let stats = state.clock_mut("main")?.stats();
+    /// assert_eq!((stats.ticks_run, stats.alpha), (2, 0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn stats(&self) -> ClockStats {
         self.inner.stats_of(self.clock())
@@ -164,6 +220,20 @@ impl<T> ClockMut<'_, T> {
     ///
     /// `Some(0)` ([`ConfigError::ZeroUpdateCap`](crate::ConfigError::ZeroUpdateCap) in
     /// [`ClockError::Config`]); the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(100)?).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// state.clock_mut("main")?.set_max_updates(Some(3))?;
+    /// let events = state.advance(Nanos::from_millis(100)); // 10 ticks due, 3 run
+    /// assert_eq!(events.update_count(), 3);
+    /// assert!(state.clock_mut("main")?.set_max_updates(Some(0)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_max_updates(&mut self, cap: Option<u32>) -> Result<&mut Self, ClockError> {
         self.update_config(|c| c.max_updates(cap))
     }
@@ -177,6 +247,18 @@ impl<T> ClockMut<'_, T> {
     /// A phase outside `[0, 1)` ([`ConfigError::InvalidPhase`](crate::ConfigError::InvalidPhase))
     /// or a phase on a constant-rate clock
     /// ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly)); the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// // Half a tick earlier: tick 0 is due at 50 ms instead of 100 ms.
+    /// state.clock_mut("main")?.set_phase(0.5)?;
+    /// assert_eq!(state.advance(Nanos::from_millis(50)).update_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_phase(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
         self.update_config(|c| c.phase(fraction))
     }
@@ -190,6 +272,20 @@ impl<T> ClockMut<'_, T> {
     /// ([`ConfigError::InvalidHysteresis`](crate::ConfigError::InvalidHysteresis)) or hysteresis
     /// on a constant-rate clock ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly));
     /// the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let mut main = state.clock_mut("main")?;
+    /// main.set_hysteresis(0.1)?;
+    /// assert!(main.set_hysteresis(0.7).is_err()); // outside [0, ½]: unchanged
+    /// let expected = ClockConfig::new("main", Period::from_hz(60)?).hysteresis(0.1);
+    /// assert_eq!(main.config(), expected);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
         self.update_config(|c| c.hysteresis(fraction))
     }
@@ -217,6 +313,18 @@ impl<T> ClockMut<'_, T> {
     /// span come due (at the next step, up to the cap per step, the rest
     /// [`Event::Deferred`](crate::Event::Deferred)). Use it to make up for time a loading screen did not count. Other
     /// clocks and virtual time itself are unchanged; the max frame delta does not apply to it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// // 60 ms a loading screen did not count: three 20 ms ticks come due at the next step.
+    /// state.clock_mut("main")?.accumulate_overstep(Nanos::from_millis(60));
+    /// assert_eq!(state.advance(Nanos::from_millis(1)).update_count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn accumulate_overstep(&mut self, time: Nanos) -> &mut Self {
         let c = self.inner.moving(self.i);
         c.accumulate(time.0);
@@ -229,8 +337,20 @@ impl<T> ClockMut<'_, T> {
     /// in the dropped span never run: the tick number jumps over them and the next step reports
     /// them as [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded). Returns the time dropped
     /// (`Nanos::MAX`-like values drop all the lag).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(30)); // tick 0 ran; 10 ms of lag
+    /// let dropped = state.clock_mut("main")?.discard_overstep(Nanos::from_millis(25));
+    /// assert_eq!(dropped, Nanos::from_millis(10)); // never below zero
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn discard_overstep(&mut self, time: Nanos) -> Nanos {
-        let v = self.inner.virt;
+        let v = self.inner.virt.now();
         let c = self.inner.moving(self.i);
         let (dropped_ns, dropped) = c.discard(time.0, v);
         if dropped_ns > 0 {
@@ -254,8 +374,23 @@ impl<T> ClockMut<'_, T> {
     /// it runs only if the next step comes at its start; a later step drops it, reported as
     /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::SlotMissed`](crate::DropReason::SlotMissed), and rests until the next slot a
     /// period after the reset (the timing of tokio's `Interval::reset`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(10)?).max_updates(Some(1)).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(500)); // 5 ticks due, 1 ran: a backlog of 4
+    /// state.clock_mut("main")?.reset_grid(); // forget it
+    /// let events = state.advance(Nanos::from_millis(550));
+    /// assert!(events.iter().any(|e| matches!(e, Event::DroppedTicks { count: 4, .. })));
+    /// assert_eq!(events.update_count(), 0); // the next tick is due at 600 ms
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reset_grid(&mut self) -> &mut Self {
-        let v = self.inner.virt;
+        let v = self.inner.virt.now();
         let c = self.inner.moving(self.i);
         let dropped = c.reset_at(v);
         c.forget_latest_step();

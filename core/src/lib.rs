@@ -42,12 +42,31 @@
 
 extern crate alloc;
 
-mod anchor;
-mod clock;
+// The modules that add `LoopState`'s methods, in the order its docs page lists them: make it
+// and step it, its handles (virtual time, real time, one clock), the clocks' numbers, then the
+// rest.
+// (One module a group, so that rustfmt keeps the order.)
+mod state;
+
+mod step;
+
+mod virtual_handle;
+
+mod real_handle;
+
+mod handle;
+
+mod stats;
+
 mod clocks;
+
+mod controls;
+
+mod anchor;
+
+mod clock;
 mod columns;
 mod config;
-mod controls;
 mod deltas;
 mod error;
 mod event;
@@ -60,7 +79,6 @@ mod general;
 #[cfg(feature = "glam")]
 mod glam_impls;
 mod grid;
-mod handle;
 mod id;
 mod input;
 mod interpolate;
@@ -75,14 +93,12 @@ mod serde_impls;
 #[cfg(feature = "serde")]
 mod serde_state;
 mod span;
-mod state;
 #[cfg(feature = "serde")]
 mod state_error;
-mod stats;
-mod step;
 mod stepping;
 mod time;
 mod virt;
+mod virtual_time;
 mod walk;
 
 /// The glam crate itself (feature `glam`), re-exported so that your glam types are the ones
@@ -105,6 +121,7 @@ pub use id::ClockId;
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
+pub use real_handle::RealTimeMut;
 #[cfg(feature = "serde")]
 pub use serde_state::SavedState;
 pub use state::LoopState;
@@ -112,3 +129,4 @@ pub use state::LoopState;
 pub use state_error::StateError;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};
+pub use virtual_handle::VirtualTimeMut;

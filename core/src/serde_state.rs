@@ -13,10 +13,11 @@ use crate::rate::{GridPoint, Period, TimeScale};
 use crate::real::Real;
 use crate::report::Report;
 use crate::span::StepSpan;
-use crate::state::{Inner, LoopState};
+use crate::state::{Inner, LoopState, PENDING_CLOCKS};
 use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
+use crate::virtual_time::{SavedVirtual, Virtual};
 
 struct ClocksOut<'a>(&'a [Clock]);
 
@@ -89,6 +90,8 @@ struct StateIn<T> {
 impl<T: Serialize> Serialize for LoopState<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = &*self.inner;
+        let v = i.virt.saved();
+        let clocks_bit = if i.clocks_pending { PENDING_CLOCKS } else { 0 };
         StateOut {
             version: FORMAT,
             start: i.real.start(),
@@ -99,16 +102,16 @@ impl<T: Serialize> Serialize for LoopState<T> {
             render_rate: i.render_rate,
             render_next: i.render_next.map(|p| p.m),
             last_real: i.real.latest(),
-            virt: i.virt,
-            virt_rem: i.virt_rem,
-            last_frame_v: i.last_frame_v,
-            paused: i.paused,
-            scale: i.scale,
-            reported_scale: i.reported_scale,
-            pending_controls: i.pending_controls,
+            virt: v.virt,
+            virt_rem: v.virt_rem,
+            last_frame_v: v.last_frame_v,
+            paused: v.paused,
+            scale: v.scale,
+            reported_scale: v.reported_scale,
+            pending_controls: v.pending | clocks_bit,
             reports: &i.reports,
             span: Some(&i.span),
-            step_request: i.step_request,
+            step_request: v.step_request,
         }
         .serialize(s)
     }
@@ -196,9 +199,17 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
         (Some(_), None) => return Err(StateError::MissingRenderSlot),
     };
-    if !s.virt_rem.is_valid_for(s.scale) {
-        return Err(StateError::BadRemainder);
-    }
+    let virt = Virtual::loaded(SavedVirtual {
+        virt: s.virt,
+        virt_rem: s.virt_rem,
+        last_frame_v: s.last_frame_v,
+        paused: s.paused,
+        scale: s.scale,
+        reported_scale: s.reported_scale,
+        step_request: s.step_request,
+        pending: s.pending_controls,
+    })
+    .ok_or(StateError::BadRemainder)?;
     let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
     if !span.rem0.is_valid_for(span.scale) {
         return Err(StateError::BadRemainder);
@@ -237,21 +248,15 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     Ok(LoopState {
         inner: alloc::boxed::Box::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
+            virt,
             clocks,
             alpha_clock: s.alpha_clock,
             next_id: s.next_id,
             render_rate: s.render_rate,
-            virt: s.virt,
-            virt_rem: s.virt_rem,
-            last_frame_v: s.last_frame_v,
             render_next,
-            paused: s.paused,
-            scale: s.scale,
-            reported_scale: s.reported_scale,
-            pending_controls: s.pending_controls,
+            clocks_pending: s.pending_controls & PENDING_CLOCKS != 0,
             reports: s.reports,
             span,
-            step_request: s.step_request,
         }),
     })
 }

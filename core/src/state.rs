@@ -9,17 +9,16 @@ use crate::clock::Clock;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::id::ClockId;
-use crate::rate::{GridPoint, Period, TimeScale};
+use crate::rate::{GridPoint, Period};
 use crate::real::Real;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
-use crate::virt::SubNanos;
+use crate::virtual_time::Virtual;
 
-pub(crate) const PENDING_PAUSED: u8 = 1;
-pub(crate) const PENDING_RESUMED: u8 = 2;
-pub(crate) const PENDING_SCALE: u8 = 4;
-/// A clock control (rate change, discarded ticks) waits in `Inner::reports`.
+/// A clock control (rate change, discarded ticks) waits in `Inner::reports` (its bit in the
+/// saved `pending_controls`, beside the virtual layer's).
+#[cfg(feature = "serde")]
 pub(crate) const PENDING_CLOCKS: u8 = 8;
 
 /// The whole state of a main loop, as a value: step it with [`LoopState::step`].
@@ -36,9 +35,11 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 /// 1. **Read the clock** once: `Instant::now()`, a vsync timestamp, a replay log, a fake clock.
 /// 2. **Step**: [`step`](LoopState::step) (by value) or [`advance_into`](LoopState::advance_into)
 ///    (in place, into a reused [`Events`](crate::Events)) with that `now`. This returns at once;
-///    nothing else changes the state but the controls ([`set_paused`](LoopState::set_paused),
-///    [`set_time_scale`](LoopState::set_time_scale), [`add_clock`](LoopState::add_clock),
-///    [`remove_clock`](LoopState::remove_clock)), which take effect at the next step.
+///    nothing else changes the state but the controls (on the handles
+///    [`virtual_time_mut`](LoopState::virtual_time_mut),
+///    [`real_time_mut`](LoopState::real_time_mut) and [`clock_mut`](LoopState::clock_mut), and
+///    [`add_clock`](LoopState::add_clock), [`remove_clock`](LoopState::remove_clock)), which
+///    take effect at the next step.
 /// 3. **Handle the events in order** (iterate the [`Events`](crate::Events)):
 ///    * [`Event::Sleep`](crate::Event::Sleep): wait until then before going on (a lone
 ///      constant-rate clock);
@@ -83,9 +84,28 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///
 /// A loop holds one or more named clocks, each with its own exact rate, cap, policy and firing
 /// rule (the fixed-frequency sub-loops of "looping in time"). Within a step, updates come out
-/// ordered by due time, ties broken by declaration order, so replays are bit-identical. The
-/// single-clock accessors ([`ticks_run`](LoopState::ticks_run) and friends) describe the alpha
-/// clock; the others are reached through [`clock_stats`](LoopState::clock_stats).
+/// ordered by due time, ties broken by declaration order, so replays are bit-identical. Each
+/// clock's numbers are in its [`clock_stats`](LoopState::clock_stats).
+///
+/// # Its methods, in the order a shell meets them
+///
+/// * Make it and step it: [`new`](LoopState::new), then [`step`](LoopState::step),
+///   [`advance`](LoopState::advance) or [`advance_into`](LoopState::advance_into).
+/// * Control it through a handle for each layer of time, as Bevy keeps `Time<Virtual>`,
+///   `Time<Real>` and `Time<Fixed>`: [`virtual_time_mut`](LoopState::virtual_time_mut)
+///   (pause, time scale, debug stepping, elapsed and delta),
+///   [`real_time_mut`](LoopState::real_time_mut) (the clock readings, the max frame delta,
+///   the render cap) and [`clock_mut`](LoopState::clock_mut) (one clock's rate, cap, phase,
+///   hysteresis, overstep).
+/// * Read the clocks' numbers: [`clock_stats`](LoopState::clock_stats),
+///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
+///   [`clock_names`](LoopState::clock_names).
+/// * Change the set of clocks, refuse a tick, move the state to another time axis:
+///   [`add_clock`](LoopState::add_clock), [`remove_clock`](LoopState::remove_clock),
+///   [`refuse`](LoopState::refuse), [`rebase`](LoopState::rebase).
+///
+/// The older one-line forms (`set_paused`, `set_time_scale`, `ticks_run`, `virtual_time`,
+/// `set_rate(clock, ..)` and the rest) still work and call these; they are left off this page.
 ///
 /// # Size and cost
 ///
@@ -124,31 +144,23 @@ pub struct LoopState<T = Nanos> {
 pub(crate) struct Inner<T> {
     /// Real time: the start, the latest reading, the max frame delta (see `real.rs`).
     pub(crate) real: Real<T>,
+    /// Virtual time: its position, scale, pause and debug stepping (see `virtual_time.rs`).
+    pub(crate) virt: Virtual,
     /// The clocks, in declaration order.
     pub(crate) clocks: Vec<Clock>,
     /// The clock whose alpha the Render event carries.
     pub(crate) alpha_clock: ClockId,
     pub(crate) next_id: u16,
     pub(crate) render_rate: Option<Period>,
-    /// Virtual time since start in whole ns, and the exact fraction of a ns it carries.
-    pub(crate) virt: u64,
-    pub(crate) virt_rem: SubNanos,
-    /// Virtual length of the last frame that advanced time: the *nearest* rule's estimate.
-    pub(crate) last_frame_v: u64,
     /// Next render slot, if renders are capped.
     pub(crate) render_next: Option<GridPoint>,
-    pub(crate) paused: bool,
-    pub(crate) scale: TimeScale,
-    /// The scale the latest step used (a change back to it before the next step cancels out).
-    pub(crate) reported_scale: TimeScale,
-    pub(crate) pending_controls: u8,
+    /// Whether a clock control's report waits in `reports` (see `controls.rs`).
+    pub(crate) clocks_pending: bool,
     /// What the clock controls did since the latest step, reported at the next one (see
     /// `controls.rs`). Empty, without capacity, unless a control was used.
     pub(crate) reports: Vec<Report>,
     /// What the latest step covered (see `deltas.rs`).
     pub(crate) span: StepSpan,
-    /// Alpha-clock ticks still to run while paused (see `stepping.rs`); 0 unless paused.
-    pub(crate) step_request: u64,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -172,7 +184,8 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// // The start is a timestamp of your clock: `Nanos` here, `Instant::now()` in a real loop.
     /// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// assert_eq!((state.ticks_run(), state.next_tick()), (0, 0));
+    /// let main = state.clock_stats("main").expect("the clock `LoopConfig::new` declares");
+    /// assert_eq!((main.ticks_run, main.next_tick), (0, 0));
     ///
     /// // Invalid settings are refused here, never at a later step.
     /// let bad = LoopConfig::new(Period::from_hz(60)?).max_updates(Some(0));
@@ -183,21 +196,15 @@ impl<T: Timestamp> LoopState<T> {
         let max_delta = config.checked_max_delta()?;
         let mut state = Inner {
             real: Real::new(start, max_delta),
+            virt: Virtual::new(config.scale, config.paused),
             clocks: Vec::with_capacity(config.clocks.len()),
             alpha_clock: ClockId(0),
             next_id: 0,
             render_rate: config.render_rate,
-            virt: 0,
-            virt_rem: SubNanos::new(config.scale),
-            last_frame_v: 0,
             render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
-            paused: config.paused,
-            scale: config.scale,
-            reported_scale: config.scale,
-            pending_controls: 0,
+            clocks_pending: false,
             reports: Vec::new(),
             span: StepSpan::new(config.scale, config.paused),
-            step_request: 0,
         };
         for clock in &config.clocks {
             let checked = clock.validate()?;
@@ -216,104 +223,6 @@ impl<T: Timestamp> LoopState<T> {
         Ok(LoopState {
             inner: Box::new(state),
         })
-    }
-}
-
-impl<T> LoopState<T> {
-    /// The id of the clock called `name`.
-    #[must_use]
-    pub fn clock_id(&self, name: &str) -> Option<ClockId> {
-        self.inner.clock_id(name)
-    }
-
-    /// The name of clock `id`.
-    #[must_use]
-    pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
-        self.inner.clock_ref(id).map(|c| c.config().name)
-    }
-
-    /// The clocks' names, in declaration order.
-    pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.inner.clocks.iter().map(|c| c.config().name)
-    }
-
-    /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,
-    /// alpha is frozen and renders carry `paused: true`. The next step reports
-    /// [`Event::Paused`](crate::Event::Paused) or [`Event::Resumed`](crate::Event::Resumed); a
-    /// change undone before the next step reports nothing, since no step saw it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
-    /// let _ = state.advance(Nanos::from_millis(100)); // ticks 0 to 4
-    /// state.set_paused(true);
-    /// let events = state.advance(Nanos::from_millis(300)); // 200 ms paused: no updates
-    /// assert_eq!(events.iter().next(), Some(Event::Paused));
-    /// assert_eq!(events.update_count(), 0);
-    /// assert!(events.render().is_some_and(|r| r.paused));
-    /// assert_eq!(events.deadline(), None); // nothing comes due while paused
-    ///
-    /// state.set_paused(false);
-    /// let events = state.advance(Nanos::from_millis(320)); // 20 ms of time since resuming
-    /// assert_eq!(events.iter().next(), Some(Event::Resumed));
-    /// assert_eq!(events.update_count(), 1);
-    /// assert_eq!(state.ticks_run(), 6);
-    /// # Ok::<(), tickfold_core::ConfigError>(())
-    /// ```
-    pub fn set_paused(&mut self, paused: bool) {
-        let s = &mut *self.inner;
-        if paused == s.paused {
-            return;
-        }
-        s.paused = paused;
-        // Resuming cancels a single step not taken yet (see `step_ticks`).
-        s.step_request = 0;
-        let (flag, opposite) = if paused {
-            (PENDING_PAUSED, PENDING_RESUMED)
-        } else {
-            (PENDING_RESUMED, PENDING_PAUSED)
-        };
-        // Undone before the next step: no step saw the change, so nothing is reported.
-        if s.pending_controls & opposite != 0 {
-            s.pending_controls &= !opposite;
-        } else {
-            s.pending_controls |= flag;
-        }
-    }
-
-    /// Changes the time scale. It applies to all real time after the latest `now`, exactly;
-    /// the next step reports [`Event::ScaleChanged`](crate::Event::ScaleChanged) (unless the
-    /// scale was set back to the one the previous step used).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, TimeScale};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
-    /// let slow = TimeScale::ratio(1, 2)?; // half speed: slow motion
-    /// state.set_time_scale(slow);
-    /// let events = state.advance(Nanos::from_millis(200));
-    /// assert_eq!(events.iter().next(), Some(Event::ScaleChanged(slow)));
-    /// assert_eq!(state.virtual_time(), Nanos::from_millis(100)); // 200 ms of real time
-    /// assert_eq!(state.ticks_run(), 5); // ticks keep their 20 ms length: there are fewer of them
-    /// # Ok::<(), tickfold_core::ConfigError>(())
-    /// ```
-    pub fn set_time_scale(&mut self, scale: TimeScale) {
-        let s = &mut *self.inner;
-        if scale != s.scale {
-            // The carried fraction of a ns is kept exactly (see `SubNanos`).
-            s.virt_rem.rescale(scale);
-            s.scale = scale;
-            if scale == s.reported_scale {
-                s.pending_controls &= !PENDING_SCALE;
-            } else {
-                s.pending_controls |= PENDING_SCALE;
-            }
-        }
     }
 }
 

@@ -10,7 +10,8 @@ use crate::error::ConfigError;
 use crate::id::ClockId;
 use crate::rate::TimeScale;
 use crate::report::Report;
-use crate::state::{PENDING_CLOCKS, PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::state::PENDING_CLOCKS;
+use crate::virtual_time::{PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
 
 /// The version of the `LoopState` format written by this crate.
 pub(crate) const FORMAT: u32 = 1;

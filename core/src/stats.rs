@@ -1,14 +1,17 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
 use crate::clock::Clock;
+use crate::controls::ClockRef;
 use crate::id::ClockId;
-use crate::rate::{Period, TimeScale};
+use crate::rate::Period;
 use crate::state::{Inner, LoopState};
-use crate::time::{Lag, Nanos};
+use crate::time::Lag;
 
-/// The accessors: what the loop knows after the latest step.
+/// The clocks' numbers after the latest step.
 impl<T> LoopState<T> {
-    /// Everything the loop knows about clock `id`, or `None` if it does not exist.
+    /// Everything the loop knows about `clock` (a name or a [`ClockId`]), or `None` if there
+    /// is no such clock: ticks run, dropped, pending, due and early, alpha and lag. The alpha
+    /// clock's are `state.clock_stats(state.alpha_clock())`.
     ///
     /// # Examples
     ///
@@ -19,116 +22,137 @@ impl<T> LoopState<T> {
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(150));
-    /// let ai = state.clock_id("ai").expect("declared above");
-    /// let stats = state.clock_stats(ai).expect("a clock of this loop");
+    /// let stats = state.clock_stats("ai").expect("a clock of this loop");
     /// assert_eq!((stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
     /// assert_eq!(stats.alpha, 0.5); // 50 ms into its 100 ms tick
-    /// assert_eq!(state.ticks_run(), 7); // the main clock (the alpha clock), 20 ms ticks
+    /// // The main clock (the alpha clock, 20 ms ticks), by its id.
+    /// let main = state.clock_stats(state.alpha_clock()).expect("the alpha clock exists");
+    /// assert_eq!(main.ticks_run, 7);
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
-    pub fn clock_stats(&self, id: ClockId) -> Option<ClockStats> {
-        self.inner.clock_ref(id).map(|c| self.inner.stats_of(c))
+    pub fn clock_stats(&self, clock: impl Into<ClockRef>) -> Option<ClockStats> {
+        let i = self.inner.position(clock.into()).ok()?;
+        Some(self.inner.stats_of(&self.inner.clocks[i]))
     }
 
-    /// The clock that drives the render alpha.
+    /// The clock that drives the render alpha (the first one declared, unless
+    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock) chose another).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?))
+    ///     .alpha_clock("physics");
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics"));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn alpha_clock(&self) -> ClockId {
         self.inner.alpha_clock
     }
 
+    /// The id of the clock called `name` (what [`Tick::clock`](crate::Tick::clock) carries).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let events = state.advance(Nanos::from_millis(100));
+    /// assert_eq!(events.updates().filter(|t| t.clock == ai).count(), 1);
+    /// assert_eq!(state.clock_id("nope"), None);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn clock_id(&self, name: &str) -> Option<ClockId> {
+        self.inner.clock_id(name)
+    }
+
+    /// The clocks' names, in declaration order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert!(state.clock_names().eq(["main", "ai"]));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.inner.clocks.iter().map(|c| c.config().name)
+    }
+}
+
+// The older shortcuts to one clock's numbers: each reads `LoopState::clock_stats`. Left off
+// the docs page.
+impl<T> LoopState<T> {
     fn alpha_stats(&self) -> ClockStats {
         self.clock_stats(self.inner.alpha_clock).unwrap_or_default()
     }
 
-    /// Whether virtual time is paused.
+    /// `clock_stats(id)`'s name.
+    #[doc(hidden)]
     #[must_use]
-    pub fn is_paused(&self) -> bool {
-        self.inner.paused
+    pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
+        self.clock_stats(id).map(|c| c.name)
     }
 
-    /// The current time scale.
-    #[must_use]
-    pub fn time_scale(&self) -> TimeScale {
-        self.inner.scale
-    }
-
-    /// The alpha clock's tick rate.
+    /// The alpha clock's [`ClockStats::rate`].
+    #[doc(hidden)]
     #[must_use]
     pub fn rate(&self) -> Period {
         self.alpha_stats().rate
     }
 
-    /// The loop's start, as given to [`LoopState::new`].
-    #[must_use]
-    pub fn start(&self) -> &T {
-        self.inner.real.start()
-    }
-
-    /// Virtual time since the start, in ns: real time less pauses, scaled.
-    #[must_use]
-    pub fn virtual_time(&self) -> Nanos {
-        Nanos(self.inner.virt)
-    }
-
-    /// Latest real time seen, in ns since the start (0 before the first step).
-    #[must_use]
-    pub fn real_time(&self) -> Nanos {
-        Nanos(self.inner.real.now())
-    }
-
-    /// The number the alpha clock's next update will carry.
+    /// The alpha clock's [`ClockStats::next_tick`].
+    #[doc(hidden)]
     #[must_use]
     pub fn next_tick(&self) -> u64 {
         self.alpha_stats().next_tick
     }
 
-    /// The alpha clock's updates run so far.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// for frame in 1..=30u64 {
-    ///     let _ = state.advance(Nanos::from_millis(frame * 1000 / 30)); // 30 frames per second
-    /// }
-    /// assert_eq!(state.ticks_run(), 60); // one second at 60 Hz, however the frames sliced it
-    /// # Ok::<(), tickfold_core::ConfigError>(())
-    /// ```
+    /// The alpha clock's [`ClockStats::ticks_run`].
+    #[doc(hidden)]
     #[must_use]
     pub fn ticks_run(&self) -> u64 {
         self.alpha_stats().ticks_run
     }
 
-    /// The alpha clock's ticks reported dropped so far: missed constant-rate slots plus ticks
-    /// lost to the max frame delta.
+    /// The alpha clock's [`ClockStats::ticks_dropped`].
+    #[doc(hidden)]
     #[must_use]
     pub fn ticks_dropped(&self) -> u64 {
         self.alpha_stats().ticks_dropped
     }
 
-    /// The alpha clock's ticks due that have neither run nor been dropped: the backlog a capped
-    /// step left. Zero whenever the loop has caught up, and after every step that runs a
-    /// constant-rate clock.
+    /// The alpha clock's [`ClockStats::pending`].
+    #[doc(hidden)]
     #[must_use]
     pub fn pending(&self) -> u64 {
         self.alpha_stats().pending
     }
 
-    /// The alpha clock's ticks due by the virtual clock. For every clock and configuration,
-    /// `ticks_run() + ticks_dropped() + pending() == ticks_due() + ticks_early()`, exactly, at
-    /// any time (see [`ClockStats`]). With a scale of 1 and no pauses the virtual clock is real
-    /// time.
+    /// The alpha clock's [`ClockStats::ticks_due`].
+    #[doc(hidden)]
     #[must_use]
     pub fn ticks_due(&self) -> u64 {
         self.alpha_stats().ticks_due
     }
 
-    /// The alpha clock's ticks that ran before virtual time made them due (the *nearest* rule,
-    /// hysteresis, a lone constant-rate clock's sleep, a smaller phase); see
-    /// [`ClockStats::ticks_early`].
+    /// The alpha clock's [`ClockStats::ticks_early`].
+    #[doc(hidden)]
     #[must_use]
     pub fn ticks_early(&self) -> u64 {
         self.alpha_stats().ticks_early
@@ -204,7 +228,7 @@ impl Default for ClockStats {
 impl<T> Inner<T> {
     /// `clock`'s numbers at the latest virtual time.
     pub(crate) fn stats_of(&self, c: &Clock) -> ClockStats {
-        let v = self.virt;
+        let v = self.virt.now();
         let (alpha, lag) = c.alpha(v);
         ClockStats {
             id: c.id(),

@@ -4,7 +4,6 @@
 
 use crate::event::{Event, Render};
 use crate::events::Events;
-use crate::rate::TimeScale;
 use crate::state::{Inner, LoopState};
 use crate::time::{Nanos, Timestamp};
 
@@ -132,10 +131,8 @@ impl<T: Timestamp> Inner<T> {
     pub(crate) fn is_plain(&self) -> bool {
         self.clocks.len() == 1
             && self.clocks[0].plain()
-            && self.pending_controls == 0
-            && !self.paused
-            && self.scale == TimeScale::ONE
-            && self.virt_rem.is_zero()
+            && !self.clocks_pending
+            && self.virt.is_plain()
             && self.render_rate.is_none()
     }
 
@@ -147,16 +144,16 @@ impl<T: Timestamp> Inner<T> {
         let first = self.real.latest().is_none();
         let (elapsed, behind) = self.real.read(now, ev);
         if elapsed > 0 {
-            let before = self.virt;
+            let before = self.virt.now();
             // At a scale of 1 the virtual advance is the real one.
             if self.real.max_delta().is_some_and(|max| elapsed > max) {
                 self.add_real(elapsed, ev);
             } else {
-                self.virt = before.saturating_add(elapsed);
+                self.virt.advance_unscaled(elapsed);
             }
-            self.last_frame_v = self.virt - before;
+            self.virt.record_frame(before);
         }
-        let v = self.virt;
+        let v = self.virt.now();
         ev.v = v;
         let clock = &mut self.clocks[0];
         let mut n = 0;
@@ -204,17 +201,13 @@ impl<T: Timestamp> Inner<T> {
     /// to the virtual advance: beyond it, each clock drops its oldest due ticks (see
     /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)).
     pub(crate) fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
-        let before = self.virt;
-        let dv = self.virt_rem.advance(self.scale, elapsed);
-        self.virt = before.saturating_add(dv);
-        if let Some(max) = self
-            .real
-            .max_delta()
-            .filter(|max| self.virt - before > *max)
-        {
+        let before = self.virt.now();
+        self.virt.advance(elapsed);
+        let after = self.virt.now();
+        if let Some(max) = self.real.max_delta().filter(|max| after - before > *max) {
             let limit = before.saturating_add(max);
             for clock in &mut self.clocks {
-                if let Some((first, ticks, time)) = clock.clamp(limit, self.virt) {
+                if let Some((first, ticks, time)) = clock.clamp(limit, after) {
                     ev.before.push(Event::DiscardedTime {
                         clock: clock.id(),
                         time: Nanos(time),

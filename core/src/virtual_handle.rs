@@ -1,0 +1,465 @@
+//! Virtual time of a running loop, as a handle: `state.virtual_time_mut().pause()`, like
+//! Bevy's `Time<Virtual>`. The controls and readings live here once (on the layer in
+//! `virtual_time.rs`); `LoopState`'s older methods for them call these.
+
+use crate::deltas::wrap;
+use crate::rate::{Period, TimeScale};
+use crate::span::StepSpan;
+use crate::state::{Inner, LoopState};
+use crate::time::Nanos;
+use crate::virtual_time::Virtual;
+
+/// A loop's virtual time, borrowed for its controls and its readings: from
+/// [`LoopState::virtual_time_mut`].
+///
+/// Virtual time is real time less pauses, scaled exactly (Bevy's `Time<Virtual>`); the clocks
+/// tick on it. Every control takes effect from the latest `now` and is reported at the next
+/// step ([`Event::Paused`](crate::Event::Paused), [`Event::Resumed`](crate::Event::Resumed),
+/// [`Event::ScaleChanged`](crate::Event::ScaleChanged)); a change undone before that step
+/// reports nothing. Controls return the handle again, so they chain.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// state.virtual_time_mut().set_scale(TimeScale::ratio(1, 2)?); // slow motion
+/// let _ = state.advance(Nanos::from_millis(200));
+/// let time = state.virtual_time_mut();
+/// assert_eq!(time.elapsed(), Nanos::from_millis(100)); // half of 200 ms of real time
+/// assert_eq!(time.delta(), Nanos::from_millis(100));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct VirtualTimeMut<'a> {
+    virt: &'a mut Virtual,
+    span: &'a StepSpan,
+}
+
+/// The readings of virtual time, shared by the handle and `LoopState`'s older getters.
+#[derive(Copy, Clone)]
+pub(crate) struct VirtualRef<'a> {
+    virt: &'a Virtual,
+    span: &'a StepSpan,
+}
+
+impl<T> Inner<T> {
+    pub(crate) fn virtual_ref(&self) -> VirtualRef<'_> {
+        VirtualRef {
+            virt: &self.virt,
+            span: &self.span,
+        }
+    }
+}
+
+impl VirtualRef<'_> {
+    #[inline]
+    pub(crate) fn elapsed(self) -> Nanos {
+        Nanos(self.virt.now())
+    }
+
+    #[inline]
+    pub(crate) fn delta(self) -> Nanos {
+        Nanos(self.virt.now().saturating_sub(self.span.virt0))
+    }
+
+    #[inline]
+    pub(crate) fn elapsed_wrapped(self, period: Period) -> Nanos {
+        Nanos(wrap(self.virt.now(), period))
+    }
+
+    #[inline]
+    pub(crate) fn elapsed_secs_wrapped(self, period: Period) -> f32 {
+        (wrap(self.virt.now(), period) as f64 / 1e9) as f32
+    }
+}
+
+impl<T> LoopState<T> {
+    /// A handle on virtual time for its controls (pause, time scale, debug stepping) and its
+    /// readings (elapsed, delta, wrapped), like Bevy's `Time<Virtual>`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(100)); // ticks 0 to 4
+    /// state.virtual_time_mut().pause();
+    /// let events = state.advance(Nanos::from_millis(300)); // 200 ms paused: no updates
+    /// assert_eq!(events.iter().next(), Some(Event::Paused));
+    /// assert_eq!(events.update_count(), 0);
+    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos::from_millis(100));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn virtual_time_mut(&mut self) -> VirtualTimeMut<'_> {
+        let s = &mut *self.inner;
+        VirtualTimeMut {
+            virt: &mut s.virt,
+            span: &s.span,
+        }
+    }
+}
+
+impl VirtualTimeMut<'_> {
+    fn get(&self) -> VirtualRef<'_> {
+        VirtualRef {
+            virt: self.virt,
+            span: self.span,
+        }
+    }
+
+    /// Pauses virtual time from the latest `now`: while paused no updates run, alpha is
+    /// frozen, renders carry `paused: true` and the deadline is `None` (nothing comes due).
+    /// The next step reports [`Event::Paused`](crate::Event::Paused). Pausing a paused loop
+    /// does nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// state.virtual_time_mut().pause();
+    /// let events = state.advance(Nanos::from_secs(1));
+    /// assert!(events.render().is_some_and(|r| r.paused));
+    /// assert_eq!((events.update_count(), events.deadline()), (0, None));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn pause(&mut self) -> &mut Self {
+        self.set_paused(true)
+    }
+
+    /// Resumes virtual time from the latest `now` (the real time paused never counts); the
+    /// next step reports [`Event::Resumed`](crate::Event::Resumed). Resuming cancels a
+    /// [`step_ticks`](Self::step_ticks) request not taken yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(50)?).paused(true);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_secs(10)); // paused: no virtual time
+    /// state.virtual_time_mut().resume();
+    /// let events = state.advance(Nanos::from_millis(10_020)); // 20 ms since resuming
+    /// assert_eq!(events.iter().next(), Some(Event::Resumed));
+    /// assert_eq!(events.update_count(), 1);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn resume(&mut self) -> &mut Self {
+        self.set_paused(false)
+    }
+
+    /// [`pause`](Self::pause) or [`resume`](Self::resume). A change undone before the next
+    /// step reports nothing, since no step saw it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let menu_open = true;
+    /// state.virtual_time_mut().set_paused(menu_open);
+    /// assert!(state.virtual_time_mut().is_paused());
+    /// state.virtual_time_mut().set_paused(false); // undone: the next step reports nothing
+    /// let events = state.advance(Nanos::from_millis(20));
+    /// assert!(matches!(events.iter().next(), Some(Event::Update(_))));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn set_paused(&mut self, paused: bool) -> &mut Self {
+        self.virt.set_paused(paused);
+        self
+    }
+
+    /// Whether virtual time is paused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?).paused(true);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// assert!(state.virtual_time_mut().is_paused());
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.virt.is_paused()
+    }
+
+    /// The time scale (1 unless changed).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.virtual_time_mut().scale(), TimeScale::ONE);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn scale(&self) -> TimeScale {
+        self.virt.scale()
+    }
+
+    /// Changes the time scale. It applies to all real time after the latest `now`, exactly
+    /// (the fraction of a ns it leaves is carried, never lost, across any sequence of
+    /// changes); the next step reports [`Event::ScaleChanged`](crate::Event::ScaleChanged)
+    /// (unless the scale was set back to the one the previous step used). Ticks keep their
+    /// length: at half speed there are half as many.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let slow = TimeScale::ratio(1, 2)?; // half speed: slow motion
+    /// state.virtual_time_mut().set_scale(slow);
+    /// let events = state.advance(Nanos::from_millis(200));
+    /// assert_eq!(events.iter().next(), Some(Event::ScaleChanged(slow)));
+    /// assert_eq!(events.update_count(), 5); // 100 ms of 20 ms ticks
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_scale(&mut self, scale: TimeScale) -> &mut Self {
+        self.virt.set_scale(scale);
+        self
+    }
+
+    /// Runs exactly `n` more ticks of the alpha clock at the next step, then stays paused:
+    /// debug single-stepping, like Bevy's stepping. Pauses the loop first if it is running
+    /// (the next step then reports [`Event::Paused`](crate::Event::Paused); the real time
+    /// since the latest `now` does not count). `n = 0` cancels a request not taken yet, as
+    /// does [`resume`](Self::resume); calling it twice adds up (saturating).
+    ///
+    /// The step moves virtual time, at the end of its span, to exactly the due time of the
+    /// `n`-th next tick of the alpha clock (the time at which it would have run unpaused), and
+    /// then runs every clock's ticks due by then, reported as ordinary
+    /// [`Event::Update`](crate::Event::Update)s ([`Tick::last_in_step`](crate::Tick::last_in_step)
+    /// as usual), followed by a render (with `paused: true`) at the new virtual time. So
+    /// interpolation, lags and [`ClockStats`](crate::ClockStats) stay consistent: the identity
+    /// `ticks_run + ticks_dropped + pending == ticks_due + ticks_early` holds, and
+    /// [`delta`](Self::delta) is the time stepped. Other clocks run the ticks that fall due by
+    /// that virtual time (a constant-rate clock among several skips the slots it passed,
+    /// reported as usual).
+    ///
+    /// Exactly `n`, whatever the firing rule: ticks are fired on their due time only (the
+    /// *nearest* rule and hysteresis fire nothing early or late while stepping). The update
+    /// cap still applies: past it, the rest runs in the following steps (each reporting
+    /// [`Event::Deferred`](crate::Event::Deferred) as usual, with a deadline of "now"). A
+    /// constant-rate alpha clock runs one slot per step (its one update per step), so `n` of
+    /// them take `n` steps. If the paused loop already has a backlog (ticks due that a cap
+    /// deferred), stepping runs those first, `n` at most.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// state.virtual_time_mut().pause();
+    /// let _ = state.advance(Nanos::from_secs(5));
+    /// state.virtual_time_mut().step_ticks(3);
+    /// let events = state.advance(Nanos::from_secs(5));
+    /// let ticks: Vec<u64> = events.updates().map(|t| t.index).collect();
+    /// assert_eq!(ticks, [0, 1, 2]);
+    /// let time = state.virtual_time_mut();
+    /// assert!(time.is_paused() && events.render().is_some_and(|r| r.paused));
+    /// // Virtual time moved by exactly three ticks of 100 ms.
+    /// assert_eq!(time.elapsed(), Nanos::from_millis(300));
+    /// assert_eq!(state.advance(Nanos::from_secs(6)).updates().count(), 0);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    pub fn step_ticks(&mut self, n: u64) -> &mut Self {
+        self.virt.request_steps(n);
+        self
+    }
+
+    /// Alpha-clock ticks a [`step_ticks`](Self::step_ticks) request still has to run.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// state.virtual_time_mut().step_ticks(2);
+    /// assert_eq!(state.virtual_time_mut().step_ticks_pending(), 2);
+    /// let _ = state.advance(Nanos::from_secs(1));
+    /// assert_eq!(state.virtual_time_mut().step_ticks_pending(), 0);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn step_ticks_pending(&self) -> u64 {
+        self.virt.step_request()
+    }
+
+    /// Virtual time since the start, in whole ns (rounded down; the fraction of a ns a time
+    /// scale leaves is carried): real time less pauses, scaled, plus any ticks single-stepped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?).time_scale(TimeScale::ratio(1, 3)?);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos(10));
+    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos(3)); // 10/3 ns, rounded down
+    /// let _ = state.advance(Nanos(20));
+    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos(6)); // 20/3: the third was kept
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn elapsed(&self) -> Nanos {
+        self.get().elapsed()
+    }
+
+    /// The virtual time the latest step covered: the difference of the whole ns of
+    /// [`elapsed`](Self::elapsed) before and after it, so the deltas of all steps add up to
+    /// `elapsed()` exactly, and a pause gives 0. Like Bevy's `Time<Virtual>::delta`, but
+    /// exact: use `delta().as_secs_f64()` for effects that want seconds, never a sum of float
+    /// deltas.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// state.virtual_time_mut().set_scale(TimeScale::ratio(1, 3)?);
+    /// let _ = state.advance(Nanos(10));
+    /// let _ = state.advance(Nanos(20));
+    /// // 20/3 ns of virtual time so far: 3 (rounded down) after the first step, 6 now.
+    /// assert_eq!(state.virtual_time_mut().delta(), Nanos(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn delta(&self) -> Nanos {
+        self.get().delta()
+    }
+
+    /// Virtual time since the start modulo `period`, rounded down to whole ns: in
+    /// `[0, period)`, exact at any distance (no float ever accumulates), like Bevy's
+    /// `Time::elapsed_wrapped` with its `wrap_period`. Feed it to shaders that animate
+    /// periodically: an `f32` of seconds since the start loses precision after hours, this
+    /// does not. `period` is an exact [`Period`], so wrapping at 1/60 s or 1/3 s does not
+    /// drift.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// // A day and 1.25 s later (the max frame delta drops ticks, not virtual time).
+    /// let _ = state.advance(Nanos(86_401_250_000_000));
+    /// let time = state.virtual_time_mut();
+    /// assert_eq!(time.elapsed_wrapped(Period::from_secs_ratio(1, 1)?), Nanos::from_millis(250));
+    /// // A third of a second, exactly: 86 401.25 s is 259 203 thirds and 0.25 s.
+    /// let third = Period::from_secs_ratio(1, 3)?;
+    /// assert_eq!(time.elapsed_wrapped(third), Nanos(250_000_000));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn elapsed_wrapped(&self, period: Period) -> Nanos {
+        self.get().elapsed_wrapped(period)
+    }
+
+    /// [`elapsed_wrapped`](Self::elapsed_wrapped) in seconds as an `f32`, for a shader
+    /// uniform: computed from the exact wrapped ns, so its precision depends on the period,
+    /// never on how long the loop has run (like Bevy's `elapsed_secs_wrapped`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos(86_401_250_000_000));
+    /// let wrap = Period::from_secs_ratio(1, 1)?;
+    /// assert_eq!(state.virtual_time_mut().elapsed_secs_wrapped(wrap), 0.25);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
+        self.get().elapsed_secs_wrapped(period)
+    }
+}
+
+// `LoopState`'s older virtual-time methods: each calls the handle (or, reading through
+// `&self`, the same readings). Left off the docs page.
+impl<T> LoopState<T> {
+    /// `virtual_time_mut().`[`set_paused`](VirtualTimeMut::set_paused)`(paused)`.
+    #[doc(hidden)]
+    pub fn set_paused(&mut self, paused: bool) {
+        self.virtual_time_mut().set_paused(paused);
+    }
+
+    /// `virtual_time_mut().`[`set_scale`](VirtualTimeMut::set_scale)`(scale)`.
+    #[doc(hidden)]
+    pub fn set_time_scale(&mut self, scale: TimeScale) {
+        self.virtual_time_mut().set_scale(scale);
+    }
+
+    /// `virtual_time_mut().`[`step_ticks`](VirtualTimeMut::step_ticks)`(n)`.
+    #[doc(hidden)]
+    pub fn step_ticks(&mut self, n: u64) {
+        self.virtual_time_mut().step_ticks(n);
+    }
+
+    /// [`VirtualTimeMut::step_ticks_pending`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn step_ticks_pending(&self) -> u64 {
+        self.inner.virt.step_request()
+    }
+
+    /// [`VirtualTimeMut::is_paused`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.inner.virt.is_paused()
+    }
+
+    /// [`VirtualTimeMut::scale`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn time_scale(&self) -> TimeScale {
+        self.inner.virt.scale()
+    }
+
+    /// [`VirtualTimeMut::elapsed`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn virtual_time(&self) -> Nanos {
+        self.inner.virtual_ref().elapsed()
+    }
+
+    /// [`VirtualTimeMut::delta`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn virtual_delta(&self) -> Nanos {
+        self.inner.virtual_ref().delta()
+    }
+
+    /// [`VirtualTimeMut::elapsed_wrapped`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn elapsed_wrapped(&self, period: Period) -> Nanos {
+        self.inner.virtual_ref().elapsed_wrapped(period)
+    }
+
+    /// [`VirtualTimeMut::elapsed_secs_wrapped`].
+    #[doc(hidden)]
+    #[must_use]
+    pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
+        self.inner.virtual_ref().elapsed_secs_wrapped(period)
+    }
+}
