@@ -97,7 +97,7 @@ impl TickfoldPlugin {
         let (first, rest) = self
             .clocks
             .split_first()
-            .ok_or(ConfigError::UnknownClock(""))?;
+            .ok_or(ConfigError::UnknownClock("".into()))?;
         let mut config = LoopConfig::from_clock(first.1)
             .max_frame_delta(self.max_frame_delta)
             .time_scale(self.scale)

@@ -9,7 +9,7 @@ use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::Lag;
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Clock {
     pub(crate) id: ClockId,
     pub(crate) config: ClockConfig,
@@ -79,7 +79,6 @@ impl Clock {
         );
         let mut clock = Clock {
             id,
-            config,
             checked,
             origin,
             shift: checked.phase_ns,
@@ -108,6 +107,7 @@ impl Clock {
             stepped: None,
             spare: 0,
             undone: 0,
+            config,
         };
         clock.due_at = clock.compute_due();
         clock
@@ -592,7 +592,7 @@ mod tests {
                 .unwrap_or(&(60, 1));
             let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
             let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("a valid loop");
-            let mut clock = state.inner.clocks[0];
+            let mut clock = state.inner.clocks[0].clone();
             clock.origin = anywhere(g);
             clock.shift = if bool::arbitrary(g) { 0 } else { anywhere(g) };
             let (num, _) = rate.as_nanos_ratio();

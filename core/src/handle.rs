@@ -1,6 +1,8 @@
 //! One clock of a running loop, as a handle: `state.clock_mut("physics")?.set_rate(..)`.
 //! The per-clock controls live here, once; `LoopState`'s older per-clock methods call them.
 
+use alloc::borrow::Cow;
+
 use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, Policy};
 use crate::controls::ClockRef;
@@ -64,7 +66,10 @@ impl<T> LoopState<T> {
     /// assert!(state.clock_mut("physics").is_err()); // no such clock
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn clock_mut(&mut self, clock: impl Into<ClockRef>) -> Result<ClockMut<'_, T>, ClockError> {
+    pub fn clock_mut<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockMut<'_, T>, ClockError> {
         let i = self.inner.position(clock.into())?;
         Ok(ClockMut {
             inner: &mut self.inner,
@@ -86,8 +91,8 @@ impl<T> ClockMut<'_, T> {
 
     /// The clock's name.
     #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.clock().config.name
+    pub fn name(&self) -> &str {
+        self.clock().config.name()
     }
 
     /// The clock's tick length.
@@ -98,8 +103,8 @@ impl<T> ClockMut<'_, T> {
 
     /// The clock's configuration as it stands (its rate, cap, phase, hysteresis, policy).
     #[must_use]
-    pub fn config(&self) -> ClockConfig {
-        self.clock().config
+    pub fn config(&self) -> &ClockConfig {
+        &self.clock().config
     }
 
     /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
@@ -199,10 +204,17 @@ impl<T> ClockMut<'_, T> {
         f: impl FnOnce(ClockConfig) -> ClockConfig,
     ) -> Result<&mut Self, ClockError> {
         let c = &mut self.inner.clocks[self.i];
-        let config = f(c.config);
+        // `f` sets a number: the name stays in place, so an owned one is never copied.
+        let config = f(ClockConfig {
+            name: Cow::Borrowed(""),
+            ..c.config
+        });
         let checked = config.validate()?;
         let old_phase = c.checked.phase_ns;
-        c.config = config;
+        c.config = ClockConfig {
+            name: core::mem::take(&mut c.config.name),
+            ..config
+        };
         c.checked = checked;
         c.plain = config.policy == Policy::CatchUp
             && config.firing == Firing::Late

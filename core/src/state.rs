@@ -199,18 +199,18 @@ impl<T: Timestamp> LoopState<T> {
             span: StepSpan::new(config.scale, config.paused),
             step_request: 0,
         };
-        for clock in &config.clocks {
+        for clock in config.clocks {
             let checked = clock.validate()?;
-            if state.clock_id(clock.name).is_some() {
+            if state.clock_id(&clock.name).is_some() {
                 return Err(ConfigError::DuplicateClock(clock.name));
             }
             state
-                .push_clock(*clock, checked, 0)
+                .push_clock(clock, checked, 0)
                 .ok_or(ConfigError::TooManyClocks)?;
         }
         if let Some(name) = config.alpha_clock {
             state.alpha_clock = state
-                .clock_id(name)
+                .clock_id(&name)
                 .ok_or(ConfigError::UnknownClock(name))?;
         }
         Ok(LoopState {
@@ -228,13 +228,13 @@ impl<T> LoopState<T> {
 
     /// The name of clock `id`.
     #[must_use]
-    pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
-        self.inner.clock_ref(id).map(|c| c.config.name)
+    pub fn clock_name(&self, id: ClockId) -> Option<&str> {
+        self.inner.clock_ref(id).map(|c| c.config.name())
     }
 
     /// The clocks' names, in declaration order.
-    pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.inner.clocks.iter().map(|c| c.config.name)
+    pub fn clock_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.inner.clocks.iter().map(|c| c.config.name())
     }
 
     /// Pauses or resumes virtual time from the latest `now`. While paused no updates run,

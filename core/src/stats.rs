@@ -1,5 +1,7 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
+use alloc::borrow::Cow;
+
 use crate::clock::Clock;
 use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
@@ -21,7 +23,7 @@ impl<T> LoopState<T> {
     /// let _ = state.advance(Nanos::from_millis(150));
     /// let ai = state.clock_id("ai").expect("declared above");
     /// let stats = state.clock_stats(ai).expect("a clock of this loop");
-    /// assert_eq!((stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
+    /// assert_eq!((&*stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
     /// assert_eq!(stats.alpha, 0.5); // 50 ms into its 100 ms tick
     /// assert_eq!(state.ticks_run(), 7); // the main clock (the alpha clock), 20 ms ticks
     /// # Ok::<(), tickfold_core::ConfigError>(())
@@ -37,8 +39,13 @@ impl<T> LoopState<T> {
         self.inner.alpha_clock
     }
 
+    /// The alpha clock's numbers, for the getters below: its name is left empty, so reading a
+    /// number never copies an owned name.
     fn alpha_stats(&self) -> ClockStats {
-        self.clock_stats(self.inner.alpha_clock).unwrap_or_default()
+        self.inner
+            .alpha_clock_ref()
+            .map(|c| self.inner.numbers_of(c))
+            .unwrap_or_default()
     }
 
     /// Whether virtual time is paused.
@@ -144,13 +151,18 @@ impl<T> LoopState<T> {
 ///
 /// At most one of `pending` (due, not yet run) and `ticks_early` (run, not yet due) is non-zero.
 /// Under saturation at `u64::MAX` (584 years of 1 ns ticks) the counters stop rather than wrap.
-#[derive(Copy, Clone, Debug, PartialEq)]
+///
+/// It owns a copy of the clock's name, so it outlives the state and the steps after it (to
+/// compare before and after a step): for a literal name the copy is free, for a name chosen
+/// at run time or loaded it is one allocation. [`LoopState`](crate::LoopState)'s one-number
+/// getters ([`ticks_run`](crate::LoopState::ticks_run) and the others) copy no name.
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClockStats {
     /// The clock's id.
     pub id: ClockId,
     /// The clock's name.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Its tick rate.
     pub rate: Period,
     /// The number its next update will carry.
@@ -186,7 +198,7 @@ impl Default for ClockStats {
     fn default() -> Self {
         ClockStats {
             id: ClockId(0),
-            name: "",
+            name: Cow::Borrowed(""),
             rate: Period::ONE_SECOND,
             next_tick: 0,
             ticks_run: 0,
@@ -202,13 +214,21 @@ impl Default for ClockStats {
 }
 
 impl<T> Inner<T> {
-    /// `clock`'s numbers at the latest virtual time.
+    /// `clock`'s numbers and name at the latest virtual time.
     pub(crate) fn stats_of(&self, c: &Clock) -> ClockStats {
+        ClockStats {
+            name: c.config.name.clone(),
+            ..self.numbers_of(c)
+        }
+    }
+
+    /// `clock`'s numbers at the latest virtual time, its name left empty.
+    fn numbers_of(&self, c: &Clock) -> ClockStats {
         let v = self.virt;
         let (alpha, lag) = c.alpha(v);
         ClockStats {
             id: c.id,
-            name: c.config.name,
+            name: Cow::Borrowed(""),
             rate: c.rate(),
             next_tick: c.next_tick,
             ticks_run: c.ran,
