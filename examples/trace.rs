@@ -91,7 +91,7 @@ enum Format {
 }
 
 struct Args {
-    clocks: Vec<(&'static str, Period)>,
+    clocks: Vec<(String, Period)>,
     policy: Policy,
     firing: Firing,
     max_updates: Option<u32>,
@@ -147,7 +147,7 @@ fn tick_ms(text: &str) -> Result<Period, String> {
     Period::from_millis_f64(f).map_err(err)
 }
 
-fn parse_clock(spec: &str) -> Result<(&'static str, Period), String> {
+fn parse_clock(spec: &str) -> Result<(String, Period), String> {
     let (name, rate) = spec
         .split_once('=')
         .ok_or(format!("--clock wants NAME=HZ or NAME=ms:F, got {spec:?}"))?;
@@ -155,8 +155,7 @@ fn parse_clock(spec: &str) -> Result<(&'static str, Period), String> {
         Some(ms) => tick_ms(ms)?,
         None => hz(rate)?,
     };
-    // Clock names are `&'static str`; a CLI that runs once can leak its few names.
-    Ok((Box::leak(name.to_owned().into_boxed_str()), rate))
+    Ok((name.to_owned(), rate))
 }
 
 fn parse(argv: &[String]) -> Result<Option<Args>, String> {
@@ -252,26 +251,28 @@ fn parse(argv: &[String]) -> Result<Option<Args>, String> {
         }
     }
     if a.clocks.is_empty() {
-        a.clocks
-            .push(("main", tick.ok_or("give --tick-ms, --tick-hz or --clock")?));
+        a.clocks.push((
+            "main".to_owned(),
+            tick.ok_or("give --tick-ms, --tick-hz or --clock")?,
+        ));
     }
     Ok(Some(a))
 }
 
 fn config(a: &Args) -> LoopConfig {
-    let clock = |(name, rate): (&'static str, Period)| {
-        ClockConfig::new(name, rate)
+    let clock = |(name, rate): &(String, Period)| {
+        ClockConfig::new(name.clone(), *rate)
             .policy(a.policy)
             .firing(a.firing)
             .max_updates(a.max_updates)
             .phase(a.phase)
             .hysteresis(a.hysteresis)
     };
-    let mut config = LoopConfig::from_clock(clock(a.clocks[0]))
+    let mut config = LoopConfig::from_clock(clock(&a.clocks[0]))
         .max_frame_delta(a.max_frame)
         .render_rate(a.render_rate);
     for c in &a.clocks[1..] {
-        config = config.clock(clock(*c));
+        config = config.clock(clock(c));
     }
     config
 }

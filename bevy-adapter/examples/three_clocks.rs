@@ -31,10 +31,10 @@ struct FixedAi;
 
 /// Per clock: ticks run, ticks dropped (reported), ticks deferred (reported), last tick seen.
 #[derive(Resource, Default)]
-struct Tally(BTreeMap<&'static str, (u64, u64, u64, u64)>);
+struct Tally(BTreeMap<String, (u64, u64, u64, u64)>);
 
 fn count_tick(tick: Res<CurrentTick>, mut tally: ResMut<Tally>) {
-    let e = tally.0.entry(tick.name()).or_default();
+    let e = tally.0.entry(tick.name().to_owned()).or_default();
     e.0 += 1;
     e.3 = tick.index;
 }
@@ -54,13 +54,13 @@ fn count_reports(
             m.first,
             m.first + m.ticks
         );
-        tally.0.entry(m.name).or_default().1 += m.ticks;
+        tally.0.entry(m.name.to_string()).or_default().1 += m.ticks;
     }
     for m in dropped.read() {
-        tally.0.entry(m.name).or_default().1 += m.count;
+        tally.0.entry(m.name.to_string()).or_default().1 += m.count;
     }
     for m in deferred.read() {
-        tally.0.entry(m.name).or_default().2 += m.ticks;
+        tally.0.entry(m.name.to_string()).or_default().2 += m.ticks;
     }
 }
 

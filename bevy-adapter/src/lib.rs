@@ -14,11 +14,11 @@
 //! struct FixedAi;
 //!
 //! #[derive(Resource, Default)]
-//! struct Log(Vec<(&'static str, u64, Duration)>);
+//! struct Log(Vec<(String, u64, Duration)>);
 //!
 //! fn record(tick: Res<CurrentTick>, time: Res<Time>, mut log: ResMut<Log>) {
 //!     // `Time` is set as in Bevy's FixedUpdate: elapsed is the end of this tick.
-//!     log.0.push((tick.name(), tick.index, time.elapsed()));
+//!     log.0.push((tick.name().to_owned(), tick.index, time.elapsed()));
 //! }
 //!
 //! let mut app = App::new();
@@ -41,8 +41,9 @@
 //! // then declaration order: physics tick 5 and AI tick 0 both end at 100 ms).
 //! assert_eq!(log.iter().filter(|e| e.0 == "physics").count(), 60);
 //! assert_eq!(log.iter().filter(|e| e.0 == "ai").count(), 10);
-//! assert_eq!(log[5..7], [("physics", 5, Duration::from_millis(100)), ("ai", 0, Duration::from_millis(100))]);
-//! assert_eq!(log.last(), Some(&("ai", 9, Duration::from_secs(1))));
+//! let entry = |i: usize| (log[i].0.as_str(), log[i].1, log[i].2);
+//! assert_eq!([entry(5), entry(6)], [("physics", 5, Duration::from_millis(100)), ("ai", 0, Duration::from_millis(100))]);
+//! assert_eq!(entry(log.len() - 1), ("ai", 9, Duration::from_secs(1)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -5,18 +5,20 @@
 //! frame, so a clock's own systems see the drops that precede their ticks. Read them with a
 //! `MessageReader` in the clock schedules or in `Update`.
 
+use std::sync::Arc;
+
 use bevy_ecs::message::Message;
 use tickfold_core::{ClockId, DropReason, Event, Nanos};
 
 /// Ticks `first .. first + count` of a clock will never run: a control dropped them
 /// (`discard_overstep`, `reset_grid`) or a constant-rate clock missed their slots
 /// ([`Event::DroppedTicks`]).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct TicksDropped {
     /// The clock.
     pub clock: ClockId,
-    /// Its name.
-    pub name: &'static str,
+    /// Its name (shared with the adapter's own copy: no allocation per message).
+    pub name: Arc<str>,
     /// The first dropped tick number.
     pub first: u64,
     /// How many consecutive ticks were dropped.
@@ -28,12 +30,12 @@ pub struct TicksDropped {
 /// A frame moved virtual time further than the max frame delta, and a clock lost ticks to
 /// it ([`Event::DiscardedTime`]): Bevy's own fixed loop loses the same time with only a
 /// `debug!` line. Tick numbers jump over `first .. first + ticks`.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct TimeDiscarded {
     /// The clock.
     pub clock: ClockId,
-    /// Its name.
-    pub name: &'static str,
+    /// Its name (shared with the adapter's own copy: no allocation per message).
+    pub name: Arc<str>,
     /// The virtual time discarded for this clock.
     pub time: Nanos,
     /// The first dropped tick number.
@@ -44,24 +46,24 @@ pub struct TimeDiscarded {
 
 /// The per-step update cap stopped this frame with `ticks` ticks of a clock still due: they
 /// run in the next frames ([`Event::Deferred`]).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct TicksDeferred {
     /// The clock.
     pub clock: ClockId,
-    /// Its name.
-    pub name: &'static str,
+    /// Its name (shared with the adapter's own copy: no allocation per message).
+    pub name: Arc<str>,
     /// Ticks due but not yet run.
     pub ticks: u64,
 }
 
 /// A clock reached the end of its time axis: tick `next_tick` and every later one never run
 /// ([`Event::EndOfTime`]). Written once per clock.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct ClockEnded {
     /// The clock.
     pub clock: ClockId,
-    /// Its name.
-    pub name: &'static str,
+    /// Its name (shared with the adapter's own copy: no allocation per message).
+    pub name: Arc<str>,
     /// The first tick that never comes due.
     pub next_tick: u64,
 }

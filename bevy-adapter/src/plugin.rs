@@ -1,6 +1,7 @@
 //! The plugin and its builder.
 
 use core::time::Duration;
+use std::borrow::Cow;
 
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLabel};
@@ -27,7 +28,7 @@ pub struct TickfoldPlugin {
     max_frame_delta: Option<Duration>,
     scale: TimeScale,
     paused: bool,
-    alpha_clock: Option<&'static str>,
+    alpha_clock: Option<Cow<'static, str>>,
 }
 
 impl Default for TickfoldPlugin {
@@ -82,8 +83,8 @@ impl TickfoldPlugin {
 
     /// Which clock's alpha the render carries. Default: the first.
     #[must_use]
-    pub fn alpha_clock(mut self, name: &'static str) -> TickfoldPlugin {
-        self.alpha_clock = Some(name);
+    pub fn alpha_clock(mut self, name: impl Into<Cow<'static, str>>) -> TickfoldPlugin {
+        self.alpha_clock = Some(name.into());
         self
     }
 
@@ -97,16 +98,16 @@ impl TickfoldPlugin {
         let (first, rest) = self
             .clocks
             .split_first()
-            .ok_or(ConfigError::UnknownClock(""))?;
-        let mut config = LoopConfig::from_clock(first.1)
+            .ok_or(ConfigError::UnknownClock("".into()))?;
+        let mut config = LoopConfig::from_clock(first.1.clone())
             .max_frame_delta(self.max_frame_delta)
             .time_scale(self.scale)
             .paused(self.paused);
         for (_, clock) in rest {
-            config = config.clock(*clock);
+            config = config.clock(clock.clone());
         }
-        if let Some(name) = self.alpha_clock {
-            config = config.alpha_clock(name);
+        if let Some(name) = &self.alpha_clock {
+            config = config.alpha_clock(name.clone());
         }
         LoopState::new(config, Nanos(0))
     }

@@ -2,6 +2,7 @@
 
 use core::ops::Deref;
 use core::time::Duration;
+use std::sync::Arc;
 
 use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
@@ -41,6 +42,8 @@ pub struct Tickfold {
 #[derive(Debug)]
 pub(crate) struct ClockEntry {
     pub(crate) id: ClockId,
+    /// The clock's name, shared by the ticks and messages that carry it.
+    pub(crate) name: Arc<str>,
     pub(crate) label: Option<InternedScheduleLabel>,
     /// Where the clock's current period started: `t` of tick `index` is
     /// `base_t + period.tick_start_nanos(index - base_index)`.
@@ -54,9 +57,14 @@ pub(crate) struct ClockEntry {
 }
 
 impl ClockEntry {
-    pub(crate) fn new(id: ClockId, label: Option<InternedScheduleLabel>) -> ClockEntry {
+    pub(crate) fn new(
+        id: ClockId,
+        name: Arc<str>,
+        label: Option<InternedScheduleLabel>,
+    ) -> ClockEntry {
         ClockEntry {
             id,
+            name,
             label,
             base_index: 0,
             base_t: 0,
@@ -140,7 +148,7 @@ impl Tickfold {
             .zip(labels)
             .map(|(name, &label)| {
                 let id = state.clock_id(name).expect("the loop's own clock");
-                ClockEntry::new(id, Some(label))
+                ClockEntry::new(id, Arc::from(name), Some(label))
             })
             .collect();
         Tickfold {
@@ -177,7 +185,10 @@ impl Tickfold {
     /// # Errors
     ///
     /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
-    pub fn clock_mut(&mut self, clock: impl Into<ClockRef>) -> Result<ClockMut<'_>, ClockError> {
+    pub fn clock_mut<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockMut<'_>, ClockError> {
         self.state.clock_mut(clock)
     }
 
@@ -193,19 +204,24 @@ impl Tickfold {
         config: ClockConfig,
         start: Option<Nanos>,
     ) -> Result<ClockId, ClockError> {
+        let name: Arc<str> = Arc::from(config.name());
         let id = self.state.add_clock(config, start)?;
-        self.clocks.push(ClockEntry::new(id, Some(label.intern())));
+        self.clocks
+            .push(ClockEntry::new(id, name, Some(label.intern())));
         Ok(id)
     }
 
-    /// Removes clock `name`: its schedule stops running (the schedule itself stays in the app).
-    /// See [`LoopState::remove_clock`].
+    /// Removes clock `clock` (by name or id): its schedule stops running (the schedule itself
+    /// stays in the app). See [`LoopState::remove_clock`].
     ///
     /// # Errors
     ///
     /// Those of [`LoopState::remove_clock`].
-    pub fn remove_clock(&mut self, name: &'static str) -> Result<ClockId, ClockError> {
-        let id = self.state.remove_clock(name)?;
+    pub fn remove_clock<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockId, ClockError> {
+        let id = self.state.remove_clock(clock)?;
         self.clocks.retain(|c| c.id != id);
         Ok(id)
     }
@@ -266,12 +282,21 @@ impl Tickfold {
             .map_or(0, |c| c.ticks_run)
     }
 
+    /// Clock `id`'s name, shared (empty for a clock the loop does not have).
+    pub(crate) fn name_of(&self, id: ClockId) -> Arc<str> {
+        match self.clocks.iter().find(|c| c.id == id) {
+            Some(c) => Arc::clone(&c.name),
+            None => Arc::from(self.state.clock_name(id).unwrap_or("")),
+        }
+    }
+
     pub(crate) fn entry(&mut self, id: ClockId) -> &mut ClockEntry {
         let i = match self.clocks.iter().position(|c| c.id == id) {
             Some(i) => i,
             None => {
                 // A clock added through `state_mut`: no schedule.
-                self.clocks.push(ClockEntry::new(id, None));
+                let name = Arc::from(self.state.clock_name(id).unwrap_or(""));
+                self.clocks.push(ClockEntry::new(id, name, None));
                 self.clocks.len() - 1
             }
         };
@@ -286,10 +311,10 @@ impl Tickfold {
 /// Inserted at the first tick; outside the runs it holds the latest tick run (with
 /// [`is_running`](Self::is_running) false), so systems outside the clock schedules read it as
 /// `Option<Res<CurrentTick>>`.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+#[derive(Resource, Clone, Debug, PartialEq)]
 pub struct CurrentTick {
     pub(crate) tick: Tick,
-    pub(crate) name: &'static str,
+    pub(crate) name: Arc<str>,
     pub(crate) running: bool,
 }
 
@@ -302,8 +327,8 @@ impl CurrentTick {
 
     /// The name of its clock.
     #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether a clock schedule is running this tick now.

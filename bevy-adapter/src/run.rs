@@ -2,6 +2,7 @@
 //! fold's order, with `Time` and [`CurrentTick`] set for it.
 
 use core::mem;
+use std::sync::Arc;
 
 use bevy_ecs::world::World;
 use bevy_time::{Real, Time, Virtual};
@@ -45,13 +46,7 @@ pub fn run_tickfold_clocks(world: &mut World) {
 }
 
 fn handle(world: &mut World, event: Event<Nanos>) {
-    let name = |world: &World, clock| {
-        world
-            .resource::<Tickfold>()
-            .state
-            .clock_name(clock)
-            .unwrap_or("")
-    };
+    let name = |world: &World, clock| world.resource::<Tickfold>().name_of(clock);
     match event {
         Event::Update(tick) => run_tick(world, &tick),
         Event::Render(render) => world.resource_mut::<Tickfold>().render = Some(render),
@@ -115,12 +110,11 @@ fn handle(world: &mut World, event: Event<Nanos>) {
 fn run_tick(world: &mut World, tick: &Tick) {
     let (label, span, name) = {
         let mut tf = world.resource_mut::<Tickfold>();
-        let name = tf.state.clock_name(tick.clock).unwrap_or("");
         tf.frame_updates += 1;
         let entry = tf.entry(tick.clock);
         entry.frame_updates += 1;
         entry.ticks_run += 1;
-        (entry.label, entry.span(tick), name)
+        (entry.label, entry.span(tick), Arc::clone(&entry.name))
     };
     world.insert_resource(CurrentTick {
         tick: *tick,

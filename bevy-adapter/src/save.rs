@@ -109,7 +109,7 @@ pub enum LoadError {
     NoPlugin,
     /// The saved loop has a clock the app's plugin does not run (build the app with the
     /// plugin the save was made with, and add clocks added at run time again first).
-    UnknownClock(&'static str),
+    UnknownClock(String),
 }
 
 impl fmt::Display for LoadError {
@@ -248,7 +248,7 @@ pub fn load_world<C: ComponentSet>(
     for name in save.state.clock_names() {
         let id = save.state.clock_id(name);
         if id.is_none_or(|id| !tf.clocks.iter().any(|c| c.id == id && c.label.is_some())) {
-            return Err(LoadError::UnknownClock(name));
+            return Err(LoadError::UnknownClock(name.to_owned()));
         }
     }
     // The loop's `now` is `Time<Real>` plus an offset: put the saved reading at the app's

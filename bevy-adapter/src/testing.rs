@@ -199,7 +199,7 @@ fn deferred(world: &World) -> bool {
 }
 
 /// Ticks run so far by each clock, in the loop's order.
-fn ticks(world: &World) -> Vec<(&'static str, u64)> {
+fn ticks(world: &World) -> Vec<(String, u64)> {
     world
         .get_resource::<Tickfold>()
         .map_or_else(Vec::new, |tf| {
@@ -207,7 +207,7 @@ fn ticks(world: &World) -> Vec<(&'static str, u64)> {
                 .clock_names()
                 .map(|name| {
                     let id = tf.state.clock_id(name);
-                    (name, id.map_or(0, |id| tf.clock_ticks_run(id)))
+                    (name.to_owned(), id.map_or(0, |id| tf.clock_ticks_run(id)))
                 })
                 .collect()
         })

@@ -145,7 +145,7 @@ fn deferred_and_dropped_ticks_arrive_as_messages() {
     assert_eq!(runs(&app, 1).len(), 4);
     let deferred = messages::<TicksDeferred>(&app);
     assert_eq!(deferred.len(), 1);
-    assert_eq!((deferred[0].name, deferred[0].ticks), ("physics", 6));
+    assert_eq!((&*deferred[0].name, deferred[0].ticks), ("physics", 6));
 
     // Throw the backlog away: 6 ticks, reported with their numbers at the next frame.
     let dropped = tickfold(&mut app)
@@ -156,7 +156,7 @@ fn deferred_and_dropped_ticks_arrive_as_messages() {
     frame(&mut app, 2, Duration::from_millis(10));
     let got = messages::<TicksDropped>(&app);
     assert_eq!(got.len(), 1);
-    let m = got[0];
+    let m = &got[0];
     assert_eq!((m.first, m.count, m.reason), (4, 6, DropReason::Discarded));
     let seen: Vec<u64> = runs(&app, 2).iter().map(|r| r.index).collect();
     assert_eq!(seen, [10]);

@@ -7,7 +7,7 @@ use core::time::Duration;
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use common::{FixedAi, FixedPhysics, Lcg, base_app, frame};
+use common::{FixedAi, FixedPhysics, Lcg, base_app, frame, test_clock};
 use tickfold_bevy::tickfold_core::{InputQueue, Tick};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, Event, Nanos, Period, TickInputApp, TickInputs, TickfoldPlugin,
@@ -26,12 +26,12 @@ struct Seen(Vec<(&'static str, u64, Vec<u32>)>);
 fn see_presses(tick: Res<CurrentTick>, inputs: Res<TickInputs<Press>>, mut seen: ResMut<Seen>) {
     assert_eq!(inputs.tick().map(|t| t.index), Some(tick.index));
     let ids = inputs.iter().map(|p| p.0).collect();
-    seen.0.push((tick.name(), tick.index, ids));
+    seen.0.push((test_clock(tick.name()), tick.index, ids));
 }
 
 fn see_orders(tick: Res<CurrentTick>, inputs: Res<TickInputs<Order>>, mut seen: ResMut<Seen>) {
     let ids = inputs.iter().map(|o| o.0).collect();
-    seen.0.push((tick.name(), tick.index, ids));
+    seen.0.push((test_clock(tick.name()), tick.index, ids));
 }
 
 fn plugin() -> TickfoldPlugin {
@@ -86,7 +86,7 @@ impl Mirror {
         self.orders.observe(&self.state);
         for event in &events {
             if let Event::Update(tick) = event {
-                let name = self.state.clock_name(tick.clock).unwrap();
+                let name = test_clock(self.state.clock_name(tick.clock).unwrap());
                 let queue = match name {
                     "physics" => &mut self.presses,
                     _ => &mut self.orders,

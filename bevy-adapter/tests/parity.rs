@@ -134,10 +134,10 @@ fn a_stall_bevy_clamps_silently_is_reported_with_exact_counts() {
             assert_eq!(lost, Duration::from_millis(760));
             // tickfold: the message, with the dropped tick numbers.
             let messages = tf.world().resource::<Messages<TimeDiscarded>>();
-            let got: Vec<_> = messages.iter_current_update_messages().copied().collect();
+            let got: Vec<_> = messages.iter_current_update_messages().cloned().collect();
             assert_eq!(got.len(), 1);
-            let m = got[0];
-            assert_eq!((m.name, m.first, m.ticks), ("fixed", 0, 49));
+            let m = &got[0];
+            assert_eq!((&*m.name, m.first, m.ticks), ("fixed", 0, 49));
             // Tick numbers jump over them: the ticks that ran are the newest due.
             let ran: Vec<u64> = log(&tf)
                 .iter()

@@ -9,7 +9,7 @@ use core::time::Duration;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_time::Time;
-use common::{FixedAi, FixedPhysics, Lcg, base_app, frame};
+use common::{FixedAi, FixedPhysics, Lcg, base_app, frame, test_clock};
 use serde::{Deserialize, Serialize};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, LoadError, Period, Policy, Saved, TickInputApp, TickInputs, Tickfold,
@@ -74,7 +74,7 @@ fn log(
     all.sort_by_key(|e| e.0);
     let sum: f64 = all.iter().map(|e| e.1).sum();
     let entry = (
-        tick.name(),
+        test_clock(tick.name()),
         tick.index,
         tick.t.0,
         time.elapsed(),
@@ -246,7 +246,7 @@ fn a_save_from_another_loop_is_refused_and_changes_nothing() {
     let before = components(&mut b);
     assert_eq!(
         load_world(b.world_mut(), save),
-        Err(LoadError::UnknownClock("ai"))
+        Err(LoadError::UnknownClock("ai".to_owned()))
     );
     assert_eq!(components(&mut b), before);
     assert_eq!(

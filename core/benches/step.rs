@@ -157,7 +157,7 @@ fn clocks(c: &mut Criterion) {
         let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
         let mut config = LoopConfig::new(hz(0)).phase(0.5);
         for (k, name) in NAMES.iter().enumerate().take(n).skip(1) {
-            config = config.clock(ClockConfig::new(name, hz(k)));
+            config = config.clock(ClockConfig::new(*name, hz(k)));
         }
         group.bench_function(format!("{n}_clocks"), |b| {
             b.iter_custom(|iters| {

@@ -19,7 +19,7 @@ fn state(clocks: usize) -> LoopState {
     let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
     let mut config = LoopConfig::new(hz(0)).phase(0.5);
     for (k, name) in NAMES.iter().enumerate().take(clocks).skip(1) {
-        config = config.clock(ClockConfig::new(name, hz(k)));
+        config = config.clock(ClockConfig::new(*name, hz(k)));
     }
     LoopState::new(config, Nanos(0)).unwrap()
 }

@@ -2,6 +2,7 @@
 
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
+use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
 use crate::state::{Inner, LoopState};
@@ -41,7 +42,7 @@ impl<T> LoopState<T> {
     ) -> Result<ClockId, ClockError> {
         let s = &mut *self.inner;
         let checked = config.validate()?;
-        if s.clock_id(config.name).is_some() {
+        if s.clock_id(&config.name).is_some() {
             return Err(ClockError::DuplicateClock(config.name));
         }
         let origin = start.map_or(s.virt.now(), |s| s.0);
@@ -49,15 +50,16 @@ impl<T> LoopState<T> {
             .ok_or(ClockError::TooManyClocks)
     }
 
-    /// Removes the clock called `name`. If it drove the render alpha, the first remaining clock
-    /// does from now on. Ids are never reused. What the controls did to it that no step has
-    /// reported yet (a rate change, discarded ticks) is not reported: no event names a clock
-    /// the loop does not have.
+    /// Removes the clock called `clock` (a name as `&str`, `&String` or `String`), or with id
+    /// `clock`. If it drove the render alpha, the first remaining clock does from now on. Ids
+    /// are never reused. What the controls did to it that no step has reported yet (a rate
+    /// change, discarded ticks) is not reported: no event names a clock the loop does not
+    /// have. Its name goes with it (the loop keeps no other copy).
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] if no clock has that name, [`ClockError::LastClock`] if it
-    /// is the only one.
+    /// [`ClockError::UnknownClock`] if no clock has that name ([`ClockError::UnknownId`] for
+    /// an id), [`ClockError::LastClock`] if it is the only one.
     ///
     /// # Examples
     ///
@@ -72,13 +74,12 @@ impl<T> LoopState<T> {
     /// assert_eq!(state.remove_clock("main"), Err(ClockError::LastClock));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn remove_clock(&mut self, name: &'static str) -> Result<ClockId, ClockError> {
+    pub fn remove_clock<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockId, ClockError> {
         let s = &mut *self.inner;
-        let i = s
-            .clocks
-            .iter()
-            .position(|c| c.config().name == name)
-            .ok_or(ClockError::UnknownClock(name))?;
+        let i = s.position(clock.into())?;
         if s.clocks.len() == 1 {
             return Err(ClockError::LastClock);
         }

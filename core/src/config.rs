@@ -1,5 +1,6 @@
 //! Loop configuration, checked once at construction.
 
+use alloc::borrow::Cow;
 use core::time::Duration;
 
 use crate::error::ConfigError;
@@ -78,9 +79,9 @@ pub enum Firing {
 /// assert_eq!(state.clock_names().collect::<Vec<_>>(), ["main", "ai", "net"]);
 /// # Ok::<(), tickfold_core::ConfigError>(())
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClockConfig {
-    pub(crate) name: &'static str,
+    pub(crate) name: Cow<'static, str>,
     pub(crate) rate: Period,
     pub(crate) max_updates: Option<u32>,
     pub(crate) policy: Policy,
@@ -91,7 +92,11 @@ pub struct ClockConfig {
 
 impl ClockConfig {
     /// A clock called `name` (unique within its loop) ticking at `rate`, with default settings.
-    /// Names are usually literals; leak a `String` for names chosen at run time.
+    ///
+    /// The name is a literal (`"physics"`, kept as a `&'static str`, no allocation) or a name
+    /// chosen at run time (a `String`, owned by the config and then by the loop, freed with
+    /// it). Lookups by name ([`LoopState::clock_id`](crate::LoopState::clock_id), the
+    /// controls) take any `&str`.
     ///
     /// # Examples
     ///
@@ -103,12 +108,16 @@ impl ClockConfig {
     /// // As the main clock of a loop, or added beside it with `LoopConfig::clock`.
     /// let state = LoopState::new(LoopConfig::from_clock(physics), Nanos(0))?;
     /// assert_eq!(state.clock_names().collect::<Vec<_>>(), ["physics"]);
+    ///
+    /// // A name made at run time: no `'static` needed.
+    /// let enemy = ClockConfig::new(format!("enemy-{}", 7), Period::from_hz(10)?);
+    /// assert_eq!(enemy.name(), "enemy-7");
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
-    pub fn new(name: &'static str, rate: Period) -> ClockConfig {
+    pub fn new(name: impl Into<Cow<'static, str>>, rate: Period) -> ClockConfig {
         ClockConfig {
-            name,
+            name: name.into(),
             rate,
             max_updates: Some(8),
             policy: Policy::CatchUp,
@@ -203,8 +212,8 @@ impl ClockConfig {
 
     /// The clock's name.
     #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// The clock's tick rate.
@@ -277,7 +286,7 @@ impl ClockConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopConfig {
     pub(crate) clocks: SmallVec<[ClockConfig; 1]>,
-    pub(crate) alpha_clock: Option<&'static str>,
+    pub(crate) alpha_clock: Option<Cow<'static, str>>,
     pub(crate) max_frame_delta: Option<Duration>,
     pub(crate) render_rate: Option<Period>,
     pub(crate) scale: TimeScale,
@@ -321,7 +330,15 @@ impl LoopConfig {
 
     fn main_clock(mut self, f: impl FnOnce(ClockConfig) -> ClockConfig) -> LoopConfig {
         if let Some(c) = self.clocks.first_mut() {
-            *c = f(*c);
+            // `f` sets a number: the name stays in place, so an owned one is never copied.
+            let name = core::mem::take(&mut c.name);
+            *c = ClockConfig {
+                name,
+                ..f(ClockConfig {
+                    name: Cow::Borrowed(""),
+                    ..*c
+                })
+            };
         }
         self
     }
@@ -414,8 +431,8 @@ impl LoopConfig {
 
     /// Which clock's alpha the [`Render`](crate::Render) event carries. Default: the first.
     #[must_use]
-    pub fn alpha_clock(mut self, name: &'static str) -> LoopConfig {
-        self.alpha_clock = Some(name);
+    pub fn alpha_clock(mut self, name: impl Into<Cow<'static, str>>) -> LoopConfig {
+        self.alpha_clock = Some(name.into());
         self
     }
 

@@ -4,6 +4,9 @@
 //! tick the shell could not run. Each takes effect at the next step; what it changed is
 //! reported there.
 
+use alloc::borrow::Cow;
+use alloc::string::String;
+
 use crate::clock::Clock;
 use crate::error::ClockError;
 use crate::event::Tick;
@@ -16,30 +19,67 @@ use crate::time::Nanos;
 
 /// A clock of a loop, by id or by name: what the per-clock controls take.
 ///
-/// `ClockId` and `&'static str` convert into it, so `state.set_rate("main", rate)` and
-/// `state.set_rate(id, rate)` both work.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ClockRef {
+/// A [`ClockId`], a `&str`, a `&String` or a `String` converts into it, so
+/// `state.set_rate("main", rate)`, `state.set_rate(&name, rate)` and
+/// `state.set_rate(id, rate)` all work. A name is borrowed for the call (a `String` is
+/// taken and dropped): looking a clock up allocates nothing.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockConfig, ClockRef, LoopConfig, LoopState, Nanos, Period};
+///
+/// let name = format!("wave-{}", 3); // chosen at run time
+/// let config = LoopConfig::new(Period::from_hz(60)?)
+///     .clock(ClockConfig::new(name.clone(), Period::from_hz(10)?));
+/// let mut state = LoopState::new(config, Nanos(0))?;
+/// state.set_rate(&name, Period::from_hz(20)?).expect("a clock of this loop");
+/// assert_eq!(state.rate_of(name.as_str()), Some(Period::from_hz(20)?));
+/// assert_eq!(ClockRef::from(name.clone()), ClockRef::from("wave-3"));
+/// let id = state.clock_id("wave-3").expect("added above");
+/// assert_eq!(state.remove_clock(name), Ok(id)); // by name, id or `ClockRef`
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ClockRef<'a> {
     /// The clock with this id.
     Id(ClockId),
     /// The clock with this name.
-    Name(&'static str),
+    Name(Cow<'a, str>),
 }
 
-impl From<ClockId> for ClockRef {
-    fn from(id: ClockId) -> ClockRef {
+impl From<ClockId> for ClockRef<'_> {
+    fn from(id: ClockId) -> Self {
         ClockRef::Id(id)
     }
 }
 
-impl From<&'static str> for ClockRef {
-    fn from(name: &'static str) -> ClockRef {
+impl<'a> From<&'a str> for ClockRef<'a> {
+    fn from(name: &'a str) -> Self {
+        ClockRef::Name(Cow::Borrowed(name))
+    }
+}
+
+impl<'a> From<&'a String> for ClockRef<'a> {
+    fn from(name: &'a String) -> Self {
+        ClockRef::Name(Cow::Borrowed(name))
+    }
+}
+
+impl From<String> for ClockRef<'_> {
+    fn from(name: String) -> Self {
+        ClockRef::Name(Cow::Owned(name))
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for ClockRef<'a> {
+    fn from(name: Cow<'a, str>) -> Self {
         ClockRef::Name(name)
     }
 }
 
 impl<T> Inner<T> {
-    pub(crate) fn position(&self, clock: ClockRef) -> Result<usize, ClockError> {
+    pub(crate) fn position(&self, clock: ClockRef<'_>) -> Result<usize, ClockError> {
         match clock {
             ClockRef::Id(id) => self
                 .clocks
@@ -50,7 +90,7 @@ impl<T> Inner<T> {
                 .clocks
                 .iter()
                 .position(|c| c.config().name == name)
-                .ok_or(ClockError::UnknownClock(name)),
+                .ok_or_else(|| ClockError::UnknownClock(Cow::Owned(name.into_owned()))),
         }
     }
 
@@ -64,7 +104,7 @@ impl<T> Inner<T> {
         c
     }
 
-    fn clock_of(&self, clock: ClockRef) -> Option<&Clock> {
+    fn clock_of(&self, clock: ClockRef<'_>) -> Option<&Clock> {
         self.position(clock).ok().map(|i| &self.clocks[i])
     }
 
@@ -121,9 +161,9 @@ impl<T> LoopState<T> {
     ///
     /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`]; the state is unchanged.
     #[doc(hidden)]
-    pub fn set_rate(
+    pub fn set_rate<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         period: Period,
     ) -> Result<(), ClockError> {
         self.clock_mut(clock)?.set_rate(period);
@@ -136,9 +176,9 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock, or the handle's error; the state is unchanged.
     #[doc(hidden)]
-    pub fn set_max_updates(
+    pub fn set_max_updates<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         cap: Option<u32>,
     ) -> Result<(), ClockError> {
         self.clock_mut(clock)?.set_max_updates(cap)?;
@@ -151,9 +191,9 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock, or the handle's error; the state is unchanged.
     #[doc(hidden)]
-    pub fn set_phase(
+    pub fn set_phase<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         fraction: f64,
     ) -> Result<(), ClockError> {
         self.clock_mut(clock)?.set_phase(fraction)?;
@@ -166,9 +206,9 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock, or the handle's error; the state is unchanged.
     #[doc(hidden)]
-    pub fn set_hysteresis(
+    pub fn set_hysteresis<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         fraction: f64,
     ) -> Result<(), ClockError> {
         self.clock_mut(clock)?.set_hysteresis(fraction)?;
@@ -179,7 +219,7 @@ impl<T> LoopState<T> {
     /// [`ClockMut::config`](crate::ClockMut::config)).
     #[doc(hidden)]
     #[must_use]
-    pub fn max_updates(&self, clock: impl Into<ClockRef>) -> Option<Option<u32>> {
+    pub fn max_updates<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<Option<u32>> {
         self.inner
             .clock_of(clock.into())
             .map(|c| c.config().max_updates)
@@ -188,14 +228,14 @@ impl<T> LoopState<T> {
     /// `clock`'s phase, or `None` if there is no such clock.
     #[doc(hidden)]
     #[must_use]
-    pub fn phase(&self, clock: impl Into<ClockRef>) -> Option<f64> {
+    pub fn phase<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<f64> {
         self.inner.clock_of(clock.into()).map(|c| c.config().phase)
     }
 
     /// `clock`'s hysteresis, or `None` if there is no such clock.
     #[doc(hidden)]
     #[must_use]
-    pub fn hysteresis(&self, clock: impl Into<ClockRef>) -> Option<f64> {
+    pub fn hysteresis<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<f64> {
         self.inner
             .clock_of(clock.into())
             .map(|c| c.config().hysteresis)
@@ -204,7 +244,7 @@ impl<T> LoopState<T> {
     /// `clock`'s tick length, or `None` if there is no such clock.
     #[doc(hidden)]
     #[must_use]
-    pub fn rate_of(&self, clock: impl Into<ClockRef>) -> Option<Period> {
+    pub fn rate_of<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<Period> {
         self.inner.clock_of(clock.into()).map(Clock::rate)
     }
 
@@ -214,9 +254,9 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock; the state is unchanged.
     #[doc(hidden)]
-    pub fn accumulate_overstep(
+    pub fn accumulate_overstep<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         time: Nanos,
     ) -> Result<(), ClockError> {
         self.clock_mut(clock)?.accumulate_overstep(time);
@@ -229,9 +269,9 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock; the state is unchanged.
     #[doc(hidden)]
-    pub fn discard_overstep(
+    pub fn discard_overstep<'a>(
         &mut self,
-        clock: impl Into<ClockRef>,
+        clock: impl Into<ClockRef<'a>>,
         time: Nanos,
     ) -> Result<Nanos, ClockError> {
         Ok(self.clock_mut(clock)?.discard_overstep(time))
@@ -243,7 +283,7 @@ impl<T> LoopState<T> {
     ///
     /// An unknown clock; the state is unchanged.
     #[doc(hidden)]
-    pub fn reset_grid(&mut self, clock: impl Into<ClockRef>) -> Result<(), ClockError> {
+    pub fn reset_grid<'a>(&mut self, clock: impl Into<ClockRef<'a>>) -> Result<(), ClockError> {
         self.clock_mut(clock)?.reset_grid();
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! loop's settings ([`ConfigError`]) and adding or removing a clock at run time
 //! ([`ClockError`]). A leaf module: it imports only the clock id from the rest of the crate.
 
+use alloc::borrow::Cow;
 use core::fmt;
 
 use crate::id::ClockId;
@@ -48,7 +49,7 @@ impl core::error::Error for RateError {}
 /// An invalid loop setting, from [`LoopState::new`](crate::LoopState::new) (or a clock's
 /// settings, wrapped in [`ClockError::Config`] by
 /// [`LoopState::add_clock`](crate::LoopState::add_clock)).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// A rate or scale was invalid (`?` on a rate constructor converts into this).
@@ -64,9 +65,9 @@ pub enum ConfigError {
     /// The named option only applies to [`Policy::CatchUp`](crate::Policy::CatchUp).
     CatchUpOnly(&'static str),
     /// Two clocks of one loop share this name.
-    DuplicateClock(&'static str),
+    DuplicateClock(Cow<'static, str>),
     /// The alpha clock named here is not one of the loop's clocks.
-    UnknownClock(&'static str),
+    UnknownClock(Cow<'static, str>),
     /// A loop cannot hold more than 65,535 clocks.
     TooManyClocks,
 }
@@ -121,13 +122,13 @@ impl core::error::Error for ConfigError {
 /// [`LoopState::remove_clock`](crate::LoopState::remove_clock), the run-time settings
 /// ([`LoopState::set_rate`](crate::LoopState::set_rate) and friends) or
 /// [`LoopState::refuse`](crate::LoopState::refuse). The state is unchanged.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ClockError {
     /// The loop already has a clock with this name.
-    DuplicateClock(&'static str),
+    DuplicateClock(Cow<'static, str>),
     /// No clock of the loop has this name.
-    UnknownClock(&'static str),
+    UnknownClock(Cow<'static, str>),
     /// The loop's only clock cannot be removed.
     LastClock,
     /// A loop has had 65,535 clocks added: clock ids are never reused.
@@ -207,7 +208,7 @@ mod tests {
             Some("tick rate must be greater than zero")
         );
         assert!(
-            ConfigError::UnknownClock("ai")
+            ConfigError::UnknownClock("ai".into())
                 .to_string()
                 .contains("\"ai\"")
         );

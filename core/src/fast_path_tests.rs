@@ -134,8 +134,8 @@ fn catch_up_is_tick_by_tick(
         .max_updates(cap.map(|c| 1 + c % 40))
         .phase(if phase { 0.5 } else { 0.0 });
     let state = LoopState::<Nanos>::new(config, Nanos(0)).unwrap();
-    let mut fast = state.inner.clocks[0];
-    let mut slow = fast;
+    let mut fast = state.inner.clocks[0].clone();
+    let mut slow = fast.clone();
     assert!(fast.plain());
     let mut v = 0u64;
     for j in jumps {

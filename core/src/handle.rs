@@ -1,6 +1,8 @@
 //! One clock of a running loop, as a handle: `state.clock_mut("physics")?.set_rate(..)`.
 //! The per-clock controls live here, once; `LoopState`'s older per-clock methods call them.
 
+use alloc::borrow::Cow;
+
 use crate::clock::Clock;
 use crate::config::ClockConfig;
 use crate::controls::ClockRef;
@@ -64,7 +66,10 @@ impl<T> LoopState<T> {
     /// assert!(state.clock_mut("physics").is_err()); // no such clock
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn clock_mut(&mut self, clock: impl Into<ClockRef>) -> Result<ClockMut<'_, T>, ClockError> {
+    pub fn clock_mut<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockMut<'_, T>, ClockError> {
         let i = self.inner.position(clock.into())?;
         Ok(ClockMut {
             inner: &mut self.inner,
@@ -108,8 +113,8 @@ impl<T> ClockMut<'_, T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.clock().config().name
+    pub fn name(&self) -> &str {
+        self.clock().config().name()
     }
 
     /// The clock's tick length.
@@ -138,12 +143,12 @@ impl<T> ClockMut<'_, T> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let mut main = state.clock_mut("main")?;
     /// main.set_phase(0.5)?;
-    /// assert_eq!(main.config(), ClockConfig::new("main", Period::from_hz(60)?).phase(0.5));
+    /// assert_eq!(*main.config(), ClockConfig::new("main", Period::from_hz(60)?).phase(0.5));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn config(&self) -> ClockConfig {
-        *self.clock().config()
+    pub fn config(&self) -> &ClockConfig {
+        self.clock().config()
     }
 
     /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
@@ -283,7 +288,7 @@ impl<T> ClockMut<'_, T> {
     /// main.set_hysteresis(0.1)?;
     /// assert!(main.set_hysteresis(0.7).is_err()); // outside [0, ½]: unchanged
     /// let expected = ClockConfig::new("main", Period::from_hz(60)?).hysteresis(0.1);
-    /// assert_eq!(main.config(), expected);
+    /// assert_eq!(*main.config(), expected);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
@@ -295,7 +300,12 @@ impl<T> ClockMut<'_, T> {
         f: impl FnOnce(ClockConfig) -> ClockConfig,
     ) -> Result<&mut Self, ClockError> {
         let c = &mut self.inner.clocks[self.i];
-        let config = f(*c.config());
+        // `f` sets a number: the name stays in the clock (`Clock::reconfigure` keeps it), so
+        // an owned one is never copied.
+        let config = f(ClockConfig {
+            name: Cow::Borrowed(""),
+            ..*c.config()
+        });
         let checked = config.validate()?;
         let old_phase = c.checked().phase_ns;
         c.reconfigure(config, checked);

@@ -1,9 +1,8 @@
 //! The tickfold main loop as a pure fold: `(LoopState, now) -> (LoopState, Events)`.
 //!
-//! No clock, no sleeping, no global state in the fold: the caller passes `now` and gets back
-//! what to do. (The one global is the table of clock names read from saves, feature `serde`
-//! with `std`: a loaded name must live as long as the `&'static str` names a configuration
-//! gives, so each distinct name is kept once, whatever the number of loads.)
+//! No clock, no sleeping, no global state: the caller passes `now` and gets back what to do.
+//! Everything a loop knows, its clock names included, lives in its `LoopState` and goes with
+//! it (a name is a literal or an owned `String`, loaded saves included).
 //! Time is kept in integer nanoseconds and the tick length as an exact fraction, so 60 ticks at
 //! 60 Hz are exactly one second and the tick count never depends on how frames slice time.
 //!

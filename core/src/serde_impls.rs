@@ -2,12 +2,11 @@
 //! whole [`LoopState`](crate::LoopState) is in `serde_state.rs`, its load-time checks in
 //! `state_error.rs`.
 //!
-//! Clock names are `&'static str` everywhere else in the crate, so a loaded name has to live
-//! for the rest of the program: each distinct name is allocated once and kept (with `std`, a
-//! global table returns the same `&'static str` for a name seen before, so loading the same
-//! save a thousand times allocates nothing more; without `std`, every loaded name is a new
-//! allocation that is never freed).
+//! A loaded clock name is an owned `String`, kept by the value it was loaded into and freed
+//! with it: loading keeps no table of names, so a long-running server that loads saves holds
+//! only the names of the states it still has.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
@@ -21,37 +20,6 @@ use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::stats::ClockStats;
 use crate::time::{Lag, Nanos};
-
-/// A clock name loaded from a serialized value, made `'static` (see the module docs).
-struct Name(&'static str);
-
-impl<'de> Deserialize<'de> for Name {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
-        Ok(Name(intern(String::deserialize(d)?)))
-    }
-}
-
-#[cfg(feature = "std")]
-fn intern(name: String) -> &'static str {
-    use std::collections::BTreeSet;
-    use std::sync::Mutex;
-    static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
-    // A panic while the table was locked cannot leave it inconsistent (one insert).
-    let mut names = NAMES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(known) = names.get(name.as_str()) {
-        return known;
-    }
-    let leaked: &'static str = alloc::boxed::Box::leak(name.into_boxed_str());
-    names.insert(leaked);
-    leaked
-}
-
-#[cfg(not(feature = "std"))]
-fn intern(name: String) -> &'static str {
-    alloc::boxed::Box::leak(name.into_boxed_str())
-}
 
 // ---- values -------------------------------------------------------------------------------
 
@@ -152,7 +120,7 @@ impl<T: Copy + Serialize> Serialize for Events<T> {
 #[serde(rename = "ClockStats")]
 struct StatsIn {
     id: ClockId,
-    name: Name,
+    name: String,
     rate: Period,
     next_tick: u64,
     ticks_run: u64,
@@ -166,15 +134,14 @@ struct StatsIn {
     lag: Lag,
 }
 
-/// A report loaded back as it was written (its name made `'static`, see
-/// [`LoopState`](crate::LoopState)'s `Deserialize` impl).
+/// A report loaded back as it was written (its name an owned `String`).
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de> Deserialize<'de> for ClockStats {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockStats, D::Error> {
         let s = StatsIn::deserialize(d)?;
         Ok(ClockStats {
             id: s.id,
-            name: s.name.0,
+            name: Cow::Owned(s.name),
             rate: s.rate,
             next_tick: s.next_tick,
             ticks_run: s.ticks_run,
@@ -206,7 +173,7 @@ struct ClockConfigOut<'a> {
 #[derive(Deserialize)]
 #[serde(rename = "ClockConfig")]
 struct ClockConfigIn {
-    name: Name,
+    name: String,
     rate: Period,
     max_updates: Option<u32>,
     policy: Policy,
@@ -217,13 +184,12 @@ struct ClockConfigIn {
 
 /// All settings, by name. Loading does not check them (a [`ClockConfig`] is a builder):
 /// [`LoopState::new`](crate::LoopState::new) and [`LoopState::add_clock`](crate::LoopState::add_clock) do, as for any other. A loaded name is
-/// kept for the rest of the program (see the crate's serde notes on
-/// [`LoopState`](crate::LoopState)'s `Deserialize` impl).
+/// an owned `String`, freed with the config (or the loop it joins).
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl Serialize for ClockConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         ClockConfigOut {
-            name: self.name,
+            name: &self.name,
             rate: self.rate,
             max_updates: self.max_updates,
             policy: self.policy,
@@ -240,7 +206,7 @@ impl<'de> Deserialize<'de> for ClockConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockConfig, D::Error> {
         let c = ClockConfigIn::deserialize(d)?;
         Ok(ClockConfig {
-            name: c.name.0,
+            name: Cow::Owned(c.name),
             rate: c.rate,
             max_updates: c.max_updates,
             policy: c.policy,
@@ -266,7 +232,7 @@ struct LoopConfigOut<'a> {
 #[serde(rename = "LoopConfig")]
 struct LoopConfigIn {
     clocks: Vec<ClockConfig>,
-    alpha_clock: Option<Name>,
+    alpha_clock: Option<String>,
     max_frame_delta: Option<Duration>,
     render_rate: Option<Period>,
     scale: TimeScale,
@@ -279,7 +245,7 @@ impl Serialize for LoopConfig {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         LoopConfigOut {
             clocks: &self.clocks,
-            alpha_clock: self.alpha_clock,
+            alpha_clock: self.alpha_clock.as_deref(),
             max_frame_delta: self.max_frame_delta,
             render_rate: self.render_rate,
             scale: self.scale,
@@ -300,7 +266,7 @@ impl<'de> Deserialize<'de> for LoopConfig {
         }
         Ok(LoopConfig {
             clocks: c.clocks.into_iter().collect(),
-            alpha_clock: c.alpha_clock.map(|n| n.0),
+            alpha_clock: c.alpha_clock.map(Cow::Owned),
             max_frame_delta: c.max_frame_delta,
             render_rate: c.render_rate,
             scale: c.scale,

@@ -173,8 +173,7 @@ impl<T> TryFrom<SavedState<T>> for LoopState<T> {
 /// Loads a state written by the `Serialize` impl, checked: a state that breaks one of the
 /// fold's invariants (corrupted or edited data) is refused with a [`StateError`] (as the
 /// deserializer's error, with its message; [`SavedState`] gives the typed error), never
-/// accepted to fail later. Clock names are made `'static` once per distinct name (with
-/// `std`; without it, once per load).
+/// accepted to fail later. Clock names load as owned `String`s, freed with the state.
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for LoopState<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<LoopState<T>, D::Error> {

@@ -206,18 +206,18 @@ impl<T: Timestamp> LoopState<T> {
             reports: Vec::new(),
             span: StepSpan::new(config.scale, config.paused),
         };
-        for clock in &config.clocks {
+        for clock in config.clocks {
             let checked = clock.validate()?;
-            if state.clock_id(clock.name).is_some() {
+            if state.clock_id(&clock.name).is_some() {
                 return Err(ConfigError::DuplicateClock(clock.name));
             }
             state
-                .push_clock(*clock, checked, 0)
+                .push_clock(clock, checked, 0)
                 .ok_or(ConfigError::TooManyClocks)?;
         }
         if let Some(name) = config.alpha_clock {
             state.alpha_clock = state
-                .clock_id(name)
+                .clock_id(&name)
                 .ok_or(ConfigError::UnknownClock(name))?;
         }
         Ok(LoopState {

@@ -3,6 +3,7 @@
 //! for what the fold itself computes (its grid segment's end, its accounting), so a rule has
 //! one home.
 
+use alloc::borrow::Cow;
 use core::fmt;
 
 use crate::clock::Clock;
@@ -22,7 +23,7 @@ pub(crate) const FORMAT: u32 = 1;
 /// Deserializing a `LoopState` reports it as the deserializer's own error, with this message;
 /// `LoopState::try_from` a [`SavedState`](crate::SavedState) returns it as a value (see there
 /// for an example).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 #[non_exhaustive]
 pub enum StateError {
@@ -36,7 +37,7 @@ pub enum StateError {
     /// Two clocks share an id, or an id is not below the next id to hand out.
     BadClockId(ClockId),
     /// Two clocks share a name.
-    DuplicateClock(&'static str),
+    DuplicateClock(Cow<'static, str>),
     /// The alpha clock is not one of the clocks.
     UnknownAlphaClock(ClockId),
     /// A zero max frame delta.

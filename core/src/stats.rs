@@ -1,5 +1,7 @@
 //! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
 
+use alloc::borrow::Cow;
+
 use crate::clock::Clock;
 use crate::controls::ClockRef;
 use crate::id::ClockId;
@@ -23,7 +25,7 @@ impl<T> LoopState<T> {
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(150));
     /// let stats = state.clock_stats("ai").expect("a clock of this loop");
-    /// assert_eq!((stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
+    /// assert_eq!((&*stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
     /// assert_eq!(stats.alpha, 0.5); // 50 ms into its 100 ms tick
     /// // The main clock (the alpha clock, 20 ms ticks), by its id.
     /// let main = state.clock_stats(state.alpha_clock()).expect("the alpha clock exists");
@@ -31,7 +33,7 @@ impl<T> LoopState<T> {
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
-    pub fn clock_stats(&self, clock: impl Into<ClockRef>) -> Option<ClockStats> {
+    pub fn clock_stats<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<ClockStats> {
         let i = self.inner.position(clock.into()).ok()?;
         Some(self.inner.stats_of(&self.inner.clocks[i]))
     }
@@ -90,23 +92,28 @@ impl<T> LoopState<T> {
     /// assert!(state.clock_names().eq(["main", "ai"]));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
-    pub fn clock_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.inner.clocks.iter().map(|c| c.config().name)
+    pub fn clock_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.inner.clocks.iter().map(|c| c.config().name())
     }
 }
 
 // The older shortcuts to one clock's numbers: each reads `LoopState::clock_stats`. Left off
 // the docs page.
 impl<T> LoopState<T> {
+    /// The alpha clock's numbers, its name left empty: reading a number never copies an
+    /// owned name.
     fn alpha_stats(&self) -> ClockStats {
-        self.clock_stats(self.inner.alpha_clock).unwrap_or_default()
+        self.inner
+            .alpha_clock_ref()
+            .map(|c| self.inner.numbers_of(c))
+            .unwrap_or_default()
     }
 
     /// `clock_stats(id)`'s name.
     #[doc(hidden)]
     #[must_use]
-    pub fn clock_name(&self, id: ClockId) -> Option<&'static str> {
-        self.clock_stats(id).map(|c| c.name)
+    pub fn clock_name(&self, id: ClockId) -> Option<&str> {
+        self.inner.clock_ref(id).map(|c| c.config().name())
     }
 
     /// The alpha clock's [`ClockStats::rate`].
@@ -168,13 +175,18 @@ impl<T> LoopState<T> {
 ///
 /// At most one of `pending` (due, not yet run) and `ticks_early` (run, not yet due) is non-zero.
 /// Under saturation at `u64::MAX` (584 years of 1 ns ticks) the counters stop rather than wrap.
-#[derive(Copy, Clone, Debug, PartialEq)]
+///
+/// It owns a copy of the clock's name, so it outlives the state and the steps after it (to
+/// compare before and after a step): for a literal name the copy is free, for a name chosen
+/// at run time or loaded it is one allocation. The older one-number getters on `LoopState`
+/// (`ticks_run` and the others) copy no name.
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClockStats {
     /// The clock's id.
     pub id: ClockId,
     /// The clock's name.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Its tick rate.
     pub rate: Period,
     /// The number its next update will carry.
@@ -210,7 +222,7 @@ impl Default for ClockStats {
     fn default() -> Self {
         ClockStats {
             id: ClockId(0),
-            name: "",
+            name: Cow::Borrowed(""),
             rate: Period::ONE_SECOND,
             next_tick: 0,
             ticks_run: 0,
@@ -228,11 +240,19 @@ impl Default for ClockStats {
 impl<T> Inner<T> {
     /// `clock`'s numbers at the latest virtual time.
     pub(crate) fn stats_of(&self, c: &Clock) -> ClockStats {
+        ClockStats {
+            name: c.config().name.clone(),
+            ..self.numbers_of(c)
+        }
+    }
+
+    /// `clock`'s numbers at the latest virtual time, its name left empty.
+    fn numbers_of(&self, c: &Clock) -> ClockStats {
         let v = self.virt.now();
         let (alpha, lag) = c.alpha(v);
         ClockStats {
             id: c.id(),
-            name: c.config().name,
+            name: Cow::Borrowed(""),
             rate: c.rate(),
             next_tick: c.next_tick(),
             ticks_run: c.ran(),

@@ -107,7 +107,7 @@ fn clocks(n: usize) -> LoopState {
     let rate = Period::from_hz(100).unwrap();
     let mut config = LoopConfig::new(rate);
     for name in NAMES.iter().take(n).skip(1) {
-        config = config.clock(ClockConfig::new(name, rate));
+        config = config.clock(ClockConfig::new(*name, rate));
     }
     LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0
 }

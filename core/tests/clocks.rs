@@ -208,14 +208,14 @@ fn clocks_join_and_leave_a_running_loop() {
     assert_eq!(state.remove_clock("past"), Ok(past_id));
     assert_eq!(
         state.remove_clock("past"),
-        Err(ClockError::UnknownClock("past"))
+        Err(ClockError::UnknownClock("past".into()))
     );
     assert_eq!(
         state.clock_names().collect::<Vec<_>>(),
         ["main", "now", "slots"]
     );
     let dup = state.add_clock(ClockConfig::new("now", Period::from_hz(1).unwrap()), None);
-    assert_eq!(dup, Err(ClockError::DuplicateClock("now")));
+    assert_eq!(dup, Err(ClockError::DuplicateClock("now".into())));
     state.remove_clock("now").unwrap();
     state.remove_clock("slots").unwrap();
     assert_eq!(state.remove_clock("main"), Err(ClockError::LastClock));
@@ -260,12 +260,12 @@ fn bad_clock_configs_are_typed_errors() {
     let dup = LoopConfig::new(hz(60)).clock(ClockConfig::new("main", hz(10)));
     assert_eq!(
         LoopState::new(dup, Nanos(0)).err(),
-        Some(ConfigError::DuplicateClock("main"))
+        Some(ConfigError::DuplicateClock("main".into()))
     );
     let alpha = LoopConfig::new(hz(60)).alpha_clock("nope");
     assert_eq!(
         LoopState::new(alpha, Nanos(0)).err(),
-        Some(ConfigError::UnknownClock("nope"))
+        Some(ConfigError::UnknownClock("nope".into()))
     );
     let cap = LoopConfig::new(hz(60)).clock(ClockConfig::new("x", hz(10)).max_updates(Some(0)));
     assert_eq!(
@@ -274,7 +274,11 @@ fn bad_clock_configs_are_typed_errors() {
     );
     assert_eq!(Period::from_hz_f64(f64::NAN), Err(RateError::Invalid));
     assert_eq!(Period::from_hz(0), Err(RateError::Zero));
-    assert!(!ConfigError::DuplicateClock("main").to_string().is_empty());
+    assert!(
+        !ConfigError::DuplicateClock("main".into())
+            .to_string()
+            .is_empty()
+    );
 }
 
 /// A few clock rates (ns ratio) and frame slicings for the properties.

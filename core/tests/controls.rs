@@ -575,7 +575,7 @@ fn invalid_settings_are_typed_errors_and_change_nothing() {
     );
     assert_eq!(
         state.set_rate("nope", rate(1)),
-        Err(ClockError::UnknownClock("nope"))
+        Err(ClockError::UnknownClock("nope".into()))
     );
     let gone = tickfold_core::ClockId(9);
     assert_eq!(state.reset_grid(gone), Err(ClockError::UnknownId(gone)));

@@ -85,7 +85,7 @@ fn config_errors_are_typed_and_explained() {
         ),
     ];
     for (got, want, keyword) in cases {
-        assert_eq!(got, Err(want));
+        assert_eq!(got, Err(want.clone()));
         let message = want.to_string();
         assert!(
             message.contains(keyword),

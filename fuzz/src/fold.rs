@@ -252,7 +252,7 @@ impl Harness {
         let mut config: Option<LoopConfig> = None;
         for (i, s) in specs.iter().enumerate() {
             let (c, settings) = s.build(NAMES[i]).ok()?;
-            clocks.push(ModelClock::new(ClockId(i as u16), c, settings, 0));
+            clocks.push(ModelClock::new(ClockId(i as u16), c.clone(), settings, 0));
             config = Some(match config {
                 None => LoopConfig::from_clock(c),
                 Some(l) => l.clock(c),
@@ -357,16 +357,16 @@ impl Harness {
         };
         let start = at.map(Nanos);
         let origin = at.unwrap_or(self.nanos.virtual_time().0);
-        let a = self.nanos.add_clock(config, start);
-        let b = self.duration.add_clock(config, start);
-        let c = self.instant.add_clock(config, start);
+        let a = self.nanos.add_clock(config.clone(), start);
+        let b = self.duration.add_clock(config.clone(), start);
+        let c = self.instant.add_clock(config.clone(), start);
         check!(
             a == b && a == c,
             "add_clock differs between timestamp types"
         );
         if let Some(f) = &mut self.fork {
             check!(
-                f.add_clock(config, start) == a,
+                f.add_clock(config.clone(), start) == a,
                 "add_clock differs on the clone"
             );
         }
@@ -381,18 +381,18 @@ impl Harness {
         let Some(name) = self
             .clocks
             .get(usize::from(i) % self.clocks.len())
-            .map(|c| c.config.name())
+            .map(|c| c.config.name().to_owned())
         else {
             return;
         };
-        let a = self.nanos.remove_clock(name);
+        let a = self.nanos.remove_clock(&name);
         check!(
-            a == self.duration.remove_clock(name) && a == self.instant.remove_clock(name),
+            a == self.duration.remove_clock(&name) && a == self.instant.remove_clock(&name),
             "remove_clock differs between timestamp types"
         );
         if let Some(f) = &mut self.fork {
             check!(
-                f.remove_clock(name) == a,
+                f.remove_clock(&name) == a,
                 "remove_clock differs on the clone"
             );
         }

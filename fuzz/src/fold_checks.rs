@@ -26,7 +26,7 @@ pub struct Settings {
 }
 
 /// What the model knows about one clock of the loop.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ModelClock {
     /// The id the loop gave it.
     pub id: ClockId,

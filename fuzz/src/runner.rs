@@ -107,7 +107,7 @@ pub fn run(input: Input) {
     let Some((main, main_const)) = input.main.build("main") else {
         return;
     };
-    let mut config = LoopConfig::from_clock(main)
+    let mut config = LoopConfig::from_clock(main.clone())
         .max_frame_delta(input.max_frame_delta.map(|d| Nanos(u64::from(d)).into()));
     let mut constant = vec![main_const];
     let mut clocks = vec![main];
@@ -115,7 +115,7 @@ pub fn run(input: Input) {
         let Some((c, k)) = s.build("second") else {
             return;
         };
-        config = config.clock(c);
+        config = config.clock(c.clone());
         constant.push(k);
         clocks.push(c);
     }

@@ -98,7 +98,7 @@ pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};
 pub use world::WorldSim;
 
 /// Invalid input to the kit, reported before anything runs.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum KitError {
     /// A schedule needs at least one frame.

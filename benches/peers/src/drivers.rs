@@ -130,7 +130,7 @@ pub fn clocks_config(n: usize) -> LoopConfig {
     let mut config = LoopConfig::from_clock(ClockConfig::new(CLOCK_NAMES[0], clock_rate(0)))
         .max_frame_delta(Some(MAX_FRAME));
     for (i, name) in CLOCK_NAMES.iter().enumerate().take(n).skip(1) {
-        config = config.clock(ClockConfig::new(name, clock_rate(i)));
+        config = config.clock(ClockConfig::new(*name, clock_rate(i)));
     }
     config
 }

@@ -21,7 +21,7 @@ mod saved;
 pub(crate) use saved::{Broken, ClockIn};
 
 /// A clock's state. All times here are virtual nanoseconds since the loop's start.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Clock {
     id: ClockId,
     config: ClockConfig,
@@ -91,7 +91,6 @@ impl Clock {
         );
         let mut clock = Clock {
             id,
-            config,
             checked,
             origin,
             shift: checked.phase_ns,
@@ -118,6 +117,7 @@ impl Clock {
             stepped: None,
             spare: 0,
             undone: 0,
+            config,
         };
         clock.due_at = clock.compute_due();
         clock
@@ -144,11 +144,13 @@ impl Clock {
         &self.checked
     }
 
-    /// Replaces the configuration (a control checked it): whether the fast path applies
+    /// Replaces the configuration but the name (a control checked it): whether the fast path applies
     /// follows it. The grid is the caller's to move (a new phase shifts it).
     pub(crate) fn reconfigure(&mut self, config: ClockConfig, checked: Checked) {
         self.plain = is_plain(&config, &checked);
-        self.config = config;
+        // The clock keeps its name: `config`'s is ignored, so an owned name is never copied.
+        let name = core::mem::take(&mut self.config.name);
+        self.config = ClockConfig { name, ..config };
         self.checked = checked;
     }
 
@@ -501,7 +503,7 @@ mod tests {
                 .unwrap_or(&(60, 1));
             let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
             let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("a valid loop");
-            let mut clock = state.inner.clocks[0];
+            let mut clock = state.inner.clocks[0].clone();
             clock.origin = anywhere(g);
             clock.shift = if bool::arbitrary(g) { 0 } else { anywhere(g) };
             let (num, _) = rate.as_nanos_ratio();
