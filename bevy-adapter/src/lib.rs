@@ -93,7 +93,8 @@
 //! in `First` so gameplay never sees a blend, blended in `PostUpdate` before transform
 //! propagation. Teleports ([`TransformHistory::teleport`]) and spawns show the current
 //! transform. [`TransformEasing::Extrapolate`] and [`TransformEasing::Hermite`] draw from a
-//! velocity component you name ([`TransformVelocity`], [`TransformVelocityPlugin`]).
+//! velocity component you name ([`TransformVelocity`], [`TransformVelocityPlugin`]). A save
+//! game keeps [`TransformHistory`] (and [`VelocityHistory`]) with the `Transform`.
 
 mod input;
 mod messages;

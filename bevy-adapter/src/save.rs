@@ -9,7 +9,7 @@ use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use bevy_time::{Real, Time};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tickfold_core::{ClockId, LoopState, Nanos, Period};
+use tickfold_core::{ClockId, LoopState, Nanos, Period, Render};
 
 use crate::resource::Tickfold;
 
@@ -79,15 +79,19 @@ struct ClockGrid {
 }
 
 /// A save: the plugin's whole [`LoopState`] (every private field, tickfold-core's `serde`),
-/// where each clock's `Time` grid stands, and the components `C` of every entity marked
-/// [`Saved`]. Write it with [`save_world`], read it back with any serde format and give it
-/// to [`load_world`].
+/// where each clock's `Time` grid stands, the latest render, and the components `C` of every
+/// entity marked [`Saved`]. Write it with [`save_world`], read it back with any serde format
+/// and give it to [`load_world`].
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct WorldSave<C: ComponentSet> {
     /// The loop.
     pub state: LoopState,
     clocks: Vec<ClockGrid>,
+    /// The latest render ([`Tickfold::render`](crate::Tickfold::render)): a frame with no
+    /// time passed makes none, and the blend of interpolated transforms reads this one.
+    #[serde(default)]
+    render: Option<Render>,
     /// The entities by their [`Saved`] id, with their components.
     pub entities: Vec<(u64, C::Values)>,
 }
@@ -134,6 +138,14 @@ impl std::error::Error for LoadError {}
 /// Not in the save: messages read but not yet given to a tick ([`TickInputs`](crate::TickInputs)
 /// queues, at most the input of the frames since the clock's latest tick; a load empties the
 /// queues), resources (save yours beside it), and `CurrentTick`.
+///
+/// An entity with interpolated transforms
+/// ([`TransformInterpolation`](crate::TransformInterpolation)) is saved with its history:
+/// `save_world::<(Transform, TransformInterpolation,
+/// TransformHistory, VelocityHistory, MyVelocity)>` (`VelocityHistory` and your velocity for
+/// the velocity easings). Between frames `Transform` holds the render's blend, the
+/// [`TransformHistory`](crate::TransformHistory) the simulated value and the previous capture;
+/// a `Transform` saved without its history loads the blend as the simulated value.
 ///
 /// # Examples
 ///
@@ -186,7 +198,7 @@ pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
         .map(|(e, saved)| (saved.0, C::read(&e)))
         .collect();
     entities.sort_by_key(|e| e.0);
-    let (state, clocks) = match world.get_resource::<Tickfold>() {
+    let (state, clocks, render) = match world.get_resource::<Tickfold>() {
         Some(tf) => (
             tf.state.clone(),
             tf.clocks
@@ -203,12 +215,14 @@ pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
                     }
                 })
                 .collect(),
+            tf.render,
         ),
-        None => (empty_state(), Vec::new()),
+        None => (empty_state(), Vec::new(), None),
     };
     WorldSave {
         state,
         clocks,
+        render,
         entities,
     }
 }
@@ -256,6 +270,7 @@ pub fn load_world<C: ComponentSet>(
     let real = i128::from(save.state.real_time().0);
     tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
     tf.state = save.state.rebase(Nanos(0));
+    tf.render = save.render;
     let tf = &mut *tf;
     for grid in &save.clocks {
         if let Some(entry) = tf.clocks.iter_mut().find(|c| c.id == grid.id) {

@@ -37,6 +37,7 @@ pub struct BeforeTick;
 /// assert!(moved.translation && !moved.rotation);
 /// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[require(TransformHistory)]
 pub struct TransformInterpolation {
     /// Blend the translation.
@@ -92,6 +93,7 @@ impl TransformInterpolation {
 /// How a marked `Transform` is drawn at render; the formulas are tickfold-core's
 /// [`Interpolate`] and [`Extrapolate`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TransformEasing {
     /// `previous + alpha·(current − previous)` for translation and scale, shortest-arc slerp
     /// for rotation: one tick of latency, never a wrong position.
@@ -113,7 +115,16 @@ pub enum TransformEasing {
 /// What the plugin keeps of a marked entity: its transform at the last capture, and its
 /// simulation transform while `Transform` holds the blend. Added with
 /// [`TransformInterpolation`]; game code calls [`teleport`](Self::teleport) on it.
+///
+/// **Save games** (feature `serde`): save it with the `Transform`, e.g.
+/// `save_world::<(Transform, TransformInterpolation, TransformHistory, VelocityHistory,
+/// MyVelocity)>` (see `save_world`).
+/// Between frames `Transform` holds the render's blend and the history the simulated value
+/// (restored into `Transform` in the next `First`) and the previous capture; loaded together,
+/// every later render and tick is bit for bit the uninterrupted run's. A `Transform` loaded
+/// without its history is taken for the simulated value: the blend becomes the simulation.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TransformHistory {
     previous: Option<Transform>,
     current: Transform,
@@ -173,8 +184,9 @@ pub trait TransformVelocity: Component {
 
 /// The velocities of an entity with a [`TransformVelocity`] component: at the last capture
 /// (Hermite's start slope) and at the latest render. Added with the velocity component by
-/// [`TransformVelocityPlugin`].
+/// [`TransformVelocityPlugin`]. Save it with the velocity component (see [`TransformHistory`]).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VelocityHistory {
     previous: Option<(Vec3, Vec3)>,
     current: (Vec3, Vec3),
