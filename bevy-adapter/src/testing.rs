@@ -213,19 +213,15 @@ fn ticks(world: &World) -> Vec<(String, u64)> {
         })
 }
 
-/// One frame per tick of `rate` up to `end` (frames at ⌈k·dt⌉), then `end` itself.
+/// The kit's reference run (one frame per tick of `rate`, `Schedule::one_per_tick`), then a
+/// last frame to `end` itself.
 fn reference_schedule(
     rate: tickfold_core::Period,
     end: Nanos,
 ) -> Result<Schedule, tickfold_testing::KitError> {
-    let mut prev = 0u64;
-    let mut frames = Vec::new();
-    for k in 1..=rate.ticks_in(end.0) {
-        let at = rate.tick_start_nanos(k);
-        let at = if rate.ticks_in(at) < k { at + 1 } else { at };
-        frames.push(i64::try_from(at - prev).unwrap_or(i64::MAX));
-        prev = at;
-    }
-    frames.push(i64::try_from(end.0 - prev).unwrap_or(i64::MAX));
-    Schedule::from_nanos(frames)
+    let Some(ticks) = Schedule::one_per_tick(rate, end) else {
+        return Schedule::from_nanos(vec![i64::try_from(end.0).unwrap_or(i64::MAX)]);
+    };
+    let rest = end.0.saturating_sub(ticks.end().0);
+    Ok(ticks.then(i64::try_from(rest).unwrap_or(i64::MAX)))
 }

@@ -74,33 +74,17 @@ pub(crate) fn hermite_weights(t: f64) -> (f64, f64, f64) {
     (3.0 * t2 - 2.0 * t3, t3 - 2.0 * t2 + t, t3 - t2)
 }
 
-/// The rule both Hermite ends share: `next` at `alpha >= 1`, `prev` at `alpha <= 0` or NaN,
-/// `mid()` strictly in between.
-#[inline]
-pub(crate) fn by_alpha_clone<T: Clone>(
-    prev: &T,
-    next: &T,
-    alpha: f64,
-    mid: impl FnOnce() -> T,
-) -> T {
-    if alpha >= 1.0 {
-        next.clone()
-    } else if alpha > 0.0 {
-        mid()
-    } else {
-        prev.clone()
-    }
-}
-
-macro_rules! float {
-    ($t:ty) => {
-        impl Extrapolate for $t {
+/// `Extrapolate` for types with `+`, `-` and `* scalar` (the floats, glam's vectors), `$s` the
+/// scalar: one body for every such type.
+macro_rules! linear_motion {
+    ($s:ty; $($t:ty),+) => {$(
+        impl $crate::Extrapolate for $t {
             type Velocity = $t;
 
             #[inline]
             fn extrapolate(&self, velocity: &$t, secs: f64) -> $t {
                 if secs > 0.0 {
-                    *self + *velocity * (secs as $t)
+                    *self + *velocity * (secs as $s)
                 } else {
                     *self
                 }
@@ -108,18 +92,20 @@ macro_rules! float {
 
             #[inline]
             fn hermite(&self, next: &$t, v0: &$t, v1: &$t, dt_secs: f64, alpha: f64) -> $t {
-                by_alpha_clone(self, next, alpha, || {
-                    let (h01, h10, h11) = hermite_weights(alpha);
-                    let (h01, h10, h11, dt) = (h01 as $t, h10 as $t, h11 as $t, dt_secs as $t);
+                $crate::interpolate::by_alpha(self, next, alpha, || {
+                    let (h01, h10, h11) = $crate::extrapolate::hermite_weights(alpha);
+                    let (h01, h10, h11, dt) = (h01 as $s, h10 as $s, h11 as $s, dt_secs as $s);
                     *self + (*next - *self) * h01 + (*v0 * h10 + *v1 * h11) * dt
                 })
             }
         }
-    };
+    )+};
 }
+#[cfg(feature = "glam")]
+pub(crate) use linear_motion;
 
-float!(f32);
-float!(f64);
+linear_motion!(f32; f32);
+linear_motion!(f64; f64);
 
 impl<T: Extrapolate + Clone, const N: usize> Extrapolate for [T; N] {
     type Velocity = [T::Velocity; N];

@@ -35,33 +35,7 @@ macro_rules! vector {
 
 vector!(Vec2, Vec3, Vec3A, Vec4);
 
-macro_rules! vector_motion {
-    ($($t:ty),+) => {$(
-        impl Extrapolate for $t {
-            type Velocity = $t;
-
-            #[inline]
-            fn extrapolate(&self, velocity: &$t, secs: f64) -> $t {
-                if secs > 0.0 {
-                    *self + *velocity * (secs as f32)
-                } else {
-                    *self
-                }
-            }
-
-            #[inline]
-            fn hermite(&self, next: &$t, v0: &$t, v1: &$t, dt_secs: f64, alpha: f64) -> $t {
-                by_alpha(self, next, alpha, || {
-                    let (h01, h10, h11) = hermite_weights(alpha);
-                    let (h01, h10, h11, dt) = (h01 as f32, h10 as f32, h11 as f32, dt_secs as f32);
-                    *self + (*next - *self) * h01 + (*v0 * h10 + *v1 * h11) * dt
-                })
-            }
-        }
-    )+};
-}
-
-vector_motion!(Vec2, Vec3, Vec3A, Vec4);
+crate::extrapolate::linear_motion!(f32; Vec2, Vec3, Vec3A, Vec4);
 
 impl Extrapolate for Quat {
     /// Angular velocity: axis times rate, radians per second, in the world frame.

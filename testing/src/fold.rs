@@ -121,7 +121,7 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     /// The reference schedule for a span: one frame per tick length (frames at ⌈k·dt⌉), so
     /// that every step runs one update; `None` when the span is shorter than a tick.
     pub(crate) fn reference(&self, end: Nanos) -> Option<Schedule> {
-        reference_schedule(self.driver.tick_rate(), end)
+        Schedule::one_per_tick(self.driver.tick_rate(), end)
     }
 }
 
@@ -177,20 +177,6 @@ fn step<S, D: Driver>(
         }
     }
     run.trace.steps.push((now, run.trace.events.len()));
-}
-
-/// The reference schedule for a span: one frame per tick length of `rate` (frames at
-/// ⌈k·dt⌉), so that every step runs one update; `None` when the span is shorter than a tick.
-pub(crate) fn reference_schedule(rate: Period, end: Nanos) -> Option<Schedule> {
-    let mut prev = 0u64;
-    let mut frames = Vec::new();
-    for k in 1..=rate.ticks_in(end.0) {
-        let at = rate.tick_start_nanos(k);
-        let at = if rate.ticks_in(at) < k { at + 1 } else { at };
-        frames.push(i64::try_from(at - prev).unwrap_or(i64::MAX));
-        prev = at;
-    }
-    Schedule::from_nanos(frames).ok()
 }
 
 /// The result of folding a simulation over a schedule.

@@ -144,6 +144,35 @@ impl Schedule {
         self
     }
 
+    /// One frame per tick of `rate` up to `end`, each at ⌈k·dt⌉ (the first whole ns at which
+    /// tick `k` has ended), so that a catch-up loop stepped on it runs exactly one update per
+    /// step: the kit's reference run, against which every other schedule is compared. `None`
+    /// when `end` is shorter than one tick.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Nanos, Period};
+    /// use tickfold_testing::Schedule;
+    ///
+    /// let s = Schedule::one_per_tick(Period::from_hz(3)?, Nanos(1_000_000_000)).expect("3 ticks");
+    /// assert_eq!(s.frames(), [333_333_334, 333_333_333, 333_333_333]);
+    /// assert_eq!(Schedule::one_per_tick(Period::from_hz(3)?, Nanos(1_000)), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn one_per_tick(rate: Period, end: Nanos) -> Option<Schedule> {
+        let mut prev = 0u64;
+        let mut frames = Vec::new();
+        for k in 1..=rate.ticks_in(end.0) {
+            let at = rate.tick_start_nanos(k);
+            let at = if rate.ticks_in(at) < k { at + 1 } else { at };
+            frames.push(i64::try_from(at - prev).unwrap_or(i64::MAX));
+            prev = at;
+        }
+        Schedule::from_nanos(frames).ok()
+    }
+
     /// This schedule with one more frame of `ns` nanoseconds at the end.
     #[must_use]
     pub fn then(mut self, ns: i64) -> Schedule {

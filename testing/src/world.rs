@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::check::{Failure, ScheduleMismatch, notes};
-use super::fold::{Driver, Run, Trace, fold_with, reference_schedule};
+use super::fold::{Driver, Run, Trace, fold_with};
 use super::{KitError, Schedule};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick};
 
@@ -145,7 +145,7 @@ impl<W, M: Fn() -> W, F: Fn(&mut W, &Tick), D: Driver> WorldSim<M, F, D> {
             .map(|s| s.end())
             .max()
             .ok_or(Failure::Input(KitError::NoSchedules))?;
-        let reference_schedule = reference_schedule(self.driver.tick_rate(), end)
+        let reference_schedule = Schedule::one_per_tick(self.driver.tick_rate(), end)
             .unwrap_or_else(|| Schedule::single(i64::try_from(end.0).unwrap_or(i64::MAX)));
         let reference = self.fold_to(&reference_schedule, Some(end));
         let alpha = last_alpha(&reference.trace);
