@@ -3,10 +3,14 @@
 //! snapshot ring, refused ticks given back to the loop.
 //!
 //! ```text
-//! cargo run --release --example rollback --features ggrs                 # two peers over loopback UDP, 5 s
-//! cargo run --release --example rollback --features ggrs -- --peers 2 --seconds 10
-//! cargo run --release --example rollback --features ggrs -- --sync-test
+//! cargo run --release --example rollback --features ggrs-test-support                 # two peers over loopback UDP, 5 s
+//! cargo run --release --example rollback --features ggrs-test-support -- --peers 2 --seconds 10
+//! cargo run --release --example rollback --features ggrs-test-support -- --sync-test
 //! ```
+//!
+//! The game (`tickfold::ggrs_adapter::test_support::game`), the peer shell (`…::peer`) and the
+//! loopback socket are the adapter's test support (feature `ggrs-test-support`), which the
+//! adapter's own tests run too: read them in `net-adapter/src/test_support/`.
 //!
 //! `--peers 2` (the default) runs two peers in this process over `127.0.0.1` only, each with
 //! its own `LoopState` and a socket whose link adds 40 ms ± 15 ms latency (so packets
@@ -17,19 +21,14 @@
 //! loop's. `--sync-test` runs 10,000 frames in a ggrs `SyncTestSession` (every frame rolled
 //! back 7 frames and checked).
 
-#[path = "shared/rollback_game.rs"]
-mod game;
-#[path = "shared/rollback_peer.rs"]
-mod peer;
-
 use std::time::{Duration, Instant};
 
 use tickfold::ggrs_adapter::ggrs::SessionBuilder;
-use tickfold::ggrs_adapter::{LinkConfig, LoopbackSocket, Refusal, Rollback};
+use tickfold::ggrs_adapter::test_support::game::{self, Config, Game};
+use tickfold::ggrs_adapter::test_support::peer::{Peer, PeerOptions, compare};
+use tickfold::ggrs_adapter::test_support::{LinkConfig, LoopbackSocket};
+use tickfold::ggrs_adapter::{Refusal, Rollback};
 use tickfold::{LoopConfig, LoopState, Nanos, Period};
-
-use game::{Config, Game};
-use peer::{Peer, PeerOptions, compare};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

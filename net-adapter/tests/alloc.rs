@@ -1,12 +1,9 @@
 //! The adapter's save and load path allocates nothing once warm; ggrs's own allocations per
 //! `advance_frame` are measured and printed, not hidden. Only the measuring thread counts.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-
-use game::{Config, Game};
 use tickfold_core::{ClockId, Lag, Nanos, Period, Tick};
 use tickfold_ggrs::ggrs::{GameStateCell, GgrsRequest, InputStatus, SessionBuilder};
+use tickfold_ggrs::test_support::game::{self, Config, Game};
 use tickfold_ggrs::{Refusal, Rollback};
 
 fn count(f: impl FnOnce()) -> u64 {

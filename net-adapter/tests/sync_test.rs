@@ -1,14 +1,11 @@
 //! ggrs's `SyncTestSession` on the example game: every frame it rolls back `check distance`
 //! frames, re-simulates them and compares the checksums the ring gives.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-
 use std::cell::Cell;
 
-use game::{Config, Game};
 use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::{Frame, InputStatus, SessionBuilder};
+use tickfold_ggrs::test_support::game::{self, Config, Game};
 use tickfold_ggrs::{NetError, Refusal, Rollback};
 
 const FRAMES: u64 = 10_000;

@@ -9,11 +9,13 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use ggrs::{Message, NonBlockingSocket};
+use tickfold_testing::SplitMix64;
 
 /// Largest datagram read; ggrs's own UDP socket reads 4096 bytes too.
 const RECV_BUFFER: usize = 4096;
 
-/// What a link does to packets: one-way latency, ± jitter (uniform), and loss, from a seed.
+/// What a link does to packets: one-way latency, ± jitter (uniform), and loss, drawn from a
+/// [`SplitMix64`] seeded with `seed`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LinkConfig {
     /// One-way latency, ns.
@@ -66,36 +68,18 @@ pub struct SocketStats {
     pub last_error: Option<ErrorKind>,
 }
 
-/// `SplitMix64`: small, seeded, good enough for a network simulation.
-#[derive(Copy, Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-}
-
 /// The impairments of one direction: decides each packet's fate and delivery time.
 #[derive(Debug)]
 struct Link {
     config: LinkConfig,
-    rng: Rng,
+    rng: SplitMix64,
 }
 
 impl Link {
     fn new(config: LinkConfig) -> Link {
         Link {
             config,
-            rng: Rng(config.seed),
+            rng: SplitMix64::new(config.seed),
         }
     }
 
