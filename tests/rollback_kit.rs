@@ -9,12 +9,11 @@
 //! frame per tick (`Schedule::one_per_tick`), every run brought to the same end time.
 #![cfg(feature = "quickcheck")]
 
-use tickfold::ggrs_adapter::ggrs::SessionBuilder;
-use tickfold::ggrs_adapter::test_support::game::{self, Config, Game};
-use tickfold::ggrs_adapter::{Refusal, Rollback};
+use tickfold::ggrs_adapter::Refusal;
+use tickfold::ggrs_adapter::test_support::game;
+use tickfold::ggrs_adapter::test_support::sync_test::SyncTest;
 use tickfold::testing::Schedule;
 use tickfold::{LoopConfig, LoopState, Nanos, Period};
-use tickfold_snapshot::{chunk_checksum, state_checksum};
 
 type Error = Box<dyn std::error::Error>;
 
@@ -34,41 +33,19 @@ fn run(schedule: &Schedule, end: Nanos) -> Result<End, Error> {
         .max_frame_delta(None)
         .max_updates(None);
     let mut state = LoopState::new(config, Nanos(0))?;
-    let mut session = SessionBuilder::<Config>::new()
-        .with_num_players(2)?
-        .with_check_distance(7)
-        .start_synctest_session()?;
-    let mut world = Game::new();
-    let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop)?;
+    let mut test = SyncTest::new(7, Refusal::Drop)?;
     for now in schedule.nows().chain([end]) {
         let events = state.advance(now);
         for tick in events.updates() {
-            let frame = rollback.frame();
-            let inputs = [
-                (0, game::scripted_input(0, frame)),
-                (1, game::scripted_input(1, frame)),
-            ];
-            let adv = rollback.update(
-                &mut state,
-                &mut session,
-                &tick,
-                &inputs,
-                &mut world,
-                game::step,
-            )?;
+            let adv = test.update(&mut state, &tick, game::step)?;
             if adv.advanced != 1 {
                 return Err(format!("the sync test refused tick {}: {adv:?}", tick.index).into());
             }
         }
     }
-    let parts = [
-        chunk_checksum(world.ships.current()),
-        chunk_checksum(world.bullets.current()),
-        chunk_checksum(world.rng.as_slice()),
-    ];
     Ok(End {
-        frames: rollback.stats().frames,
-        checksum: state_checksum(&parts, 3),
+        frames: test.rollback.stats().frames,
+        checksum: test.game.checksum(),
     })
 }
 

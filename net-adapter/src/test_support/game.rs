@@ -4,7 +4,9 @@
 
 use ggrs::{Frame, InputStatus};
 use tickfold_core::{ClockId, Columns};
-use tickfold_snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
+use tickfold_snapshot::{
+    DoubleBuffer, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
+};
 use tickfold_testing::SplitMix64;
 
 use crate::{GgrsConfig, RollbackState};
@@ -101,6 +103,18 @@ impl Game {
             rng: Tracked::new(vec![0x005E_ED0F_5EED]),
             clock: ClockId::default(),
         }
+    }
+
+    /// A checksum of the current state: ships, bullets and generator, each part's XXH3
+    /// combined as `tickfold-snapshot` combines them.
+    #[must_use]
+    pub fn checksum(&self) -> u64 {
+        let parts = [
+            chunk_checksum(self.ships.current()),
+            chunk_checksum(self.bullets.current()),
+            chunk_checksum(self.rng.as_slice()),
+        ];
+        state_checksum(&parts, 3)
     }
 
     fn next_random(&mut self) -> u64 {

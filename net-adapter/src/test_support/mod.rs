@@ -1,6 +1,6 @@
 //! Test support (feature `test-support`): an in-memory lossy network on a simulated clock, a
-//! loopback UDP socket with the same seeded impairments, and the two-player game and peer
-//! shell that the facade's `rollback` example and this crate's tests run.
+//! loopback UDP socket with the same seeded impairments, and the two-player game, its peer
+//! shell and its sync test, which the facade's `rollback` example and this crate's tests run.
 //!
 //! None of it is needed to ship a game: a game's sockets are ggrs's own (or the engine's), and
 //! its world and shell are its own. It is here so that tests, benches and examples of games
@@ -45,5 +45,6 @@
 pub mod game;
 mod net;
 pub mod peer;
+pub mod sync_test;
 
 pub use net::{LinkConfig, LoopbackSocket, MemoryNet, MemorySocket, SimClock, SocketStats};
