@@ -95,14 +95,21 @@ impl Link {
                 .saturating_sub(c.jitter_ns),
         )
     }
-}
 
-fn encode(msg: &Message, stats: &mut SocketStats) -> Option<Vec<u8>> {
-    let bytes = bincode::serialize(msg).ok();
-    if bytes.is_none() {
-        stats.encode_errors += 1;
+    /// One outgoing message, counted in `stats`: `None` when it does not encode or the link
+    /// loses it, else its bytes and when to deliver them.
+    fn send(&mut self, msg: &Message, now: u64, stats: &mut SocketStats) -> Option<(u64, Vec<u8>)> {
+        stats.sent += 1;
+        let Ok(bytes) = bincode::serialize(msg) else {
+            stats.encode_errors += 1;
+            return None;
+        };
+        let at = self.route(now);
+        if at.is_none() {
+            stats.lost += 1;
+        }
+        at.map(|at| (at, bytes))
     }
-    bytes
 }
 
 fn decode(bytes: &[u8], stats: &mut SocketStats) -> Option<Message> {
@@ -187,16 +194,10 @@ impl LoopbackSocket {
 
 impl NonBlockingSocket<SocketAddr> for LoopbackSocket {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
-        {
-            let stats = &mut *self.stats.borrow_mut();
-            stats.sent += 1;
-            let Some(bytes) = encode(msg, stats) else {
-                return;
-            };
-            match self.link.route(self.now()) {
-                None => stats.lost += 1,
-                Some(at) => self.delayed.push((at, *addr, bytes)),
-            }
+        let now = self.now();
+        let sent = self.link.send(msg, now, &mut self.stats.borrow_mut());
+        if let Some((at, bytes)) = sent {
+            self.delayed.push((at, *addr, bytes));
         }
         self.flush();
     }
@@ -321,20 +322,15 @@ impl MemorySocket {
 
 impl NonBlockingSocket<SocketAddr> for MemorySocket {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
-        let stats = &mut *self.stats.borrow_mut();
-        stats.sent += 1;
-        let Some(bytes) = encode(msg, stats) else {
-            return;
-        };
-        match self.link.route(self.net.clock.now()) {
-            None => stats.lost += 1,
-            Some(at) => self
-                .net
+        let now = self.net.clock.now();
+        let sent = self.link.send(msg, now, &mut self.stats.borrow_mut());
+        if let Some((at, bytes)) = sent {
+            self.net
                 .queues
                 .borrow_mut()
                 .entry(*addr)
                 .or_default()
-                .push((at, self.addr, bytes)),
+                .push((at, self.addr, bytes));
         }
     }
 
