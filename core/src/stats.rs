@@ -7,7 +7,7 @@ use crate::controls::ClockRef;
 use crate::id::ClockId;
 use crate::rate::Period;
 use crate::state::{Inner, LoopState};
-use crate::time::Lag;
+use crate::time::{Lag, Nanos};
 
 /// The clocks' numbers after the latest step.
 impl<T> LoopState<T> {
@@ -125,6 +125,11 @@ pub struct ClockStats {
     pub ticks_run: u64,
     /// Ticks reported dropped so far (missed slots and ticks lost to the max frame delta).
     pub ticks_dropped: u64,
+    /// Virtual time the max frame delta discarded for this clock so far: the sum of the
+    /// `time` of its [`Event::DiscardedTime`](crate::Event::DiscardedTime) events (see there
+    /// how it relates to the ticks dropped). Drops by the controls and missed slots drop ticks,
+    /// counted in `ticks_dropped`, and no time.
+    pub time_discarded: Nanos,
     /// Ticks due that have neither run nor been dropped (the capped backlog).
     pub pending: u64,
     /// Ticks due by the virtual clock: for [`Policy::CatchUp`](crate::Policy::CatchUp), ticks
@@ -157,6 +162,7 @@ impl Default for ClockStats {
             next_tick: 0,
             ticks_run: 0,
             ticks_dropped: 0,
+            time_discarded: Nanos(0),
             pending: 0,
             ticks_due: 0,
             ticks_early: 0,
@@ -187,6 +193,7 @@ impl<T> Inner<T> {
             next_tick: c.next_tick(),
             ticks_run: c.ran(),
             ticks_dropped: c.dropped_slots().saturating_add(c.clamp_dropped()),
+            time_discarded: Nanos(c.clamp_time()),
             pending: c.pending(v),
             ticks_due: c.ticks_due(v),
             ticks_early: c.early(v),

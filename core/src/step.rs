@@ -206,8 +206,10 @@ impl<T: Timestamp> Inner<T> {
         let after = self.virt.now();
         if let Some(max) = self.real.max_delta().filter(|max| after - before > *max) {
             let limit = before.saturating_add(max);
+            let mut most = 0;
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, after) {
+                    most = most.max(time);
                     ev.before.push(Event::DiscardedTime {
                         clock: clock.id(),
                         time: Nanos(time),
@@ -216,6 +218,7 @@ impl<T: Timestamp> Inner<T> {
                     });
                 }
             }
+            self.virt.add_discarded(most);
         }
     }
 }

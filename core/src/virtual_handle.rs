@@ -343,6 +343,41 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
         self.virt.step_request()
     }
 
+    /// Virtual time in which clocks lost ticks to the max frame delta, in total: for each step
+    /// that reported [`Event::DiscardedTime`](crate::Event::DiscardedTime), the largest
+    /// `time` among its events (the span past the max frame delta where at least one clock
+    /// dropped ticks). Each clock's own total is its
+    /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded). Virtual time itself
+    /// is never cut: this is time whose ticks did not run.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // 10 Hz and 3 Hz, a 250 ms max frame delta, a 1 s stall.
+    /// let config = LoopConfig::new(Period::from_hz(10)?)
+    ///     .clock(ClockConfig::new("slow", Period::from_hz(3)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_secs(1));
+    /// let times: Vec<(u64, u64)> = events.iter().filter_map(|e| match e {
+    ///     Event::DiscardedTime { time, ticks, .. } => Some((time.0 / 1_000_000, ticks)),
+    ///     _ => None,
+    /// }).collect();
+    /// // main keeps the ticks due by 250 ms and drops ticks 2 to 9 (due 300 ms to 1 s):
+    /// // 750 ms. slow keeps its tick 0 (due at 333.3 ms, its next tick when the step began)
+    /// // and drops ticks 1 and 2 (due 666.7 ms and 1 s): 666.7 ms.
+    /// assert_eq!(times, [(750, 8), (666, 2)]);
+    /// assert_eq!(state.virtual_time().time_discarded(), Nanos::from_millis(750));
+    /// assert_eq!(state.clock("main")?.stats().time_discarded, Nanos::from_millis(750));
+    /// assert_eq!(state.virtual_time().elapsed(), Nanos::from_secs(1)); // not cut
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn time_discarded(&self) -> Nanos {
+        Nanos(self.virt.discarded())
+    }
+
     /// Virtual time since the start, in whole ns (rounded down; the fraction of a ns a time
     /// scale leaves is carried): real time less pauses, scaled, plus any ticks single-stepped.
     ///
