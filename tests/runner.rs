@@ -702,7 +702,7 @@ fn manual_time_resuming_goes_on_exactly_as_a_run_that_never_saved() {
         log: &mut Vec<(Nanos, Event<Nanos>)>,
     ) {
         runner.run(
-            |event, state| log.push((state.real_time().elapsed(), event.clone())),
+            |event, state| log.push((state.real_time().elapsed(), *event)),
             |state| state.real_time().elapsed() < until,
         );
     }

@@ -133,6 +133,13 @@ impl<S: Sleeper<Instant>> Sleeper<Nanos> for SleepOn<S> {
     }
 }
 
+/// `state`'s latest time on its own axis: its start plus the real time it has seen. The time a
+/// clock resuming it reads (here and in [`ManualTime::resuming`](super::ManualTime::resuming)).
+pub(super) fn latest_time(state: &LoopState<Nanos>) -> Nanos {
+    let real = state.real_time();
+    real.start().add_nanos(real.elapsed().0)
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -153,11 +160,4 @@ mod tests {
         sleeper.sleep_until(deadline);
         assert!(clock.now() >= deadline);
     }
-}
-
-/// `state`'s latest time on its own axis: its start plus the real time it has seen. The time a
-/// clock resuming it reads (here and in [`ManualTime::resuming`](super::ManualTime::resuming)).
-pub(super) fn latest_time(state: &LoopState<Nanos>) -> Nanos {
-    let real = state.real_time();
-    real.start().add_nanos(real.elapsed().0)
 }
