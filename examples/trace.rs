@@ -10,6 +10,7 @@
 //! cargo run --example trace -- --policy drop-and-rest --tick-ms 10 --update-ms 3,15,3,3 --steps 4
 //! ```
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -288,7 +289,7 @@ fn ms(ns: u64) -> String {
 }
 
 fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> String {
-    let name = |c| state.clock_name(c).unwrap_or("?");
+    let name = |c| state.clock_stats(c).map_or(Cow::Borrowed("?"), |s| s.name);
     let many = state.clock_names().count() > 1;
     match (format, event) {
         (Format::Jsonl | Format::Svg, e) => {

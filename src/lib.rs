@@ -23,7 +23,7 @@
 //!         }
 //!     }
 //! }
-//! assert_eq!(state.ticks_run(), 4); // 96 ms hold four whole 20 ms ticks
+//! assert_eq!(state.clock_stats("main").map_or(0, |s| s.ticks_run), 4); // 96 ms hold four whole 20 ms ticks
 //! # Ok::<(), tickfold::ConfigError>(())
 //! ```
 //!

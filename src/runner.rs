@@ -30,7 +30,7 @@
 //!             updates += 1;
 //!         }
 //!     },
-//!     |state| state.ticks_run() < 4,
+//!     |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 4,
 //! );
 //! assert!(updates >= 4);
 //! # Ok::<(), tickfold::ConfigError>(())
@@ -228,7 +228,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///             alphas.push(frame.alpha);
     ///         }
     ///     },
-    ///     |state| state.real_time() < Nanos::from_secs(1),
+    ///     |state| state.real_time().elapsed() < Nanos::from_secs(1),
     /// );
     /// // 60 draws a second (and the first), every other one halfway between two ticks
     /// // (to within the rounding of the render slots to whole ns).
@@ -239,9 +239,9 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// # Ok::<(), tickfold::ConfigError>(())
     /// ```
     pub fn new(mut state: LoopState<T>, time: C, sleeper: S) -> Runner<T, C, S> {
-        if sleeper.can_sleep() && state.render_rate().is_none() {
+        if sleeper.can_sleep() && state.real_time().render_rate().is_none() {
             if let Ok(rate) = Period::from_hz(DEFAULT_RENDER_HZ) {
-                state.set_render_rate(Some(rate));
+                state.real_time_mut().set_render_rate(Some(rate));
             }
         }
         Runner {
@@ -259,7 +259,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// removes the cap: a sleeping runner then draws only when it wakes for a tick.
     #[must_use]
     pub fn with_render_rate(mut self, rate: Option<Period>) -> Runner<T, C, S> {
-        self.state.set_render_rate(rate);
+        self.state.real_time_mut().set_render_rate(rate);
         self
     }
 
@@ -361,7 +361,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// let mut runner = Runner::new(state, RealTime, SpinSleep::default());
     /// let mut worst_ns = 0;
     /// // What `run` does, written out: a frame, then sleep until its deadline.
-    /// while runner.state().ticks_run() < 3 {
+    /// while runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) < 3 {
     ///     if let Some(deadline) = runner.frame(|_event, _state| {}) {
     ///         worst_ns = worst_ns.max(runner.wait_until(deadline)); // how late the wake-up was
     ///     }
@@ -393,10 +393,10 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///         Event::Render(_frame) => drawn += 1,               // draw at `_frame.alpha`
     ///         _ => {}
     ///     },
-    ///     |state| state.ticks_run() < 5, // asked before every frame: 50 ms of real time
+    ///     |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 5, // asked before every frame: 50 ms of real time
     /// );
-    /// assert!(runner.state().ticks_run() >= 5 && drawn >= 1);
-    /// assert!((position - runner.state().ticks_run() as f64 * 0.01).abs() < 1e-9);
+    /// assert!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) >= 5 && drawn >= 1);
+    /// assert!((position - runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) as f64 * 0.01).abs() < 1e-9);
     /// # Ok::<(), tickfold::ConfigError>(())
     /// ```
     pub fn run(
@@ -447,7 +447,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///     _ => {}
     /// });
     /// assert_eq!(game.updates, 120);
-    /// assert_eq!(runner.state().ticks_run(), 120);
+    /// assert_eq!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run), 120);
     /// assert!(!runner.has_pending_events()); // exited on a render: ready to save
     /// # Ok::<(), tickfold::ConfigError>(())
     /// ```

@@ -93,7 +93,13 @@ fn first_tick_is_immediate_then_ticks_on_schedule() {
             assert_eq!(e.updates().next().unwrap().t, Nanos(k * 50 * MS));
             now = k * 50 * MS; // the shell slept until the slot
         }
-        assert_eq!(state.ticks_dropped(), 0);
+        assert_eq!(
+            state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped,
+            0
+        );
     }
 }
 
@@ -128,8 +134,14 @@ fn skip_after_a_long_task_reports_the_slots_it_skipped() {
         let e = state.advance(Nanos(201 * MS));
         assert_eq!(sleeps(&e), [250 * MS], "{policy:?}");
         assert_eq!(updates(&e), [5]);
-        assert_eq!(state.ticks_dropped(), 3);
-        assert_eq!(state.ticks_run(), 3);
+        assert_eq!(
+            state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped,
+            3
+        );
+        assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
     }
 }
 
@@ -190,7 +202,14 @@ fn already_past_the_target_does_not_sleep() {
         let e = state.advance(Nanos(5 * MS));
         assert!(sleeps(&e).is_empty(), "{policy:?}");
         assert_eq!(e.updates().count(), 1);
-        assert_eq!(state.ticks_run() + state.ticks_dropped(), state.next_tick());
+        assert_eq!(
+            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+                + state
+                    .clock_stats(state.alpha_clock())
+                    .unwrap()
+                    .ticks_dropped,
+            state.clock_stats(state.alpha_clock()).unwrap().next_tick
+        );
     }
 }
 
@@ -263,11 +282,21 @@ fn keep_working_returns_exactly_when_skip_does() {
         t_fold += work;
     }
     assert_eq!(
-        state.ticks_run() + state.ticks_dropped(),
-        state.next_tick(),
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped,
+        state.clock_stats(state.alpha_clock()).unwrap().next_tick,
         "every skipped slot was reported"
     );
-    assert!(state.ticks_dropped() > 0);
+    assert!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped
+            > 0
+    );
 }
 
 /// `MissedTickBehavior::Burst` against the catch-up policy capped at one update per step (one
@@ -310,7 +339,13 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
         t_oracle = returned + work;
         t_fold += work;
     }
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
 }
 
 /// A sleeper that wakes `early` ns before the deadline (an OS timer with coarse slack, or a
@@ -420,7 +455,13 @@ fn delay_runs_the_late_tick_and_moves_the_grid() {
     let e = state.advance(Nanos(130 * MS));
     assert_eq!(sleeps(&e), [175 * MS]);
     assert_eq!(updates(&e), [2]);
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
 }
 
 /// The doc's diagram of `Delay` against `Skip` and `Burst`: after the same 200 ms task at a
@@ -509,7 +550,13 @@ fn policy_delay_returns_exactly_when_delay_does() {
             _ => x % (3 * period),
         };
     }
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
     assert!(late > 500, "{late} late calls");
 }
 
@@ -525,8 +572,12 @@ fn set_period_keeps_the_next_scheduled_tick() {
         let e = state.advance(Nanos(10 * MS));
         assert_eq!((sleeps(&e), updates(&e)), (vec![50 * MS], vec![1]));
         let second = Period::from_duration(Duration::from_secs(1)).unwrap();
-        state.set_rate("main", second).unwrap();
-        assert_eq!(state.rate_of("main"), Some(second), "{policy:?}");
+        state.clock_mut("main").unwrap().set_rate(second);
+        assert_eq!(
+            state.clock("main").ok().map(|c| c.rate()),
+            Some(second),
+            "{policy:?}"
+        );
         let e = state.advance(Nanos(60 * MS));
         assert!(e.iter().any(|e| e
             == Event::RateChanged {
@@ -561,7 +612,7 @@ fn reset_grid_under_delay_restarts_the_period_at_the_next_step() {
     state.advance(Nanos(0));
     let e = state.advance(Nanos(20 * MS));
     assert_eq!((sleeps(&e), updates(&e)), (vec![100 * MS], vec![1]));
-    state.reset_grid("main").unwrap();
+    state.clock_mut("main").unwrap().reset_grid();
     let e = state.advance(Nanos(120 * MS));
     assert_eq!((sleeps(&e), updates(&e)), (vec![], vec![2]));
     assert!(dropped(&e).is_empty());
@@ -569,7 +620,13 @@ fn reset_grid_under_delay_restarts_the_period_at_the_next_step() {
         let e = state.advance(Nanos((at - 50) * MS));
         assert_eq!((sleeps(&e), updates(&e)), (vec![at * MS], vec![k]));
     }
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
 }
 
 /// `reset_grid` under `Policy::DropAndRest`, after a step that slept until tick 1's slot at
@@ -586,7 +643,7 @@ fn reset_grid_under_drop_and_rest_restarts_where_the_shell_slept_to() {
         state.advance(Nanos(0));
         let e = state.advance(Nanos(20 * MS));
         assert_eq!((sleeps(&e), updates(&e)), (vec![100 * MS], vec![1]));
-        state.reset_grid("main").unwrap();
+        state.clock_mut("main").unwrap().reset_grid();
         state
     };
     // On time: the restarted slot runs.
@@ -599,7 +656,13 @@ fn reset_grid_under_drop_and_rest_restarts_where_the_shell_slept_to() {
     let e = state.advance(Nanos(120 * MS));
     assert_eq!(dropped(&e), [(2, 1)]);
     assert_eq!((sleeps(&e), updates(&e)), (vec![200 * MS], vec![3]));
-    assert_eq!(state.ticks_dropped(), 1);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        1
+    );
 }
 
 /// `spin_sleep` `loop_helper_test::get_set_target_rate`: 100 per second, then 150; tickfold's
@@ -611,11 +674,15 @@ fn set_target_rate_at_run_time() {
         Nanos(0),
     )
     .unwrap();
-    assert_eq!(state.rate_of("main").unwrap().hz_f64(), 100.0);
+    assert_eq!(
+        state.clock("main").ok().map(|c| c.rate()).unwrap().hz_f64(),
+        100.0
+    );
     state
-        .set_rate("main", Period::from_hz_f64(150.0).unwrap())
-        .unwrap();
-    let rate = state.rate_of("main").unwrap();
+        .clock_mut("main")
+        .unwrap()
+        .set_rate(Period::from_hz_f64(150.0).unwrap());
+    let rate = state.clock("main").ok().map(|c| c.rate()).unwrap();
     assert!((rate.hz_f64() - 150.0).abs() < 1e-9);
     assert_eq!(rate, Period::from_hz(150).unwrap());
 }

@@ -56,7 +56,7 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
                 updates.push(t.index);
             }
         },
-        |s| s.real_time().0 < 3_600 * 1_000 * MS,
+        |s| s.real_time().elapsed().0 < 3_600 * 1_000 * MS,
     );
     let (num, den) = rate.as_nanos_ratio();
     let due = |k: u64| {
@@ -70,10 +70,13 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
         assert_eq!(*d, due(k as u64), "wait {k}");
     }
     // The clock is past the last frame by the final wait; the fold saw up to its latest `now`.
-    assert!(clock.now().0 > r.state().real_time().0);
+    assert!(clock.now().0 > r.state().real_time().elapsed().0);
     assert_eq!(
-        r.state().ticks_run(),
-        rate.ticks_in(r.state().real_time().0)
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_run,
+        rate.ticks_in(r.state().real_time().elapsed().0)
     );
 }
 
@@ -141,14 +144,17 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
     let s = r.state();
     assert!(dropped > 0);
     assert_eq!(
-        s.next_tick(),
+        s.clock_stats(s.alpha_clock()).unwrap().next_tick,
         draws + dropped,
         "every lost slot was reported"
     );
-    assert_eq!(s.ticks_dropped(), dropped);
+    assert_eq!(
+        s.clock_stats(s.alpha_clock()).unwrap().ticks_dropped,
+        dropped
+    );
     assert_ne!(
         naive % FRAMES,
-        s.next_tick() % FRAMES,
+        s.clock_stats(s.alpha_clock()).unwrap().next_tick % FRAMES,
         "the naive counter fell out of sync"
     );
 }
@@ -166,7 +172,14 @@ fn no_sleep_leaves_pacing_to_the_caller() {
         assert!(deadline.is_some());
     }
     assert_eq!(renders, 144);
-    assert_eq!(r.state().ticks_run(), 49, "50 Hz over 143/144 s");
+    assert_eq!(
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_run,
+        49,
+        "50 Hz over 143/144 s"
+    );
 }
 
 /// Wakes `early` ns before the deadline on its first `early_times` calls, then on time (or
@@ -266,14 +279,23 @@ fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
     let tries = calls.borrow().len();
     assert!((2..=64).contains(&tries), "{tries} sleeps");
     assert_eq!(
-        r.state().ticks_run(),
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_run,
         2,
         "the fold was stepped once for tick 1"
     );
     // Still early: nothing runs and the fold is not stepped again.
     clock.advance(Nanos(6 * MS));
     assert_eq!(frame_updates(&mut r, &clock).1, vec![]);
-    assert_eq!(r.state().ticks_run(), 2);
+    assert_eq!(
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_run,
+        2
+    );
     // At the slot the pending update runs, then the loop goes on as usual. The fold decided
     // its deadline back at 3 ms (a constant-rate loop asks to be called again at once); handed
     // on at 10 ms, that deadline comes back as the frame's own clock reading, never in the past
@@ -378,13 +400,19 @@ fn manual_time_is_both_the_clock_and_the_sleeper() {
                 clock.advance(std::time::Duration::from_millis(3)); // the update's work
             }
         },
-        |s| s.ticks_run() < 6_000,
+        |s| s.clock_stats(s.alpha_clock()).unwrap().ticks_run < 6_000,
     );
     assert_eq!(seen.len(), 6_000);
     for (k, (index, at)) in seen.iter().enumerate() {
         assert_eq!((*index, *at), (k as u64, k as u64 * 10 * MS));
     }
-    assert_eq!(r.state().ticks_dropped(), 0);
+    assert_eq!(
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
 }
 
 #[test]
@@ -419,7 +447,11 @@ fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
     assert_eq!(game.updates, (0..9).collect::<Vec<u64>>());
     assert_eq!(game.renders, 3, "drawn at 0, 35 and 70 ms; not at 105 ms");
     assert!(r.has_pending_events(), "update 8 was not its step's last");
-    let ran = r.state().ticks_run();
+    let ran = r
+        .state()
+        .clock_stats(r.state().alpha_clock())
+        .unwrap()
+        .ticks_run;
     assert_eq!(ran, 10, "the step at 105 ms ran ticks 7 to 9");
     // The next frame hands on the rest of that step first, without stepping the fold again.
     let mut rest = Vec::new();
@@ -429,7 +461,13 @@ fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
         }
     });
     assert_eq!(rest, (9..ran).collect::<Vec<u64>>());
-    assert_eq!(r.state().ticks_run(), ran);
+    assert_eq!(
+        r.state()
+            .clock_stats(r.state().alpha_clock())
+            .unwrap()
+            .ticks_run,
+        ran
+    );
     assert!(!r.has_pending_events());
 }
 
@@ -442,7 +480,7 @@ fn a_sleeping_runner_draws_at_the_display_rate_with_alphas_spread_over_a_tick() 
     let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
     let mut r = Runner::new(state, clock.clone(), clock.clone());
     assert_eq!(
-        r.state().render_rate(),
+        r.state().real_time().render_rate(),
         Some(Period::from_hz(DEFAULT_RENDER_HZ).unwrap())
     );
     let mut alphas = Vec::new();
@@ -452,7 +490,7 @@ fn a_sleeping_runner_draws_at_the_display_rate_with_alphas_spread_over_a_tick() 
                 alphas.push(frame.alpha);
             }
         },
-        |s| s.real_time() < Nanos::from_secs(1),
+        |s| s.real_time().elapsed() < Nanos::from_secs(1),
     );
     // Draws at 0, 1/60, ..., 1 s: 61 in all, three per tick, at alphas 0, 1/3 and 2/3.
     assert_eq!(alphas.len(), 61);
@@ -465,9 +503,244 @@ fn a_sleeping_runner_draws_at_the_display_rate_with_alphas_spread_over_a_tick() 
     assert_eq!(
         Runner::new(state.clone(), clock.clone(), NoSleep)
             .state()
+            .real_time()
             .render_rate(),
         None
     );
     let r = Runner::new(state, clock.clone(), clock.clone()).with_render_rate(None);
-    assert_eq!(r.state().render_rate(), None);
+    assert_eq!(r.state().real_time().render_rate(), None);
+}
+
+/// Everything a handler reads through `&LoopState`, in one comparable value.
+#[derive(Debug, PartialEq)]
+struct Reading {
+    paused: bool,
+    scale: tickfold::TimeScale,
+    step_ticks_pending: u64,
+    virtual_elapsed: Nanos,
+    virtual_delta: Nanos,
+    wrapped: Nanos,
+    wrapped_secs: f32,
+    start: Nanos,
+    real_elapsed: Nanos,
+    real_delta: Nanos,
+    max_frame_delta: Option<std::time::Duration>,
+    render_rate: Option<Period>,
+    clocks: Vec<ClockReading>,
+}
+
+#[derive(Debug, PartialEq)]
+struct ClockReading {
+    id: tickfold::ClockId,
+    name: String,
+    rate: Period,
+    config: tickfold::ClockConfig,
+    max_updates: Option<u32>,
+    phase: f64,
+    hysteresis: f64,
+    policy: Policy,
+    firing: tickfold::Firing,
+    stats: tickfold::ClockStats,
+}
+
+fn read_all(state: &LoopState<Nanos>) -> Reading {
+    let time = state.virtual_time();
+    let real = state.real_time();
+    let wrap = Period::from_hz(3).unwrap();
+    let clocks = state
+        .clock_names()
+        .map(|name| {
+            let c = state.clock(name).unwrap();
+            ClockReading {
+                id: c.id(),
+                name: c.name().to_owned(),
+                rate: c.rate(),
+                config: c.config().clone(),
+                max_updates: c.max_updates(),
+                phase: c.phase(),
+                hysteresis: c.hysteresis(),
+                policy: c.policy(),
+                firing: c.firing(),
+                stats: c.stats(),
+            }
+        })
+        .collect();
+    Reading {
+        paused: time.is_paused(),
+        scale: time.scale(),
+        step_ticks_pending: time.step_ticks_pending(),
+        virtual_elapsed: time.elapsed(),
+        virtual_delta: time.delta(),
+        wrapped: time.elapsed_wrapped(wrap),
+        wrapped_secs: time.elapsed_secs_wrapped(wrap),
+        start: *real.start(),
+        real_elapsed: real.elapsed(),
+        real_delta: real.delta(),
+        max_frame_delta: real.max_frame_delta(),
+        render_rate: real.render_rate(),
+        clocks,
+    }
+}
+
+/// The same readings through the `&mut` handles, which share the views' readers.
+fn read_all_mut(state: &mut LoopState<Nanos>) -> Reading {
+    let wrap = Period::from_hz(3).unwrap();
+    let names: Vec<String> = state.clock_names().map(str::to_owned).collect();
+    let clocks = names
+        .iter()
+        .map(|name| {
+            let c = state.clock_mut(name).unwrap();
+            ClockReading {
+                id: c.id(),
+                name: c.name().to_owned(),
+                rate: c.rate(),
+                config: c.config().clone(),
+                max_updates: c.max_updates(),
+                phase: c.phase(),
+                hysteresis: c.hysteresis(),
+                policy: c.policy(),
+                firing: c.firing(),
+                stats: c.stats(),
+            }
+        })
+        .collect();
+    let time = state.virtual_time_mut();
+    let (paused, scale, step_ticks_pending) =
+        (time.is_paused(), time.scale(), time.step_ticks_pending());
+    let (virtual_elapsed, virtual_delta) = (time.elapsed(), time.delta());
+    let (wrapped, wrapped_secs) = (time.elapsed_wrapped(wrap), time.elapsed_secs_wrapped(wrap));
+    let real = state.real_time_mut();
+    Reading {
+        paused,
+        scale,
+        step_ticks_pending,
+        virtual_elapsed,
+        virtual_delta,
+        wrapped,
+        wrapped_secs,
+        start: *real.start(),
+        real_elapsed: real.elapsed(),
+        real_delta: real.delta(),
+        max_frame_delta: real.max_frame_delta(),
+        render_rate: real.render_rate(),
+        clocks,
+    }
+}
+
+#[test]
+fn a_handler_reads_every_time_and_clock_value_through_a_shared_state() {
+    use tickfold::{ClockConfig, Firing, TimeScale};
+    let config = LoopConfig::new(Period::from_hz(50).unwrap())
+        .clock(
+            ClockConfig::new("ai", Period::from_hz(10).unwrap())
+                .max_updates(Some(3))
+                .phase(0.5)
+                .hysteresis(0.25)
+                .firing(Firing::Nearest),
+        )
+        .clock(ClockConfig::new("net", Period::from_hz(20).unwrap()).policy(Policy::DropAndRest))
+        .time_scale(TimeScale::ratio(1, 2).unwrap())
+        .max_frame_delta(Some(std::time::Duration::from_millis(100)))
+        .render_rate(Some(Period::from_hz(25).unwrap()));
+    let clock = ManualTime::starting_at(Nanos(7));
+    let state = LoopState::new(config, clock.now()).unwrap();
+    let mut runner = Runner::new(state, clock.clone(), clock.clone());
+    let mut seen = None;
+    runner.run(
+        |event, state| {
+            if let Event::Render(_) = event {
+                seen = Some(read_all(state)); // a `&LoopState`, as every handler gets
+            }
+        },
+        |state| state.real_time().elapsed() < Nanos(1_030 * MS),
+    );
+    let seen = seen.expect("the runner rendered");
+    // Taken at the latest render; nothing stepped since (the loop stopped right after it).
+    assert_eq!(seen, read_all_mut(runner.state_mut()));
+    // The figures themselves: half speed, 25 Hz renders from 7 ns on.
+    assert!(!seen.paused && seen.step_ticks_pending == 0);
+    assert_eq!(seen.scale, TimeScale::ratio(1, 2).unwrap());
+    assert_eq!(
+        (seen.start, seen.real_elapsed),
+        (Nanos(7), Nanos(1_040 * MS))
+    );
+    assert_eq!(seen.real_delta, Nanos(40 * MS));
+    assert_eq!(
+        (seen.virtual_elapsed, seen.virtual_delta),
+        (Nanos(520 * MS), Nanos(20 * MS))
+    );
+    // 520 ms less 1/3 s is 186,666,666 2/3 ns, rounded down.
+    assert_eq!(seen.wrapped, Nanos(186_666_666));
+    assert_eq!(seen.wrapped_secs, (186_666_666.0_f64 / 1e9) as f32);
+    assert_eq!(
+        seen.max_frame_delta,
+        Some(std::time::Duration::from_millis(100))
+    );
+    assert_eq!(seen.render_rate, Some(Period::from_hz(25).unwrap()));
+    let names: Vec<&str> = seen.clocks.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["main", "ai", "net"]);
+    let ai = &seen.clocks[1];
+    assert_eq!(Some(ai.id), runner.state().clock_id("ai"));
+    assert_eq!(
+        (ai.rate, ai.max_updates),
+        (Period::from_hz(10).unwrap(), Some(3))
+    );
+    assert_eq!((ai.phase, ai.hysteresis), (0.5, 0.25));
+    assert_eq!((ai.policy, ai.firing), (Policy::CatchUp, Firing::Nearest));
+    assert_eq!(ai.stats, runner.state().clock_stats("ai").unwrap());
+    assert_eq!(seen.clocks[0].stats.ticks_run, 26); // 520 ms of 20 ms ticks
+    assert_eq!(seen.clocks[2].policy, Policy::DropAndRest);
+}
+
+#[test]
+fn manual_time_resuming_goes_on_exactly_as_a_run_that_never_saved() {
+    // One run of 3 s, and one saved at 1.25 s and resumed on a new fake clock: the same
+    // events, each at the same time.
+    fn run_until(
+        runner: &mut Runner<Nanos, ManualTime, ManualTime>,
+        until: Nanos,
+        log: &mut Vec<(Nanos, Event<Nanos>)>,
+    ) {
+        runner.run(
+            |event, state| log.push((state.real_time().elapsed(), *event)),
+            |state| state.real_time().elapsed() < until,
+        );
+    }
+    let config = || {
+        LoopConfig::new(Period::from_hz(30).unwrap()).clock(tickfold::ClockConfig::new(
+            "ai",
+            Period::from_hz(7).unwrap(),
+        ))
+    };
+    let start = Nanos::from_millis(900);
+    let new_runner = |clock: ManualTime| {
+        let state = LoopState::new(config(), start).unwrap();
+        Runner::new(state, clock.clone(), clock)
+    };
+    let mut whole = Vec::new();
+    run_until(
+        &mut new_runner(ManualTime::starting_at(start)),
+        Nanos::from_secs(3),
+        &mut whole,
+    );
+
+    let mut parts = Vec::new();
+    let mut first = new_runner(ManualTime::starting_at(start));
+    run_until(&mut first, Nanos::from_millis(1_250), &mut parts);
+    let saved = first.into_state();
+    let clock = ManualTime::resuming(&saved);
+    assert_eq!(clock.now().0, start.0 + saved.real_time().elapsed().0);
+    let mut second = Runner::new(saved, clock.clone(), clock);
+    run_until(&mut second, Nanos::from_secs(3), &mut parts);
+    assert_eq!(parts, whole);
+    // A clock that does not resume (a fresh one at the start) replays the loop's whole past
+    // as one long frame: not the same run.
+    let mut from_start = Vec::new();
+    let mut first = new_runner(ManualTime::starting_at(start));
+    run_until(&mut first, Nanos::from_millis(1_250), &mut from_start);
+    let saved = first.into_state();
+    let clock = ManualTime::starting_at(Nanos(start.0 + 1));
+    let mut second = Runner::new(saved, clock.clone(), clock);
+    run_until(&mut second, Nanos::from_secs(3), &mut from_start);
+    assert_ne!(from_start, whole);
 }

@@ -47,7 +47,9 @@ fn run(runner: &mut Runner<Instant, FakeInstant, FakeInstant>, draws: u32) -> Ve
     let mut left = draws;
     runner.run_with(&mut seen, |seen, event, state, ctl| {
         seen.push(match event {
-            Event::Sleep { until } => format!("Sleep({:?})", until.nanos_since(*state.start())),
+            Event::Sleep { until } => {
+                format!("Sleep({:?})", until.nanos_since(*state.real_time().start()))
+            }
             other => format!("{other:?}"),
         });
         if let Event::Render(_) = event {

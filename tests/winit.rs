@@ -116,7 +116,7 @@ fn ticks_renders_and_exit(event_loop: &mut EventLoop<()>) -> Check {
     let wall = start.elapsed();
     let state = app.runner().state();
     let g = app.game();
-    let ticks = state.ticks_run();
+    let ticks = state.clock_stats(state.alpha_clock()).unwrap().ticks_run;
     println!(
         "  {wall:.3?}: {ticks} ticks, {} renders, {} redraws requested, {} received, {} frames",
         g.renders,
@@ -132,17 +132,35 @@ fn ticks_renders_and_exit(event_loop: &mut EventLoop<()>) -> Check {
         exit_after >= Duration::from_millis(500) && wall < Duration::from_secs(2),
         || format!("exit requested after {exit_after:?}, run_app returned after {wall:?}"),
     )?;
-    ensure(g.updates == ticks && state.ticks_dropped() == 0, || {
-        format!(
-            "{} updates handed on, {ticks} run, {} dropped",
-            g.updates,
-            state.ticks_dropped()
-        )
-    })?;
+    ensure(
+        g.updates == ticks
+            && state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped
+                == 0,
+        || {
+            format!(
+                "{} updates handed on, {ticks} run, {} dropped",
+                g.updates,
+                state
+                    .clock_stats(state.alpha_clock())
+                    .unwrap()
+                    .ticks_dropped
+            )
+        },
+    )?;
     // The fold's count for the real time of its latest step: floor(t / (1/60 s)).
-    let due = state.rate().ticks_in(state.real_time().0);
+    let due = state
+        .clock_stats(state.alpha_clock())
+        .unwrap()
+        .rate
+        .ticks_in(state.real_time().elapsed().0);
     ensure(ticks == due, || {
-        format!("{ticks} ticks, {due} due at {:?}", state.real_time())
+        format!(
+            "{ticks} ticks, {due} due at {:?}",
+            state.real_time().elapsed()
+        )
     })?;
     let most = wall.as_secs_f64() * HZ as f64;
     ensure(ticks + 1 >= 30 && ticks as f64 <= most, || {

@@ -108,7 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = app.world().resource::<Tickfold>().state().clone();
     println!(
         "after {:.3} s of virtual time ({:.3} s real):",
-        state.virtual_time().as_secs_f64(),
+        state.virtual_time().elapsed().as_secs_f64(),
         real.as_secs_f64()
     );
     let tally = &app.world().resource::<Tally>().0;

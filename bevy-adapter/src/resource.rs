@@ -238,18 +238,18 @@ impl Tickfold {
     /// Pauses or resumes the tickfold clocks ([`LoopState::set_paused`]). While paused no
     /// clock schedule runs.
     pub fn set_paused(&mut self, paused: bool) {
-        self.state.set_paused(paused);
+        self.state.virtual_time_mut().set_paused(paused);
     }
 
     /// Changes the time scale of the tickfold clocks, exactly ([`LoopState::set_time_scale`]).
     pub fn set_time_scale(&mut self, scale: TimeScale) {
-        self.state.set_time_scale(scale);
+        self.state.virtual_time_mut().set_scale(scale);
     }
 
     /// Runs exactly `n` more ticks of the alpha clock at the next frame, then stays paused
     /// ([`LoopState::step_ticks`]); the other clocks run the ticks due by then.
     pub fn step_ticks(&mut self, n: u64) {
-        self.state.step_ticks(n);
+        self.state.virtual_time_mut().step_ticks(n);
     }
 
     /// The render of the latest frame: alpha and lag of the alpha clock, for interpolation.
@@ -286,7 +286,10 @@ impl Tickfold {
     pub(crate) fn name_of(&self, id: ClockId) -> Arc<str> {
         match self.clocks.iter().find(|c| c.id == id) {
             Some(c) => Arc::clone(&c.name),
-            None => Arc::from(self.state.clock_name(id).unwrap_or("")),
+            None => self
+                .state
+                .clock(id)
+                .map_or_else(|_| Arc::from(""), |c| Arc::from(c.name())),
         }
     }
 
@@ -295,7 +298,10 @@ impl Tickfold {
             Some(i) => i,
             None => {
                 // A clock added through `state_mut`: no schedule.
-                let name = Arc::from(self.state.clock_name(id).unwrap_or(""));
+                let name = self
+                    .state
+                    .clock(id)
+                    .map_or_else(|_| Arc::from(""), |c| Arc::from(c.name()));
                 self.clocks.push(ClockEntry::new(id, name, None));
                 self.clocks.len() - 1
             }

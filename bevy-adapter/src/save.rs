@@ -267,7 +267,7 @@ pub fn load_world<C: ComponentSet>(
     }
     // The loop's `now` is `Time<Real>` plus an offset: put the saved reading at the app's
     // current one (on the plugin's axis, which starts at 0, as the input queues' do).
-    let real = i128::from(save.state.real_time().0);
+    let real = i128::from(save.state.real_time().elapsed().0);
     tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
     tf.state = save.state.rebase(Nanos(0));
     tf.render = save.render;

@@ -134,8 +134,9 @@ impl<M: Fn() -> App> AppSim<M> {
         let Some(tf) = probe.world().get_resource::<Tickfold>() else {
             return Err(mismatch(None, "the app has no TickfoldPlugin".into()));
         };
-        let rate = tf.state.rate();
+        let rate = tf.state.clock(tf.state.alpha_clock()).map(|c| c.rate());
         drop(probe);
+        let rate = rate.map_err(|e| mismatch(None, format!("the alpha clock: {e}")))?;
         let reference = reference_schedule(rate, end)
             .map_err(|e| mismatch(None, format!("the reference schedule: {e}")))?;
         let mut want = self.run(&reference, Some(end));

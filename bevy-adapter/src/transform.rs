@@ -353,7 +353,9 @@ fn blend_transforms(
     };
     let dt = tf
         .state()
-        .rate_of(alpha_clock(&tf))
+        .clock(alpha_clock(&tf))
+        .ok()
+        .map(|c| c.rate())
         .map_or(0.0, |p| p.dt_secs_f64());
     for (mut transform, mut history, marked, velocity) in &mut query {
         let current = if history.blended {

@@ -86,7 +86,8 @@ impl Mirror {
         self.orders.observe(&self.state);
         for event in &events {
             if let Event::Update(tick) = event {
-                let name = test_clock(self.state.clock_name(tick.clock).unwrap());
+                let clock = self.state.clock(tick.clock).unwrap();
+                let name = test_clock(clock.name());
                 let queue = match name {
                     "physics" => &mut self.presses,
                     _ => &mut self.orders,

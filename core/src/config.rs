@@ -492,7 +492,7 @@ impl LoopConfig {
     ///     let events = state.advance(Nanos::from_millis(5 * frame));
     ///     renders += u32::from(events.render().is_some());
     /// }
-    /// assert_eq!(state.ticks_run(), 100);
+    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(100));
     /// assert_eq!(renders, 51); // the first step's, then one per 20 ms slot (20 ms to 1 s)
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```

@@ -9,19 +9,15 @@ use alloc::string::String;
 
 use crate::clock::Clock;
 use crate::error::ClockError;
-use crate::event::Tick;
 use crate::events::Events;
 use crate::id::ClockId;
-use crate::rate::Period;
 use crate::report::Report;
 use crate::state::{Inner, LoopState};
-use crate::time::Nanos;
 
 /// A clock of a loop, by id or by name: what the per-clock controls take.
 ///
 /// A [`ClockId`], a `&str`, a `&String` or a `String` converts into it, so
-/// `state.set_rate("main", rate)`, `state.set_rate(&name, rate)` and
-/// `state.set_rate(id, rate)` all work. A name is borrowed for the call (a `String` is
+/// `state.clock("main")`, `state.clock(&name)` and `state.clock_mut(id)` all work. A name is borrowed for the call (a `String` is
 /// taken and dropped): looking a clock up allocates nothing.
 ///
 /// # Examples
@@ -33,12 +29,12 @@ use crate::time::Nanos;
 /// let config = LoopConfig::new(Period::from_hz(60)?)
 ///     .clock(ClockConfig::new(name.clone(), Period::from_hz(10)?));
 /// let mut state = LoopState::new(config, Nanos(0))?;
-/// state.set_rate(&name, Period::from_hz(20)?).expect("a clock of this loop");
-/// assert_eq!(state.rate_of(name.as_str()), Some(Period::from_hz(20)?));
+/// state.clock_mut(&name)?.set_rate(Period::from_hz(20)?);
+/// assert_eq!(state.clock(name.as_str())?.rate(), Period::from_hz(20)?);
 /// assert_eq!(ClockRef::from(name.clone()), ClockRef::from("wave-3"));
 /// let id = state.clock_id("wave-3").expect("added above");
 /// assert_eq!(state.remove_clock(name), Ok(id)); // by name, id or `ClockRef`
-/// # Ok::<(), tickfold_core::ConfigError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ClockRef<'a> {
@@ -104,10 +100,6 @@ impl<T> Inner<T> {
         c
     }
 
-    fn clock_of(&self, clock: ClockRef<'_>) -> Option<&Clock> {
-        self.position(clock).ok().map(|i| &self.clocks[i])
-    }
-
     pub(crate) fn report(&mut self, report: Report) {
         self.clocks_pending = true;
         // Consecutive drops of one clock merge into one event.
@@ -152,144 +144,11 @@ impl<T> Inner<T> {
 }
 
 /// Refusing a tick the shell could not run. The per-clock controls are on
-/// [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]); the older methods here that take a
-/// clock call them.
+/// [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]).
 impl<T> LoopState<T> {
-    /// `clock_mut(clock)?.`[`set_rate`](crate::ClockMut::set_rate)`(period)`.
-    ///
-    /// # Errors
-    ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`]; the state is unchanged.
-    #[doc(hidden)]
-    pub fn set_rate<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        period: Period,
-    ) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.set_rate(period);
-        Ok(())
-    }
-
-    /// `clock_mut(clock)?.`[`set_max_updates`](crate::ClockMut::set_max_updates)`(cap)`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock, or the handle's error; the state is unchanged.
-    #[doc(hidden)]
-    pub fn set_max_updates<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        cap: Option<u32>,
-    ) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.set_max_updates(cap)?;
-        Ok(())
-    }
-
-    /// `clock_mut(clock)?.`[`set_phase`](crate::ClockMut::set_phase)`(fraction)`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock, or the handle's error; the state is unchanged.
-    #[doc(hidden)]
-    pub fn set_phase<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        fraction: f64,
-    ) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.set_phase(fraction)?;
-        Ok(())
-    }
-
-    /// `clock_mut(clock)?.`[`set_hysteresis`](crate::ClockMut::set_hysteresis)`(fraction)`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock, or the handle's error; the state is unchanged.
-    #[doc(hidden)]
-    pub fn set_hysteresis<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        fraction: f64,
-    ) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.set_hysteresis(fraction)?;
-        Ok(())
-    }
-
-    /// `clock`'s update cap (`None` for no cap), or `None` if there is no such clock (also
-    /// [`ClockMut::config`](crate::ClockMut::config)).
-    #[doc(hidden)]
-    #[must_use]
-    pub fn max_updates<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<Option<u32>> {
-        self.inner
-            .clock_of(clock.into())
-            .map(|c| c.config().max_updates)
-    }
-
-    /// `clock`'s phase, or `None` if there is no such clock.
-    #[doc(hidden)]
-    #[must_use]
-    pub fn phase<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<f64> {
-        self.inner.clock_of(clock.into()).map(|c| c.config().phase)
-    }
-
-    /// `clock`'s hysteresis, or `None` if there is no such clock.
-    #[doc(hidden)]
-    #[must_use]
-    pub fn hysteresis<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<f64> {
-        self.inner
-            .clock_of(clock.into())
-            .map(|c| c.config().hysteresis)
-    }
-
-    /// `clock`'s tick length, or `None` if there is no such clock.
-    #[doc(hidden)]
-    #[must_use]
-    pub fn rate_of<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<Period> {
-        self.inner.clock_of(clock.into()).map(Clock::rate)
-    }
-
-    /// `clock_mut(clock)?.`[`accumulate_overstep`](crate::ClockMut::accumulate_overstep)`(time)`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock; the state is unchanged.
-    #[doc(hidden)]
-    pub fn accumulate_overstep<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        time: Nanos,
-    ) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.accumulate_overstep(time);
-        Ok(())
-    }
-
-    /// `clock_mut(clock)?.`[`discard_overstep`](crate::ClockMut::discard_overstep)`(time)`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock; the state is unchanged.
-    #[doc(hidden)]
-    pub fn discard_overstep<'a>(
-        &mut self,
-        clock: impl Into<ClockRef<'a>>,
-        time: Nanos,
-    ) -> Result<Nanos, ClockError> {
-        Ok(self.clock_mut(clock)?.discard_overstep(time))
-    }
-
-    /// `clock_mut(clock)?.`[`reset_grid`](crate::ClockMut::reset_grid)`()`.
-    ///
-    /// # Errors
-    ///
-    /// An unknown clock; the state is unchanged.
-    #[doc(hidden)]
-    pub fn reset_grid<'a>(&mut self, clock: impl Into<ClockRef<'a>>) -> Result<(), ClockError> {
-        self.clock_mut(clock)?.reset_grid();
-        Ok(())
-    }
-
-    /// Refuses `tick`, which the shell could not run (a rollback session that was not ready,
-    /// for example): the tick stays due and runs again at the next step, with the same number.
+    /// Refuses tick number `index` of `clock` (a name or a [`ClockId`]; a
+    /// [`Tick`](crate::Tick) carries both as `tick.clock` and `tick.index`), which the shell
+    /// could not run (a rollback session that was not ready, for example): the tick stays due and runs again at the next step, with the same number.
     /// Tick numbers never drift from the shell's own count; the refusal is counted in
     /// [`ClockStats::ticks_refused`](crate::ClockStats::ticks_refused) and `ticks_run` does not
     /// count it, so the accounting identity holds.
@@ -303,11 +162,11 @@ impl<T> LoopState<T> {
     ///   several from the last one back). A tick refused and not run again since cannot be
     ///   refused twice;
     /// * no control has moved that clock's grid since the step:
-    ///   [`set_rate`](LoopState::set_rate) to another period,
-    ///   [`set_phase`](LoopState::set_phase) to another phase,
-    ///   [`accumulate_overstep`](LoopState::accumulate_overstep) (even of zero time),
-    ///   [`discard_overstep`](LoopState::discard_overstep) that dropped some time, or
-    ///   [`reset_grid`](LoopState::reset_grid). Other controls (the cap, hysteresis, pause,
+    ///   [`set_rate`](crate::ClockMut::set_rate) to another period,
+    ///   [`set_phase`](crate::ClockMut::set_phase) to another phase,
+    ///   [`accumulate_overstep`](crate::ClockMut::accumulate_overstep) (even of zero time),
+    ///   [`discard_overstep`](crate::ClockMut::discard_overstep) that dropped some time, or
+    ///   [`reset_grid`](crate::ClockMut::reset_grid). Other controls (the cap, hysteresis, pause,
     ///   time scale, other clocks) do not matter.
     ///
     /// Step again soon: the deadline the step gave assumed the tick ran.
@@ -316,15 +175,15 @@ impl<T> LoopState<T> {
     /// the slot (or later ones) passed: nothing is dropped in its place. The one exception is
     /// a step longer than the max frame delta, which drops the oldest ticks first, a refused
     /// one among them, reported in its [`Event::DiscardedTime`](crate::Event::DiscardedTime) as every such drop is. A
-    /// control that drops ticks ([`reset_grid`](Self::reset_grid),
-    /// [`discard_overstep`](Self::discard_overstep)) drops refused ones like any other,
+    /// control that drops ticks ([`reset_grid`](crate::ClockMut::reset_grid),
+    /// [`discard_overstep`](crate::ClockMut::discard_overstep)) drops refused ones like any other,
     /// reported. An [`InputQueue`](crate::InputQueue) gives a refused tick's inputs to it
     /// again when it runs again.
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownId`] for a tick of no clock of this loop,
-    /// [`ClockError::NotRefusable`] for any other tick that breaks the rules above; the state
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`] for no clock of this loop,
+    /// [`ClockError::NotRefusable`] for a tick that breaks the rules above; the state
     /// is unchanged.
     ///
     /// # Examples
@@ -335,23 +194,29 @@ impl<T> LoopState<T> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
     /// let events = state.advance(Nanos::from_millis(40)); // ticks 0 and 1
     /// let last = events.updates().last().expect("two ticks ran");
-    /// state.refuse(&last)?; // the session was not ready for tick 1
+    /// state.refuse(last.clock, last.index)?; // the session was not ready for tick 1
     /// let events = state.advance(Nanos::from_millis(41));
     /// assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [1]); // again
-    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_refused), Some(1));
+    /// assert_eq!(state.clock("main")?.stats().ticks_refused, 1);
+    /// // By name, and only the latest update not yet refused: tick 0 is next.
+    /// assert!(state.refuse("main", 0).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn refuse(&mut self, tick: &Tick) -> Result<(), ClockError> {
+    pub fn refuse<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+        index: u64,
+    ) -> Result<(), ClockError> {
         let s = &mut *self.inner;
-        let i = s.position(ClockRef::Id(tick.clock))?;
-        if s.clocks[i].refuse(tick.index) {
+        let i = s.position(clock.into())?;
+        if s.clocks[i].refuse(index) {
             // The next step spares the refused tick (see `Clock::spare`) on the general path.
             s.clocks_pending = true;
             Ok(())
         } else {
             Err(ClockError::NotRefusable {
-                clock: tick.clock,
-                index: tick.index,
+                clock: s.clocks[i].id(),
+                index,
             })
         }
     }

@@ -226,7 +226,12 @@ pub enum Event<T> {
         /// The clock.
         clock: ClockId,
         /// The virtual time discarded for this clock: the step's virtual time less the limit
-        /// described above.
+        /// described above. The dropped ticks are the ones due within that span, so `ticks ×
+        /// dt` is within one tick of `time`, not equal to it: 10 Hz, a 250 ms max frame delta
+        /// and a first step at 300 ms discard 50 ms and drop one tick (tick 2, due at 300 ms).
+        /// Virtual time itself advances in full. Counted in
+        /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded), and for the loop
+        /// in [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded).
         time: Nanos,
         /// The first dropped tick number.
         first: u64,

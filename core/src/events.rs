@@ -124,7 +124,7 @@ impl<T> Events<T> {
     /// let events = state.advance(Nanos::from_millis(35));
     /// // Tick 3 covers [30 ms, 40 ms) and comes due at its end: sleep until then (or vsync).
     /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(40)));
-    /// state.set_paused(true);
+    /// state.virtual_time_mut().pause();
     /// let events = state.advance(Nanos::from_millis(36));
     /// assert_eq!(events.deadline(), None); // paused: only a control or input changes anything
     /// # Ok::<(), tickfold_core::ConfigError>(())

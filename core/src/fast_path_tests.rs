@@ -115,7 +115,7 @@ fn the_fast_path_is_taken_only_for_plain_loops() {
             .is_plain()
     );
     let mut paused = plain.clone();
-    paused.set_paused(true);
+    paused.virtual_time_mut().set_paused(true);
     assert!(!paused.inner.is_plain());
 }
 
@@ -172,19 +172,30 @@ fn same_paths_with_controls(case: Case, ops: Vec<(u8, u32)>) -> bool {
         let x = u64::from(x);
         for s in [&mut fast, &mut general] {
             let _ = match op % 8 {
-                1 => s.set_rate("main", Period::from_hz(30 + x % 200).unwrap()),
-                2 => s.accumulate_overstep("main", Nanos(x % 100_000_000)),
+                1 => s.clock_mut("main").map(|mut h| {
+                    h.set_rate(Period::from_hz(30 + x % 200).unwrap());
+                }),
+                2 => s.clock_mut("main").map(|mut h| {
+                    h.accumulate_overstep(Nanos(x % 100_000_000));
+                }),
                 3 => s
-                    .discard_overstep("main", Nanos(x % 100_000_000))
+                    .clock_mut("main")
+                    .map(|mut h| h.discard_overstep(Nanos(x % 100_000_000)))
                     .map(|_| ()),
-                4 => s.reset_grid("main"),
-                5 => s.set_phase("main", (x % 4) as f64 / 4.0),
+                4 => s.clock_mut("main").map(|mut h| {
+                    h.reset_grid();
+                }),
+                5 => s
+                    .clock_mut("main")
+                    .and_then(|mut h| h.set_phase((x % 4) as f64 / 4.0).map(|_| ())),
                 _ => Ok(()),
             };
         }
         if op % 8 == 6 {
             if let Some(t) = ef.updates().last() {
-                if fast.refuse(&t).is_err() || general.refuse(&t).is_err() {
+                if fast.refuse(t.clock, t.index).is_err()
+                    || general.refuse(t.clock, t.index).is_err()
+                {
                     return false;
                 }
             }
@@ -223,11 +234,16 @@ fn a_control_with_a_report_takes_the_general_path() {
     let rate = Period::from_hz(60).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
     state
-        .set_rate("main", Period::from_hz(30).unwrap())
-        .unwrap();
+        .clock_mut("main")
+        .unwrap()
+        .set_rate(Period::from_hz(30).unwrap());
     assert!(!state.inner.is_plain());
     let _ = state.advance(Nanos(1));
     assert!(state.inner.is_plain());
-    state.set_hysteresis("main", 0.25).unwrap();
+    state
+        .clock_mut("main")
+        .unwrap()
+        .set_hysteresis(0.25)
+        .unwrap();
     assert!(!state.inner.is_plain());
 }

@@ -1,10 +1,13 @@
-//! One clock of a running loop, as a handle: `state.clock_mut("physics")?.set_rate(..)`.
-//! The per-clock controls live here, once; `LoopState`'s older per-clock methods call them.
+//! One clock of a running loop, as a view (`state.clock("physics")?.rate()`) and a handle
+//! (`state.clock_mut("physics")?.set_rate(..)`). The readers are written once, for both; the
+//! per-clock controls are on the handle.
 
 use alloc::borrow::Cow;
+use core::fmt;
 
+use crate::access::{Access, Exclusive, Shared};
 use crate::clock::Clock;
-use crate::config::ClockConfig;
+use crate::config::{ClockConfig, Firing, Policy};
 use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
@@ -14,8 +17,9 @@ use crate::state::{Inner, LoopState};
 use crate::stats::ClockStats;
 use crate::time::Nanos;
 
-/// One clock of a loop, borrowed for its controls and its numbers: from
-/// [`LoopState::clock_mut`].
+/// One clock of a loop, borrowed for its numbers and settings, and with [`Exclusive`] access
+/// for its controls: [`ClockView`] from [`LoopState::clock`], [`ClockMut`] from
+/// [`LoopState::clock_mut`]. One type, so both read alike (see [`Access`]).
 ///
 /// Every control takes effect at the next step and is reported there (a rate change as
 /// [`Event::RateChanged`](crate::Event::RateChanged), dropped ticks as
@@ -33,17 +37,108 @@ use crate::time::Nanos;
 /// let _ = state.advance(Nanos::from_millis(250));
 /// // The AI thinks twice as often from its next tick on, and a stall is forgotten.
 /// state.clock_mut("ai")?.set_rate(Period::from_hz(20)?).reset_grid();
-/// assert_eq!(state.clock_mut("ai")?.rate(), Period::from_hz(20)?);
+/// assert_eq!(state.clock("ai")?.rate(), Period::from_hz(20)?);
 /// assert!(state.clock_mut("nope").is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
-pub struct ClockMut<'a, T = Nanos> {
-    inner: &'a mut Inner<T>,
+pub struct ClockHandle<'a, T: 'a = Nanos, A: Access = Shared> {
+    inner: A::Ref<'a, Inner<T>>,
     i: usize,
 }
 
+/// One clock of a loop, read-only: from [`LoopState::clock`] (`&LoopState` is enough). `Copy`.
+/// Its readers are [`ClockHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockConfig, ClockView, LoopConfig, LoopState, Nanos, Period};
+///
+/// fn describe<T>(clock: ClockView<'_, T>) -> String {
+///     format!("{}: tick {} next, phase {}", clock.name(), clock.stats().next_tick, clock.phase())
+/// }
+/// let config = LoopConfig::new(Period::from_hz(60)?)
+///     .clock(ClockConfig::new("ai", Period::from_hz(10)?).phase(0.5));
+/// let mut state = LoopState::new(config, Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(100));
+/// assert_eq!(describe(state.clock("ai")?), "ai: tick 1 next, phase 0.5");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type ClockView<'a, T = Nanos> = ClockHandle<'a, T, Shared>;
+
+/// One clock of a loop, with its controls: from [`LoopState::clock_mut`]. Its readers and
+/// controls are [`ClockHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockMut, LoopConfig, LoopState, Nanos, Period};
+///
+/// fn slow_down(mut clock: ClockMut<'_>) {
+///     if clock.rate() == Period::from_hz(60).expect("a valid rate") {
+///         clock.set_rate(Period::from_hz(30).expect("a valid rate"));
+///     }
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// slow_down(state.clock_mut("main")?);
+/// assert_eq!(state.clock("main")?.rate(), Period::from_hz(30)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type ClockMut<'a, T = Nanos> = ClockHandle<'a, T, Exclusive>;
+
+impl<T> Clone for ClockView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ClockView<'_, T> {}
+
+impl<T, A: Access> fmt::Debug for ClockHandle<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClockHandle")
+            .field("config", self.config())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
 impl<T> LoopState<T> {
+    /// `clock` (a name or a [`ClockId`]), read-only, through `&self`: its id, name, rate,
+    /// settings (cap, phase, hysteresis, policy, firing rule) and numbers, the same as
+    /// [`clock_mut`](Self::clock_mut)'s.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?).max_updates(Some(2)));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(250));
+    /// let shared = &state; // what a `Runner` handler gets
+    /// let ai = shared.clock("ai")?;
+    /// assert_eq!((ai.rate(), ai.max_updates()), (Period::from_hz(10)?, Some(2)));
+    /// assert_eq!(ai.stats().ticks_run, 2);
+    /// assert!(shared.clock("physics").is_err()); // no such clock
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock<'a>(
+        &self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockView<'_, T>, ClockError> {
+        let i = self.inner.position(clock.into())?;
+        Ok(ClockHandle {
+            inner: &self.inner,
+            i,
+        })
+    }
+
     /// A handle on `clock` (a name or a [`ClockId`]) for its run-time controls: rate, cap,
     /// phase, hysteresis, overstep and grid reset.
     ///
@@ -62,7 +157,7 @@ impl<T> LoopState<T> {
     /// state.clock_mut("main")?.set_rate(Period::from_hz(60)?);
     /// let events = state.advance(Nanos::from_millis(120));
     /// assert!(events.iter().any(|e| matches!(e, Event::RateChanged { from_tick: 3, .. })));
-    /// assert_eq!(state.rate(), Period::from_hz(60)?);
+    /// assert_eq!(state.clock("main")?.rate(), Period::from_hz(60)?);
     /// assert!(state.clock_mut("physics").is_err()); // no such clock
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -71,14 +166,15 @@ impl<T> LoopState<T> {
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockMut<'_, T>, ClockError> {
         let i = self.inner.position(clock.into())?;
-        Ok(ClockMut {
+        Ok(ClockHandle {
             inner: &mut self.inner,
             i,
         })
     }
 }
 
-impl<T> ClockMut<'_, T> {
+/// The readers, the same for the view and the handle.
+impl<T, A: Access> ClockHandle<'_, T, A> {
     fn clock(&self) -> &Clock {
         &self.inner.clocks[self.i]
     }
@@ -91,7 +187,7 @@ impl<T> ClockMut<'_, T> {
     /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// let id = state.clock_mut("main")?.id();
+    /// let id = state.clock("main")?.id();
     /// assert_eq!(Some(id), state.clock_id("main"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -109,7 +205,7 @@ impl<T> ClockMut<'_, T> {
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let id = state.alpha_clock();
-    /// assert_eq!(state.clock_mut(id)?.name(), "main");
+    /// assert_eq!(state.clock(id)?.name(), "main");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
@@ -125,7 +221,7 @@ impl<T> ClockMut<'_, T> {
     /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// assert_eq!(state.clock_mut("main")?.rate(), Period::from_hz(60)?);
+    /// assert_eq!(state.clock("main")?.rate(), Period::from_hz(60)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
@@ -160,7 +256,7 @@ impl<T> ClockMut<'_, T> {
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(50));
-    /// let stats = state.clock_mut("main")?.stats();
+    /// let stats = state.clock("main")?.stats();
     /// assert_eq!((stats.ticks_run, stats.alpha), (2, 0.5));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -169,6 +265,101 @@ impl<T> ClockMut<'_, T> {
         self.inner.stats_of(self.clock())
     }
 
+    /// The clock's update cap per step (see
+    /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)); `None`: no cap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.clock("main")?.max_updates(), Some(8)); // the default
+    /// state.clock_mut("main")?.set_max_updates(None)?;
+    /// assert_eq!(state.clock("main")?.max_updates(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn max_updates(&self) -> Option<u32> {
+        self.config().max_updates
+    }
+
+    /// The clock's phase, in `[0, 1)` of a tick (see
+    /// [`ClockConfig::phase`](crate::ClockConfig::phase)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// state.clock_mut("main")?.set_phase(0.25)?;
+    /// assert_eq!(state.clock("main")?.phase(), 0.25);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn phase(&self) -> f64 {
+        self.config().phase
+    }
+
+    /// The clock's hysteresis, in `[0, ½]` of a tick (see
+    /// [`ClockConfig::hysteresis`](crate::ClockConfig::hysteresis)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// state.clock_mut("main")?.set_hysteresis(0.1)?;
+    /// assert_eq!(state.clock("main")?.hysteresis(), 0.1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn hysteresis(&self) -> f64 {
+        self.config().hysteresis
+    }
+
+    /// The clock's policy for late ticks (see
+    /// [`ClockConfig::policy`](crate::ClockConfig::policy)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period, Policy};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("net", Period::from_hz(20)?).policy(Policy::DropAndRest));
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock("net")?.policy(), Policy::DropAndRest);
+    /// assert_eq!(state.clock("main")?.policy(), Policy::CatchUp);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn policy(&self) -> Policy {
+        self.config().policy
+    }
+
+    /// The clock's firing rule (see [`ClockConfig::firing`](crate::ClockConfig::firing)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Firing, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::from_clock(
+    ///     ClockConfig::new("main", Period::from_hz(60)?).firing(Firing::Nearest));
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock("main")?.firing(), Firing::Nearest);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn firing(&self) -> Firing {
+        self.config().firing
+    }
+}
+
+impl<T> ClockMut<'_, T> {
     /// Changes this clock's tick length from its current tick boundary on, like Bevy's
     /// `Time<Fixed>::set_timestep` or Godot's `physics_ticks_per_second` at run time (bullet
     /// time for one clock, a physics rate picked in the settings).

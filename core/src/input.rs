@@ -136,7 +136,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
     #[must_use]
     pub fn for_clock(state: &LoopState<T>, clock: ClockId, capacity: usize) -> InputQueue<I, T> {
         InputQueue {
-            start: *state.start(),
+            start: *state.real_time().start(),
             clock,
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),

@@ -16,7 +16,7 @@
 //! let lags: Vec<u64> = events.updates().map(|t| t.lag.behind().0 / 1_000_000).collect();
 //! assert_eq!(lags, [1000, 500]);
 //! assert_eq!(events.render().map(|r| r.alpha), Some(0.0));
-//! assert_eq!(state.ticks_run(), 2);
+//! assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(2));
 //! # Ok::<(), tickfold_core::ConfigError>(())
 //! ```
 //!
@@ -61,6 +61,7 @@ mod clocks;
 
 mod controls;
 
+mod access;
 mod anchor;
 
 mod clock;
@@ -105,6 +106,7 @@ mod walk;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
+pub use access::{Access, Exclusive, Shared};
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use controls::ClockRef;
@@ -115,12 +117,12 @@ pub use extrapolate::Extrapolate;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
-pub use handle::ClockMut;
+pub use handle::{ClockHandle, ClockMut, ClockView};
 pub use id::ClockId;
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
-pub use real_handle::RealTimeMut;
+pub use real_handle::{RealTimeHandle, RealTimeMut, RealTimeView};
 #[cfg(feature = "serde")]
 pub use serde_state::SavedState;
 pub use state::LoopState;
@@ -128,4 +130,4 @@ pub use state::LoopState;
 pub use state_error::StateError;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};
-pub use virtual_handle::VirtualTimeMut;
+pub use virtual_handle::{VirtualTimeHandle, VirtualTimeMut, VirtualTimeView};

@@ -1,17 +1,21 @@
-//! Real time of a running loop, as a handle: `state.real_time_mut().set_max_frame_delta(..)`,
-//! like Bevy's `Time<Real>`, with the two settings measured against it (the max frame delta
-//! and the render cap). The readings and controls live here once; `LoopState`'s older methods
-//! for them call these.
+//! Real time of a running loop, as a view (`state.real_time().elapsed()`) and a handle
+//! (`state.real_time_mut().set_max_frame_delta(..)`), like Bevy's `Time<Real>`, with the two
+//! settings measured against it (the max frame delta and the render cap). The readings are
+//! written once, for both; the settings are on the handle.
 
+use core::fmt;
 use core::time::Duration;
+
+use crate::access::{Access, Exclusive, Shared};
 
 use crate::error::ConfigError;
 use crate::rate::{GridPoint, Period};
 use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 
-/// A loop's real time, borrowed for its readings and the settings that apply to it: from
-/// [`LoopState::real_time_mut`].
+/// A loop's real time, borrowed for its readings, and with [`Exclusive`] access for the
+/// settings that apply to it: [`RealTimeView`] from [`LoopState::real_time`], [`RealTimeMut`]
+/// from [`LoopState::real_time_mut`]. One type, so both read alike (see [`Access`]).
 ///
 /// Real time is the clock the shell reads, as ns since the loop's start; the loop only sees
 /// it at each step's `now`. Settings take effect from the next step.
@@ -25,28 +29,93 @@ use crate::time::Nanos;
 /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
 /// let _ = state.advance(Nanos::from_millis(30));
 /// let _ = state.advance(Nanos::from_millis(50));
-/// let mut real = state.real_time_mut();
+/// let real = state.real_time();
 /// assert_eq!((real.elapsed(), real.delta()), (Nanos::from_millis(50), Nanos::from_millis(20)));
-/// real.set_max_frame_delta(Some(Duration::from_millis(100)))?;
+/// state.real_time_mut().set_max_frame_delta(Some(Duration::from_millis(100)))?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
-pub struct RealTimeMut<'a, T = Nanos> {
-    inner: &'a mut Inner<T>,
+pub struct RealTimeHandle<'a, T: 'a = Nanos, A: Access = Shared> {
+    inner: A::Ref<'a, Inner<T>>,
 }
 
-impl<T> Inner<T> {
-    /// The real ns the latest step covered.
-    fn real_delta(&self) -> Nanos {
-        Nanos(self.real.now().saturating_sub(self.span.real0))
-    }
+/// A loop's real time, read-only: from [`LoopState::real_time`] (`&LoopState` is enough).
+/// `Copy`. Its readers are [`RealTimeHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, RealTimeView};
+///
+/// fn frame_ms<T>(real: RealTimeView<'_, T>) -> u64 {
+///     real.delta().0 / 1_000_000
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(17));
+/// assert_eq!(frame_ms(state.real_time()), 17);
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+pub type RealTimeView<'a, T = Nanos> = RealTimeHandle<'a, T, Shared>;
 
-    fn max_frame_delta(&self) -> Option<Duration> {
-        self.real.max_delta().map(Duration::from_nanos)
+/// A loop's real time, with the settings measured on it: from [`LoopState::real_time_mut`].
+/// Its readers and settings are [`RealTimeHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, RealTimeMut};
+///
+/// fn cap_renders(mut real: RealTimeMut<'_>) {
+///     real.set_render_rate(Some(Period::from_hz(30).expect("a valid rate")));
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// cap_renders(state.real_time_mut());
+/// assert_eq!(state.real_time().render_rate(), Some(Period::from_hz(30)?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type RealTimeMut<'a, T = Nanos> = RealTimeHandle<'a, T, Exclusive>;
+
+impl<T> Clone for RealTimeView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for RealTimeView<'_, T> {}
+
+impl<T: fmt::Debug, A: Access> fmt::Debug for RealTimeHandle<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RealTimeHandle")
+            .field("start", self.start())
+            .field("elapsed", &self.elapsed())
+            .field("delta", &self.delta())
+            .field("max_frame_delta", &self.max_frame_delta())
+            .field("render_rate", &self.render_rate())
+            .finish()
     }
 }
 
 impl<T> LoopState<T> {
+    /// Real time, read-only, through `&self`: its readings (start, elapsed, delta) and the
+    /// settings measured on it (the max frame delta, the render cap), the same as
+    /// [`real_time_mut`](Self::real_time_mut)'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(5))?;
+    /// let _ = state.advance(Nanos(105));
+    /// let shared = &state; // what a `Runner` handler gets
+    /// let real = shared.real_time();
+    /// assert_eq!((*real.start(), real.elapsed()), (Nanos(5), Nanos(100)));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn real_time(&self) -> RealTimeView<'_, T> {
+        RealTimeHandle { inner: &self.inner }
+    }
+
     /// A handle on real time for its readings (start, elapsed, delta) and the settings
     /// measured on it (the max frame delta, the render cap), like Bevy's `Time<Real>`.
     ///
@@ -56,19 +125,19 @@ impl<T> LoopState<T> {
     /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(5))?;
-    /// let _ = state.advance(Nanos(105));
-    /// let real = state.real_time_mut();
-    /// assert_eq!((*real.start(), real.elapsed()), (Nanos(5), Nanos(100)));
+    /// state.real_time_mut().set_max_frame_delta(None)?;
+    /// assert_eq!(state.real_time().max_frame_delta(), None);
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     pub fn real_time_mut(&mut self) -> RealTimeMut<'_, T> {
-        RealTimeMut {
+        RealTimeHandle {
             inner: &mut self.inner,
         }
     }
 }
 
-impl<T> RealTimeMut<'_, T> {
+/// The readings, the same for the view and the handle.
+impl<T, A: Access> RealTimeHandle<'_, T, A> {
     /// The loop's start, as given to [`LoopState::new`].
     ///
     /// # Examples
@@ -78,7 +147,7 @@ impl<T> RealTimeMut<'_, T> {
     ///
     /// // `Instant::now()` in a real loop.
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(7))?;
-    /// assert_eq!(*state.real_time_mut().start(), Nanos(7));
+    /// assert_eq!(*state.real_time().start(), Nanos(7));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -97,7 +166,7 @@ impl<T> RealTimeMut<'_, T> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(70));
     /// let _ = state.advance(Nanos::from_millis(40)); // backwards: no time passes
-    /// assert_eq!(state.real_time_mut().elapsed(), Nanos::from_millis(70));
+    /// assert_eq!(state.real_time().elapsed(), Nanos::from_millis(70));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -118,12 +187,12 @@ impl<T> RealTimeMut<'_, T> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let _ = state.advance(Nanos(10));
     /// let _ = state.advance(Nanos(25));
-    /// assert_eq!(state.real_time_mut().delta(), Nanos(15));
+    /// assert_eq!(state.real_time().delta(), Nanos(15));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
     pub fn delta(&self) -> Nanos {
-        self.inner.real_delta()
+        Nanos(self.inner.real.now().saturating_sub(self.inner.span.real0))
     }
 
     /// The max frame delta (see
@@ -136,14 +205,34 @@ impl<T> RealTimeMut<'_, T> {
     /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// assert_eq!(state.real_time_mut().max_frame_delta(), Some(Duration::from_millis(250)));
+    /// assert_eq!(state.real_time().max_frame_delta(), Some(Duration::from_millis(250)));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
     pub fn max_frame_delta(&self) -> Option<Duration> {
-        self.inner.max_frame_delta()
+        self.inner.real.max_delta().map(Duration::from_nanos)
     }
 
+    /// The render cap (see [`LoopConfig::render_rate`](crate::LoopConfig::render_rate));
+    /// `None`: render every step that advances time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?).render_rate(Some(Period::from_hz(30)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.real_time().render_rate(), Some(Period::from_hz(30)?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn render_rate(&self) -> Option<Period> {
+        self.inner.render_rate
+    }
+}
+
+impl<T> RealTimeMut<'_, T> {
     /// Changes the max frame delta from the next step on (`None`: no clamp).
     ///
     /// # Errors
@@ -174,24 +263,6 @@ impl<T> RealTimeMut<'_, T> {
         }
     }
 
-    /// The render cap (see [`LoopConfig::render_rate`](crate::LoopConfig::render_rate));
-    /// `None`: render every step that advances time.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let config = LoopConfig::new(Period::from_hz(60)?).render_rate(Some(Period::from_hz(30)?));
-    /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// assert_eq!(state.real_time_mut().render_rate(), Some(Period::from_hz(30)?));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn render_rate(&self) -> Option<Period> {
-        self.inner.render_rate
-    }
-
     /// Changes the render cap. Its slots stay on a fixed grid of real time from the loop's
     /// start; the next step may render.
     ///
@@ -215,61 +286,5 @@ impl<T> RealTimeMut<'_, T> {
             s.render_next = rate.map(|r| GridPoint::at(r, r.ticks_in(now)));
         }
         self
-    }
-}
-
-// `LoopState`'s older real-time methods: each calls the handle (or, reading through
-// `&self`, the same readings). Left off the docs page.
-impl<T> LoopState<T> {
-    /// [`RealTimeMut::start`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn start(&self) -> &T {
-        self.inner.real.start()
-    }
-
-    /// [`RealTimeMut::elapsed`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn real_time(&self) -> Nanos {
-        Nanos(self.inner.real.now())
-    }
-
-    /// [`RealTimeMut::delta`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn real_delta(&self) -> Nanos {
-        self.inner.real_delta()
-    }
-
-    /// [`RealTimeMut::max_frame_delta`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn max_frame_delta(&self) -> Option<Duration> {
-        self.inner.max_frame_delta()
-    }
-
-    /// `real_time_mut().`[`set_max_frame_delta`](RealTimeMut::set_max_frame_delta)`(max)`.
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError::ZeroMaxFrameDelta`] for a zero duration; the state is unchanged.
-    #[doc(hidden)]
-    pub fn set_max_frame_delta(&mut self, max: Option<Duration>) -> Result<(), ConfigError> {
-        self.real_time_mut().set_max_frame_delta(max)?;
-        Ok(())
-    }
-
-    /// [`RealTimeMut::render_rate`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn render_rate(&self) -> Option<Period> {
-        self.inner.render_rate
-    }
-
-    /// `real_time_mut().`[`set_render_rate`](RealTimeMut::set_render_rate)`(rate)`.
-    #[doc(hidden)]
-    pub fn set_render_rate(&mut self, rate: Option<Period>) {
-        self.real_time_mut().set_render_rate(rate);
     }
 }

@@ -125,6 +125,8 @@ struct StatsIn {
     next_tick: u64,
     ticks_run: u64,
     ticks_dropped: u64,
+    #[serde(default)]
+    time_discarded: Nanos,
     pending: u64,
     ticks_due: u64,
     ticks_early: u64,
@@ -146,6 +148,7 @@ impl<'de> Deserialize<'de> for ClockStats {
             next_tick: s.next_tick,
             ticks_run: s.ticks_run,
             ticks_dropped: s.ticks_dropped,
+            time_discarded: s.time_discarded,
             pending: s.pending,
             ticks_due: s.ticks_due,
             ticks_early: s.ticks_early,

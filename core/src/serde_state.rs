@@ -50,6 +50,7 @@ struct StateOut<'a, T> {
     reports: &'a [Report],
     span: Option<&'a StepSpan>,
     step_request: u64,
+    discarded: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -78,6 +79,7 @@ struct StateIn<T> {
     span: Option<StepSpan>,
     #[serde(default)]
     step_request: u64,
+    discarded: u64,
 }
 
 /// The whole state, every private field included, so that a loaded copy folds the rest of
@@ -112,6 +114,7 @@ impl<T: Serialize> Serialize for LoopState<T> {
             reports: &i.reports,
             span: Some(&i.span),
             step_request: v.step_request,
+            discarded: v.discarded,
         }
         .serialize(s)
     }
@@ -207,6 +210,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         reported_scale: s.reported_scale,
         step_request: s.step_request,
         pending: s.pending_controls,
+        discarded: s.discarded,
     })
     .ok_or(StateError::BadRemainder)?;
     let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));

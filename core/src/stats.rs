@@ -7,7 +7,7 @@ use crate::controls::ClockRef;
 use crate::id::ClockId;
 use crate::rate::Period;
 use crate::state::{Inner, LoopState};
-use crate::time::Lag;
+use crate::time::{Lag, Nanos};
 
 /// The clocks' numbers after the latest step.
 impl<T> LoopState<T> {
@@ -97,75 +97,6 @@ impl<T> LoopState<T> {
     }
 }
 
-// The older shortcuts to one clock's numbers: each reads `LoopState::clock_stats`. Left off
-// the docs page.
-impl<T> LoopState<T> {
-    /// The alpha clock's numbers, its name left empty: reading a number never copies an
-    /// owned name.
-    fn alpha_stats(&self) -> ClockStats {
-        self.inner
-            .alpha_clock_ref()
-            .map(|c| self.inner.numbers_of(c))
-            .unwrap_or_default()
-    }
-
-    /// `clock_stats(id)`'s name.
-    #[doc(hidden)]
-    #[must_use]
-    pub fn clock_name(&self, id: ClockId) -> Option<&str> {
-        self.inner.clock_ref(id).map(|c| c.config().name())
-    }
-
-    /// The alpha clock's [`ClockStats::rate`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn rate(&self) -> Period {
-        self.alpha_stats().rate
-    }
-
-    /// The alpha clock's [`ClockStats::next_tick`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn next_tick(&self) -> u64 {
-        self.alpha_stats().next_tick
-    }
-
-    /// The alpha clock's [`ClockStats::ticks_run`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn ticks_run(&self) -> u64 {
-        self.alpha_stats().ticks_run
-    }
-
-    /// The alpha clock's [`ClockStats::ticks_dropped`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn ticks_dropped(&self) -> u64 {
-        self.alpha_stats().ticks_dropped
-    }
-
-    /// The alpha clock's [`ClockStats::pending`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn pending(&self) -> u64 {
-        self.alpha_stats().pending
-    }
-
-    /// The alpha clock's [`ClockStats::ticks_due`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn ticks_due(&self) -> u64 {
-        self.alpha_stats().ticks_due
-    }
-
-    /// The alpha clock's [`ClockStats::ticks_early`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn ticks_early(&self) -> u64 {
-        self.alpha_stats().ticks_early
-    }
-}
-
 /// One clock's accounting, from [`LoopState::clock_stats`](crate::LoopState::clock_stats).
 ///
 /// Every tick below `next_tick` either ran or was dropped, which gives one exact identity for
@@ -178,8 +109,7 @@ impl<T> LoopState<T> {
 ///
 /// It owns a copy of the clock's name, so it outlives the state and the steps after it (to
 /// compare before and after a step): for a literal name the copy is free, for a name chosen
-/// at run time or loaded it is one allocation. The older one-number getters on `LoopState`
-/// (`ticks_run` and the others) copy no name.
+/// at run time or loaded it is one allocation.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClockStats {
@@ -195,6 +125,11 @@ pub struct ClockStats {
     pub ticks_run: u64,
     /// Ticks reported dropped so far (missed slots and ticks lost to the max frame delta).
     pub ticks_dropped: u64,
+    /// Virtual time the max frame delta discarded for this clock so far: the sum of the
+    /// `time` of its [`Event::DiscardedTime`](crate::Event::DiscardedTime) events (see there
+    /// how it relates to the ticks dropped). Drops by the controls and missed slots drop ticks,
+    /// counted in `ticks_dropped`, and no time.
+    pub time_discarded: Nanos,
     /// Ticks due that have neither run nor been dropped (the capped backlog).
     pub pending: u64,
     /// Ticks due by the virtual clock: for [`Policy::CatchUp`](crate::Policy::CatchUp), ticks
@@ -204,7 +139,7 @@ pub struct ClockStats {
     /// Ticks run (or dropped) before virtual time made them due: the *nearest* rule and
     /// hysteresis fire ticks early, a lone constant-rate clock runs its next slot after the
     /// [`Event::Sleep`](crate::Event::Sleep) it asks for, and a smaller phase
-    /// ([`LoopState::set_phase`](crate::LoopState::set_phase)) moves the grid later, so ticks
+    /// ([`ClockMut::set_phase`](crate::ClockMut::set_phase)) moves the grid later, so ticks
     /// that already ran are due later. 0 for a catch-up clock with late firing and no
     /// hysteresis, unless its phase was lowered.
     pub ticks_early: u64,
@@ -227,6 +162,7 @@ impl Default for ClockStats {
             next_tick: 0,
             ticks_run: 0,
             ticks_dropped: 0,
+            time_discarded: Nanos(0),
             pending: 0,
             ticks_due: 0,
             ticks_early: 0,
@@ -257,6 +193,7 @@ impl<T> Inner<T> {
             next_tick: c.next_tick(),
             ticks_run: c.ran(),
             ticks_dropped: c.dropped_slots().saturating_add(c.clamp_dropped()),
+            time_discarded: Nanos(c.clamp_time()),
             pending: c.pending(v),
             ticks_due: c.ticks_due(v),
             ticks_early: c.early(v),

@@ -1,16 +1,20 @@
-//! Virtual time of a running loop, as a handle: `state.virtual_time_mut().pause()`, like
-//! Bevy's `Time<Virtual>`. The controls and readings live here once (on the layer in
-//! `virtual_time.rs`); `LoopState`'s older methods for them call these.
+//! Virtual time of a running loop, as a view (`state.virtual_time().elapsed()`) and a handle
+//! (`state.virtual_time_mut().pause()`), like Bevy's `Time<Virtual>`. The readings are written
+//! once, for both; the controls are on the handle (the layer itself is in `virtual_time.rs`).
 
+use core::fmt;
+
+use crate::access::{Access, Exclusive, Shared};
 use crate::deltas::wrap;
 use crate::rate::{Period, TimeScale};
 use crate::span::StepSpan;
-use crate::state::{Inner, LoopState};
+use crate::state::LoopState;
 use crate::time::Nanos;
 use crate::virtual_time::Virtual;
 
-/// A loop's virtual time, borrowed for its controls and its readings: from
-/// [`LoopState::virtual_time_mut`].
+/// A loop's virtual time, borrowed for its readings, and with [`Exclusive`] access for its
+/// controls: [`VirtualTimeView`] from [`LoopState::virtual_time`], [`VirtualTimeMut`] from
+/// [`LoopState::virtual_time_mut`]. One type, so both read alike (see [`Access`]).
 ///
 /// Virtual time is real time less pauses, scaled exactly (Bevy's `Time<Virtual>`); the clocks
 /// tick on it. Every control takes effect from the latest `now` and is reported at the next
@@ -26,56 +30,99 @@ use crate::virtual_time::Virtual;
 /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
 /// state.virtual_time_mut().set_scale(TimeScale::ratio(1, 2)?); // slow motion
 /// let _ = state.advance(Nanos::from_millis(200));
-/// let time = state.virtual_time_mut();
+/// let time = state.virtual_time();
 /// assert_eq!(time.elapsed(), Nanos::from_millis(100)); // half of 200 ms of real time
 /// assert_eq!(time.delta(), Nanos::from_millis(100));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
-pub struct VirtualTimeMut<'a> {
-    virt: &'a mut Virtual,
+pub struct VirtualTimeHandle<'a, A: Access = Shared> {
+    virt: A::Ref<'a, Virtual>,
     span: &'a StepSpan,
 }
 
-/// The readings of virtual time, shared by the handle and `LoopState`'s older getters.
-#[derive(Copy, Clone)]
-pub(crate) struct VirtualRef<'a> {
-    virt: &'a Virtual,
-    span: &'a StepSpan,
-}
+/// A loop's virtual time, read-only: from [`LoopState::virtual_time`] (`&LoopState` is
+/// enough). `Copy`. Its readers are [`VirtualTimeHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, VirtualTimeView};
+///
+/// fn clock_text(time: VirtualTimeView<'_>) -> String {
+///     let paused = if time.is_paused() { " (paused)" } else { "" };
+///     format!("{} ms{paused}", time.elapsed().0 / 1_000_000)
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(40));
+/// assert_eq!(clock_text(state.virtual_time()), "40 ms");
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+pub type VirtualTimeView<'a> = VirtualTimeHandle<'a, Shared>;
 
-impl<T> Inner<T> {
-    pub(crate) fn virtual_ref(&self) -> VirtualRef<'_> {
-        VirtualRef {
-            virt: &self.virt,
-            span: &self.span,
-        }
+/// A loop's virtual time, with its controls: from [`LoopState::virtual_time_mut`]. Its
+/// readers and controls are [`VirtualTimeHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, VirtualTimeMut};
+///
+/// fn toggle_pause(mut time: VirtualTimeMut<'_>) {
+///     let paused = time.is_paused();
+///     time.set_paused(!paused);
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// toggle_pause(state.virtual_time_mut());
+/// assert!(state.virtual_time().is_paused());
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+pub type VirtualTimeMut<'a> = VirtualTimeHandle<'a, Exclusive>;
+
+impl Clone for VirtualTimeView<'_> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-impl VirtualRef<'_> {
-    #[inline]
-    pub(crate) fn elapsed(self) -> Nanos {
-        Nanos(self.virt.now())
-    }
+impl Copy for VirtualTimeView<'_> {}
 
-    #[inline]
-    pub(crate) fn delta(self) -> Nanos {
-        Nanos(self.virt.now().saturating_sub(self.span.virt0))
-    }
-
-    #[inline]
-    pub(crate) fn elapsed_wrapped(self, period: Period) -> Nanos {
-        Nanos(wrap(self.virt.now(), period))
-    }
-
-    #[inline]
-    pub(crate) fn elapsed_secs_wrapped(self, period: Period) -> f32 {
-        (wrap(self.virt.now(), period) as f64 / 1e9) as f32
+impl<A: Access> fmt::Debug for VirtualTimeHandle<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VirtualTimeHandle")
+            .field("elapsed", &self.elapsed())
+            .field("delta", &self.delta())
+            .field("scale", &self.scale())
+            .field("paused", &self.is_paused())
+            .field("step_ticks_pending", &self.step_ticks_pending())
+            .finish()
     }
 }
 
 impl<T> LoopState<T> {
+    /// Virtual time, read-only, through `&self`: its readings (elapsed, delta, wrapped, scale,
+    /// pause), the same as [`virtual_time_mut`](Self::virtual_time_mut)'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(30));
+    /// let _ = state.advance(Nanos::from_millis(50));
+    /// let shared = &state; // what a `Runner` handler gets
+    /// let time = shared.virtual_time();
+    /// assert_eq!((time.elapsed(), time.delta()), (Nanos::from_millis(50), Nanos::from_millis(20)));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn virtual_time(&self) -> VirtualTimeView<'_> {
+        VirtualTimeHandle {
+            virt: &self.inner.virt,
+            span: &self.inner.span,
+        }
+    }
+
     /// A handle on virtual time for its controls (pause, time scale, debug stepping) and its
     /// readings (elapsed, delta, wrapped), like Bevy's `Time<Virtual>`.
     ///
@@ -90,12 +137,12 @@ impl<T> LoopState<T> {
     /// let events = state.advance(Nanos::from_millis(300)); // 200 ms paused: no updates
     /// assert_eq!(events.iter().next(), Some(Event::Paused));
     /// assert_eq!(events.update_count(), 0);
-    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos::from_millis(100));
+    /// assert_eq!(state.virtual_time().elapsed(), Nanos::from_millis(100));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     pub fn virtual_time_mut(&mut self) -> VirtualTimeMut<'_> {
         let s = &mut *self.inner;
-        VirtualTimeMut {
+        VirtualTimeHandle {
             virt: &mut s.virt,
             span: &s.span,
         }
@@ -103,13 +150,6 @@ impl<T> LoopState<T> {
 }
 
 impl VirtualTimeMut<'_> {
-    fn get(&self) -> VirtualRef<'_> {
-        VirtualRef {
-            virt: self.virt,
-            span: self.span,
-        }
-    }
-
     /// Pauses virtual time from the latest `now`: while paused no updates run, alpha is
     /// frozen, renders carry `paused: true` and the deadline is `None` (nothing comes due).
     /// The next step reports [`Event::Paused`](crate::Event::Paused). Pausing a paused loop
@@ -164,7 +204,7 @@ impl VirtualTimeMut<'_> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
     /// let menu_open = true;
     /// state.virtual_time_mut().set_paused(menu_open);
-    /// assert!(state.virtual_time_mut().is_paused());
+    /// assert!(state.virtual_time().is_paused());
     /// state.virtual_time_mut().set_paused(false); // undone: the next step reports nothing
     /// let events = state.advance(Nanos::from_millis(20));
     /// assert!(matches!(events.iter().next(), Some(Event::Update(_))));
@@ -173,39 +213,6 @@ impl VirtualTimeMut<'_> {
     pub fn set_paused(&mut self, paused: bool) -> &mut Self {
         self.virt.set_paused(paused);
         self
-    }
-
-    /// Whether virtual time is paused.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let config = LoopConfig::new(Period::from_hz(60)?).paused(true);
-    /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// assert!(state.virtual_time_mut().is_paused());
-    /// # Ok::<(), tickfold_core::ConfigError>(())
-    /// ```
-    #[must_use]
-    pub fn is_paused(&self) -> bool {
-        self.virt.is_paused()
-    }
-
-    /// The time scale (1 unless changed).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// assert_eq!(state.virtual_time_mut().scale(), TimeScale::ONE);
-    /// # Ok::<(), tickfold_core::ConfigError>(())
-    /// ```
-    #[must_use]
-    pub fn scale(&self) -> TimeScale {
-        self.virt.scale()
     }
 
     /// Changes the time scale. It applies to all real time after the latest `now`, exactly
@@ -280,6 +287,42 @@ impl VirtualTimeMut<'_> {
         self.virt.request_steps(n);
         self
     }
+}
+
+/// The readings, the same for the view and the handle.
+impl<A: Access> VirtualTimeHandle<'_, A> {
+    /// Whether virtual time is paused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?).paused(true);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// assert!(state.virtual_time().is_paused());
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn is_paused(&self) -> bool {
+        self.virt.is_paused()
+    }
+
+    /// The time scale (1 unless changed).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TimeScale};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.virtual_time().scale(), TimeScale::ONE);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn scale(&self) -> TimeScale {
+        self.virt.scale()
+    }
 
     /// Alpha-clock ticks a [`step_ticks`](Self::step_ticks) request still has to run.
     ///
@@ -290,14 +333,49 @@ impl VirtualTimeMut<'_> {
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
     /// state.virtual_time_mut().step_ticks(2);
-    /// assert_eq!(state.virtual_time_mut().step_ticks_pending(), 2);
+    /// assert_eq!(state.virtual_time().step_ticks_pending(), 2);
     /// let _ = state.advance(Nanos::from_secs(1));
-    /// assert_eq!(state.virtual_time_mut().step_ticks_pending(), 0);
+    /// assert_eq!(state.virtual_time().step_ticks_pending(), 0);
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
     pub fn step_ticks_pending(&self) -> u64 {
         self.virt.step_request()
+    }
+
+    /// Virtual time in which clocks lost ticks to the max frame delta, in total: for each step
+    /// that reported [`Event::DiscardedTime`](crate::Event::DiscardedTime), the largest
+    /// `time` among its events (the span past the max frame delta where at least one clock
+    /// dropped ticks). Each clock's own total is its
+    /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded). Virtual time itself
+    /// is never cut: this is time whose ticks did not run.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // 10 Hz and 3 Hz, a 250 ms max frame delta, a 1 s stall.
+    /// let config = LoopConfig::new(Period::from_hz(10)?)
+    ///     .clock(ClockConfig::new("slow", Period::from_hz(3)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_secs(1));
+    /// let times: Vec<(u64, u64)> = events.iter().filter_map(|e| match e {
+    ///     Event::DiscardedTime { time, ticks, .. } => Some((time.0 / 1_000_000, ticks)),
+    ///     _ => None,
+    /// }).collect();
+    /// // main keeps the ticks due by 250 ms and drops ticks 2 to 9 (due 300 ms to 1 s):
+    /// // 750 ms. slow keeps its tick 0 (due at 333.3 ms, its next tick when the step began)
+    /// // and drops ticks 1 and 2 (due 666.7 ms and 1 s): 666.7 ms.
+    /// assert_eq!(times, [(750, 8), (666, 2)]);
+    /// assert_eq!(state.virtual_time().time_discarded(), Nanos::from_millis(750));
+    /// assert_eq!(state.clock("main")?.stats().time_discarded, Nanos::from_millis(750));
+    /// assert_eq!(state.virtual_time().elapsed(), Nanos::from_secs(1)); // not cut
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn time_discarded(&self) -> Nanos {
+        Nanos(self.virt.discarded())
     }
 
     /// Virtual time since the start, in whole ns (rounded down; the fraction of a ns a time
@@ -311,14 +389,14 @@ impl VirtualTimeMut<'_> {
     /// let config = LoopConfig::new(Period::from_hz(60)?).time_scale(TimeScale::ratio(1, 3)?);
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let _ = state.advance(Nanos(10));
-    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos(3)); // 10/3 ns, rounded down
+    /// assert_eq!(state.virtual_time().elapsed(), Nanos(3)); // 10/3 ns, rounded down
     /// let _ = state.advance(Nanos(20));
-    /// assert_eq!(state.virtual_time_mut().elapsed(), Nanos(6)); // 20/3: the third was kept
+    /// assert_eq!(state.virtual_time().elapsed(), Nanos(6)); // 20/3: the third was kept
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     pub fn elapsed(&self) -> Nanos {
-        self.get().elapsed()
+        Nanos(self.virt.now())
     }
 
     /// The virtual time the latest step covered: the difference of the whole ns of
@@ -337,12 +415,12 @@ impl VirtualTimeMut<'_> {
     /// let _ = state.advance(Nanos(10));
     /// let _ = state.advance(Nanos(20));
     /// // 20/3 ns of virtual time so far: 3 (rounded down) after the first step, 6 now.
-    /// assert_eq!(state.virtual_time_mut().delta(), Nanos(3));
+    /// assert_eq!(state.virtual_time().delta(), Nanos(3));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     pub fn delta(&self) -> Nanos {
-        self.get().delta()
+        Nanos(self.virt.now().saturating_sub(self.span.virt0))
     }
 
     /// Virtual time since the start modulo `period`, rounded down to whole ns: in
@@ -369,7 +447,7 @@ impl VirtualTimeMut<'_> {
     /// ```
     #[must_use]
     pub fn elapsed_wrapped(&self, period: Period) -> Nanos {
-        self.get().elapsed_wrapped(period)
+        Nanos(wrap(self.virt.now(), period))
     }
 
     /// [`elapsed_wrapped`](Self::elapsed_wrapped) in seconds as an `f32`, for a shader
@@ -384,82 +462,11 @@ impl VirtualTimeMut<'_> {
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let _ = state.advance(Nanos(86_401_250_000_000));
     /// let wrap = Period::from_secs_ratio(1, 1)?;
-    /// assert_eq!(state.virtual_time_mut().elapsed_secs_wrapped(wrap), 0.25);
+    /// assert_eq!(state.virtual_time().elapsed_secs_wrapped(wrap), 0.25);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
-        self.get().elapsed_secs_wrapped(period)
-    }
-}
-
-// `LoopState`'s older virtual-time methods: each calls the handle (or, reading through
-// `&self`, the same readings). Left off the docs page.
-impl<T> LoopState<T> {
-    /// `virtual_time_mut().`[`set_paused`](VirtualTimeMut::set_paused)`(paused)`.
-    #[doc(hidden)]
-    pub fn set_paused(&mut self, paused: bool) {
-        self.virtual_time_mut().set_paused(paused);
-    }
-
-    /// `virtual_time_mut().`[`set_scale`](VirtualTimeMut::set_scale)`(scale)`.
-    #[doc(hidden)]
-    pub fn set_time_scale(&mut self, scale: TimeScale) {
-        self.virtual_time_mut().set_scale(scale);
-    }
-
-    /// `virtual_time_mut().`[`step_ticks`](VirtualTimeMut::step_ticks)`(n)`.
-    #[doc(hidden)]
-    pub fn step_ticks(&mut self, n: u64) {
-        self.virtual_time_mut().step_ticks(n);
-    }
-
-    /// [`VirtualTimeMut::step_ticks_pending`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn step_ticks_pending(&self) -> u64 {
-        self.inner.virt.step_request()
-    }
-
-    /// [`VirtualTimeMut::is_paused`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn is_paused(&self) -> bool {
-        self.inner.virt.is_paused()
-    }
-
-    /// [`VirtualTimeMut::scale`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn time_scale(&self) -> TimeScale {
-        self.inner.virt.scale()
-    }
-
-    /// [`VirtualTimeMut::elapsed`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn virtual_time(&self) -> Nanos {
-        self.inner.virtual_ref().elapsed()
-    }
-
-    /// [`VirtualTimeMut::delta`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn virtual_delta(&self) -> Nanos {
-        self.inner.virtual_ref().delta()
-    }
-
-    /// [`VirtualTimeMut::elapsed_wrapped`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn elapsed_wrapped(&self, period: Period) -> Nanos {
-        self.inner.virtual_ref().elapsed_wrapped(period)
-    }
-
-    /// [`VirtualTimeMut::elapsed_secs_wrapped`].
-    #[doc(hidden)]
-    #[must_use]
-    pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
-        self.inner.virtual_ref().elapsed_secs_wrapped(period)
+        (wrap(self.virt.now(), period) as f64 / 1e9) as f32
     }
 }

@@ -38,6 +38,9 @@ pub(crate) struct Virtual {
     step_request: u64,
     /// `PENDING_*` bits: pause, resume and scale changes the next step reports.
     pending: u8,
+    /// Virtual time in which clocks lost ticks to the max frame delta, in total: each step's
+    /// largest `DiscardedTime::time`.
+    discarded: u64,
 }
 
 /// The virtual layer as saved (feature `serde`): the fields of the save format, mapped here
@@ -54,6 +57,7 @@ pub(crate) struct SavedVirtual {
     pub(crate) step_request: u64,
     /// Only the [`PENDING_VIRTUAL`] bits are kept.
     pub(crate) pending: u8,
+    pub(crate) discarded: u64,
 }
 
 impl Virtual {
@@ -68,6 +72,7 @@ impl Virtual {
             reported_scale: scale,
             step_request: 0,
             pending: 0,
+            discarded: 0,
         }
     }
 
@@ -83,6 +88,7 @@ impl Virtual {
             reported_scale: s.reported_scale,
             step_request: s.step_request,
             pending: s.pending & PENDING_VIRTUAL,
+            discarded: s.discarded,
         })
     }
 
@@ -98,7 +104,19 @@ impl Virtual {
             reported_scale: self.reported_scale,
             step_request: self.step_request,
             pending: self.pending,
+            discarded: self.discarded,
         }
+    }
+
+    /// Virtual time in which clocks lost ticks to the max frame delta, in total.
+    #[inline]
+    pub(crate) fn discarded(&self) -> u64 {
+        self.discarded
+    }
+
+    /// Counts a step's discarded time: the largest `time` of its `DiscardedTime` events.
+    pub(crate) fn add_discarded(&mut self, time: u64) {
+        self.discarded = self.discarded.saturating_add(time);
     }
 
     /// Virtual time since the start, in whole ns (rounded down).

@@ -51,8 +51,12 @@ fn stepping_under_the_cap_never_allocates() {
             };
             // Pause for 40 frames now and then: Paused and Resumed events.
             match i % 5_000 {
-                100 => state.set_paused(true),
-                140 => state.set_paused(false),
+                100 => {
+                    state.virtual_time_mut().set_paused(true);
+                }
+                140 => {
+                    state.virtual_time_mut().set_paused(false);
+                }
                 _ => {}
             }
             let (next, events) = state.step(Nanos(now));
@@ -92,7 +96,10 @@ fn a_thousand_updates_never_allocate() {
     assert!(!events.spilled());
     assert_eq!(events.updates().count(), 1_000);
     assert_eq!(events.len(), 1_001);
-    assert_eq!(state.ticks_run(), 1_000);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        1_000
+    );
     let (allocations, last) = allocations_during(|| events.updates().last());
     assert_eq!(allocations, 0, "reading the updates allocated");
     assert_eq!(last.map(|t| (t.index, t.last_in_step)), Some((999, true)));
@@ -360,8 +367,10 @@ fn the_worst_steps_of_four_clocks_never_allocate() {
         .iter()
         .map(|n| state.clock_id(n).unwrap())
         .collect();
-    state.set_time_scale(TimeScale::ratio(1, 2).unwrap());
-    state.step_ticks(1); // pauses
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::ratio(1, 2).unwrap());
+    state.virtual_time_mut().step_ticks(1); // pauses
     let (a_step, a_into, events) = step_both(&state, 50 * MS);
     assert!(matches!(
         rare(&events)[..],
@@ -375,13 +384,24 @@ fn the_worst_steps_of_four_clocks_never_allocate() {
     state.advance_into(Nanos(50 * MS), &mut Events::new());
     // Per clock: a dropped tick, a rate change, the rest of its backlog dropped.
     for id in &ids {
-        state.accumulate_overstep(*id, Nanos(100 * MS)).unwrap();
-        state.discard_overstep(*id, Nanos(20 * MS)).unwrap();
-        state.set_rate(*id, Period::from_hz(50).unwrap()).unwrap();
-        state.reset_grid(*id).unwrap();
+        state
+            .clock_mut(*id)
+            .unwrap()
+            .accumulate_overstep(Nanos(100 * MS));
+        state
+            .clock_mut(*id)
+            .unwrap()
+            .discard_overstep(Nanos(20 * MS));
+        state
+            .clock_mut(*id)
+            .unwrap()
+            .set_rate(Period::from_hz(50).unwrap());
+        state.clock_mut(*id).unwrap().reset_grid();
     }
-    state.set_time_scale(TimeScale::ratio(4_000, 1).unwrap());
-    state.set_paused(false);
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::ratio(4_000, 1).unwrap());
+    state.virtual_time_mut().set_paused(false);
     // 4,000 times this is past the end of the time axis.
     let (a_step, a_into, events) = step_both(&state, u64::MAX / 4_000 + 200 * MS);
     let rare = rare(&events);
@@ -431,7 +451,10 @@ fn four_catching_up_clocks_with_controls_every_step_never_allocate() {
     let rates = [Period::from_hz(50).unwrap(), Period::from_hz(60).unwrap()];
     let frame = |mut state: LoopState, i: u64| {
         for id in [ClockId(1), ClockId(3)] {
-            state.set_rate(id, rates[(i % 2) as usize]).unwrap();
+            state
+                .clock_mut(id)
+                .unwrap()
+                .set_rate(rates[(i % 2) as usize]);
         }
         let (state, events) = state.step(Nanos(i * 1_000 * MS));
         // Rate changes, discarded times and deferrals, counted without allocating.

@@ -124,7 +124,13 @@ fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun
     }
     // A lone constant-rate clock runs exactly one update per step.
     assert_eq!(run.starts.len(), updates);
-    assert_eq!(state.ticks_dropped(), run.drops.iter().map(|d| d.1).sum());
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        run.drops.iter().map(|d| d.1).sum()
+    );
     run
 }
 
@@ -351,12 +357,27 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
     assert_eq!(counts, expected);
     // The clock only ever moves 160 ms per step, below the 250 ms clamp: nothing is discarded.
     assert_eq!(rows.last().unwrap().0, 150 + 16 * 160);
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
     // Updates can never catch up (20 ms of work per 10 ms tick): the backlog is due - run.
-    let due = state.real_time().0 / (10 * MS);
-    assert_eq!(state.ticks_due(), due);
-    assert_eq!(state.ticks_run(), 1 + 2 + 4 + 8 * 17);
-    assert_eq!(state.pending(), due - state.ticks_run());
+    let due = state.real_time().elapsed().0 / (10 * MS);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
+        due
+    );
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        1 + 2 + 4 + 8 * 17
+    );
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().pending,
+        due - state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+    );
 
     // Each capped step reports exactly the ticks it leaves due.
     let mut state = LoopState::new(LoopConfig::new(Period::from_hz(100).unwrap()), Nanos(0))
@@ -377,7 +398,7 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
                 _ => None,
             })
             .collect();
-        let left = now / (10 * MS) - state.ticks_run();
+        let left = now / (10 * MS) - state.clock_stats(state.alpha_clock()).unwrap().ticks_run;
         if left > 0 {
             assert_eq!(deferred, [left]);
             assert_eq!(
@@ -431,10 +452,25 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     }
     // Virtual time 258, 266, 274 ms …: 25 + 0, then 26, 27 ticks due.
     assert_eq!(more[..3], [8, 8, 3]);
-    assert_eq!(state.pending(), 0, "caught up after {more:?}");
     assert_eq!(
-        state.ticks_run() + state.ticks_dropped() + state.pending(),
+        state.clock_stats(state.alpha_clock()).unwrap().pending,
+        0,
+        "caught up after {more:?}"
+    );
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped
+            + state.clock_stats(state.alpha_clock()).unwrap().pending,
         now / (10 * MS)
     );
-    assert_eq!(state.ticks_dropped(), 75);
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        75
+    );
 }

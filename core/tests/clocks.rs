@@ -166,7 +166,7 @@ fn render_alpha_follows_the_designated_clock() {
     assert!((ai.alpha - 0.25).abs() < 1e-12);
     assert!((main.alpha - 0.5).abs() < 1e-12);
     assert_eq!(
-        state.ticks_run(),
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
         1,
         "single-clock accessors describe the alpha clock"
     );
@@ -233,13 +233,14 @@ fn a_removed_clock_s_pending_controls_are_not_reported() {
         state.clock_id("ai").unwrap(),
         state.clock_id("net").unwrap(),
     );
-    state.set_rate("ai", hz(10)).unwrap();
+    state.clock_mut("ai").unwrap().set_rate(hz(10));
     // 250 ms of lag, dropped by the reset: two ticks of 100 ms.
     state
-        .accumulate_overstep("ai", Nanos::from_millis(250))
-        .unwrap();
-    state.reset_grid("ai").unwrap();
-    state.set_rate("net", hz(40)).unwrap();
+        .clock_mut("ai")
+        .unwrap()
+        .accumulate_overstep(Nanos::from_millis(250));
+    state.clock_mut("ai").unwrap().reset_grid();
+    state.clock_mut("net").unwrap().set_rate(hz(40));
     state.remove_clock("ai").unwrap();
     let events = state.advance(Nanos::from_millis(600));
     let named: Vec<ClockId> = events

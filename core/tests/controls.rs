@@ -157,7 +157,7 @@ fn matches_model(schedule: Schedule) -> bool {
                 continue;
             }
             Op::SetRate(i) => {
-                state.set_rate("main", rate(i)).unwrap();
+                state.clock_mut("main").unwrap().set_rate(rate(i));
                 if rate(i).as_nanos_ratio() != model.dt {
                     let at = model.start(model.m());
                     model.restart(at);
@@ -173,12 +173,19 @@ fn matches_model(schedule: Schedule) -> bool {
                 latest = None;
             }
             Op::Accumulate(d) => {
-                state.accumulate_overstep("main", Nanos(d)).unwrap();
+                state
+                    .clock_mut("main")
+                    .unwrap()
+                    .accumulate_overstep(Nanos(d));
                 model.origin -= i128::from(d);
                 latest = None;
             }
             Op::Discard(d) => {
-                let got = state.discard_overstep("main", Nanos(d)).unwrap().0;
+                let got = state
+                    .clock_mut("main")
+                    .unwrap()
+                    .discard_overstep(Nanos(d))
+                    .0;
                 let from = model.start(model.m());
                 let lag = (i128::from(model.v) - from).max(0) as u64;
                 let d = d.min(lag);
@@ -199,7 +206,7 @@ fn matches_model(schedule: Schedule) -> bool {
                 }
             }
             Op::Reset => {
-                state.reset_grid("main").unwrap();
+                state.clock_mut("main").unwrap().reset_grid();
                 let mut next = model.next;
                 while model.due(next) <= i128::from(model.v) {
                     next += 1;
@@ -219,14 +226,16 @@ fn matches_model(schedule: Schedule) -> bool {
                         last_in_step: true,
                     };
                     let before = state.clone();
-                    if !matches!(state.refuse(&fake), Err(ClockError::NotRefusable { .. }))
-                        || state != before
+                    if !matches!(
+                        state.refuse(fake.clock, fake.index),
+                        Err(ClockError::NotRefusable { .. })
+                    ) || state != before
                     {
                         return false;
                     }
                     continue;
                 };
-                state.refuse(&tick).unwrap();
+                state.refuse(tick.clock, tick.index).unwrap();
                 model.next -= 1;
                 model.ran -= 1;
                 model.refused += 1;
@@ -402,40 +411,64 @@ fn mixed_holds(case: Mixed) -> bool {
         };
         match kind % 14 {
             0 => {
-                let _ = state.set_rate(clock, rate(x as usize % RATES.len()));
+                let _ = state.clock_mut(clock).map(|mut h| {
+                    h.set_rate(rate(x as usize % RATES.len()));
+                });
             }
             1 => {
-                let _ = state.accumulate_overstep(clock, Nanos(x % 300_000_000));
+                let _ = state.clock_mut(clock).map(|mut h| {
+                    h.accumulate_overstep(Nanos(x % 300_000_000));
+                });
             }
             2 => {
-                let _ = state.discard_overstep(clock, Nanos(x % 300_000_000));
+                let _ = state
+                    .clock_mut(clock)
+                    .map(|mut h| h.discard_overstep(Nanos(x % 300_000_000)));
             }
             3 => {
-                let _ = state.reset_grid(clock);
+                let _ = state.clock_mut(clock).map(|mut h| {
+                    h.reset_grid();
+                });
             }
             4 => {
                 if let Some(t) = latest.pop() {
-                    if state.refuse(&t).is_ok() {
+                    if state.refuse(t.clock, t.index).is_ok() {
                         next_seen[usize::from(t.clock.0)] = t.index;
                     }
                 }
             }
             5 => {
-                let _ = state.set_max_updates(clock, (x % 4 != 0).then_some((x % 9) as u32));
+                let _ = state.clock_mut(clock).and_then(|mut h| {
+                    h.set_max_updates((x % 4 != 0).then_some((x % 9) as u32))
+                        .map(|_| ())
+                });
             }
             6 => {
-                let _ = state.set_max_frame_delta(
-                    (x % 3 != 0).then(|| Duration::from_nanos(x % 400_000_000)),
-                );
+                let _ = state
+                    .real_time_mut()
+                    .set_max_frame_delta(
+                        (x % 3 != 0).then(|| Duration::from_nanos(x % 400_000_000)),
+                    )
+                    .map(|_| ());
             }
             7 => {
-                let _ = state.set_phase(clock, (x % 5) as f64 / 4.0);
+                let _ = state
+                    .clock_mut(clock)
+                    .and_then(|mut h| h.set_phase((x % 5) as f64 / 4.0).map(|_| ()));
             }
             8 => {
-                let _ = state.set_hysteresis(clock, (x % 4) as f64 / 5.0);
+                let _ = state
+                    .clock_mut(clock)
+                    .and_then(|mut h| h.set_hysteresis((x % 4) as f64 / 5.0).map(|_| ()));
             }
-            9 => state.set_render_rate((x % 2 == 0).then(|| rate(x as usize % RATES.len()))),
-            10 => state.set_paused(x % 2 == 0),
+            9 => {
+                state
+                    .real_time_mut()
+                    .set_render_rate((x % 2 == 0).then(|| rate(x as usize % RATES.len())));
+            }
+            10 => {
+                state.virtual_time_mut().set_paused(x % 2 == 0);
+            }
             _ => {
                 now += match x % 5 {
                     0 => x % 2_000_000_000,
@@ -554,47 +587,83 @@ fn invalid_settings_are_typed_errors_and_change_nothing() {
     let before = state.clone();
     let config_err = |e| Err(ClockError::Config(e));
     assert_eq!(
-        state.set_max_updates("main", Some(0)),
+        state
+            .clock_mut("main")
+            .and_then(|mut h| h.set_max_updates(Some(0)).map(|_| ())),
         config_err(ConfigError::ZeroUpdateCap)
     );
     assert_eq!(
-        state.set_phase("main", 1.0),
+        state
+            .clock_mut("main")
+            .and_then(|mut h| h.set_phase(1.0).map(|_| ())),
         config_err(ConfigError::InvalidPhase)
     );
     assert_eq!(
-        state.set_hysteresis("main", f64::NAN),
+        state
+            .clock_mut("main")
+            .and_then(|mut h| h.set_hysteresis(f64::NAN).map(|_| ())),
         config_err(ConfigError::InvalidHysteresis)
     );
     assert_eq!(
-        state.set_phase("slots", 0.5),
+        state
+            .clock_mut("slots")
+            .and_then(|mut h| h.set_phase(0.5).map(|_| ())),
         config_err(ConfigError::CatchUpOnly("phase"))
     );
     assert_eq!(
-        state.set_max_frame_delta(Some(Duration::ZERO)),
+        state
+            .real_time_mut()
+            .set_max_frame_delta(Some(Duration::ZERO))
+            .map(|_| ()),
         Err(ConfigError::ZeroMaxFrameDelta)
     );
     assert_eq!(
-        state.set_rate("nope", rate(1)),
+        state.clock_mut("nope").map(|mut h| {
+            h.set_rate(rate(1));
+        }),
         Err(ClockError::UnknownClock("nope".into()))
     );
     let gone = tickfold_core::ClockId(9);
-    assert_eq!(state.reset_grid(gone), Err(ClockError::UnknownId(gone)));
+    assert_eq!(
+        state.clock_mut(gone).map(|mut h| {
+            h.reset_grid();
+        }),
+        Err(ClockError::UnknownId(gone))
+    );
     assert_eq!(state, before);
     // The getters read back what the setters set.
-    state.set_max_updates("main", Some(3)).unwrap();
-    state.set_phase("main", 0.25).unwrap();
-    state.set_hysteresis("main", 0.125).unwrap();
     state
+        .clock_mut("main")
+        .unwrap()
+        .set_max_updates(Some(3))
+        .unwrap();
+    state.clock_mut("main").unwrap().set_phase(0.25).unwrap();
+    state
+        .clock_mut("main")
+        .unwrap()
+        .set_hysteresis(0.125)
+        .unwrap();
+    state
+        .real_time_mut()
         .set_max_frame_delta(Some(Duration::from_millis(40)))
         .unwrap();
-    state.set_render_rate(Some(rate(4)));
-    assert_eq!(state.max_updates("main"), Some(Some(3)));
-    assert_eq!(state.phase("main"), Some(0.25));
-    assert_eq!(state.hysteresis("main"), Some(0.125));
-    assert_eq!(state.max_frame_delta(), Some(Duration::from_millis(40)));
-    assert_eq!(state.render_rate(), Some(rate(4)));
-    assert_eq!(state.rate_of("slots"), Some(rate(4)));
-    assert_eq!(state.max_updates("nope"), None);
+    state.real_time_mut().set_render_rate(Some(rate(4)));
+    assert_eq!(
+        state.clock("main").ok().map(|c| c.max_updates()),
+        Some(Some(3))
+    );
+    assert_eq!(state.clock("main").ok().map(|c| c.phase()), Some(0.25));
+    assert_eq!(
+        state.clock("main").ok().map(|c| c.hysteresis()),
+        Some(0.125)
+    );
+    assert_eq!(
+        state.real_time().max_frame_delta(),
+        Some(Duration::from_millis(40))
+    );
+    assert_eq!(state.real_time().render_rate(), Some(rate(4)));
+    assert_eq!(state.clock("slots").ok().map(|c| c.rate()), Some(rate(4)));
+    assert_eq!(state.clock("nope").ok().map(|c| c.max_updates()), None);
 }
 
 #[test]
@@ -606,12 +675,12 @@ fn a_refused_tick_runs_again_with_its_number() {
     assert_eq!(ticks.len(), 2);
     // Only the latest update can be refused, then the one before it.
     assert!(matches!(
-        state.refuse(&ticks[0]),
+        state.refuse(ticks[0].clock, ticks[0].index),
         Err(ClockError::NotRefusable { index: 0, .. })
     ));
-    state.refuse(&ticks[1]).unwrap();
-    assert_eq!(state.ticks_run(), 1);
-    assert_eq!(state.pending(), 1);
+    state.refuse(ticks[1].clock, ticks[1].index).unwrap();
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 1);
     let again: Vec<u64> = state
         .advance(Nanos(40_000_000))
         .updates()
@@ -623,7 +692,7 @@ fn a_refused_tick_runs_again_with_its_number() {
     assert!(identity(&s));
     // A tick from an older step cannot be refused.
     let _ = state.advance(Nanos(41_000_000));
-    assert!(state.refuse(&ticks[1]).is_err());
+    assert!(state.refuse(ticks[1].clock, ticks[1].index).is_err());
 }
 
 #[test]

@@ -211,11 +211,17 @@ fn run(case: &Case, pattern: &[i64]) -> (Vec<Option<u64>>, u64, usize) {
     for seg in &case.segs {
         match *seg {
             Seg::Run { scale: (n, d), .. } => {
-                state.set_paused(false);
-                state.set_time_scale(TimeScale::ratio(n, d).unwrap());
+                state.virtual_time_mut().set_paused(false);
+                state
+                    .virtual_time_mut()
+                    .set_scale(TimeScale::ratio(n, d).unwrap());
             }
-            Seg::Pause { .. } => state.set_paused(true),
-            Seg::Step { n, .. } => state.step_ticks(n),
+            Seg::Pause { .. } => {
+                state.virtual_time_mut().set_paused(true);
+            }
+            Seg::Step { n, .. } => {
+                state.virtual_time_mut().step_ticks(n);
+            }
         }
         let end = at + seg.len();
         if let Seg::Step { .. } = seg {
@@ -243,7 +249,11 @@ fn run(case: &Case, pattern: &[i64]) -> (Vec<Option<u64>>, u64, usize) {
     }
     // Work off a capped backlog at the final instant.
     while step(&mut state, &mut queue, at) {}
-    (got, state.next_tick(), queue.len())
+    (
+        got,
+        state.clock_stats(state.alpha_clock()).unwrap().next_tick,
+        queue.len(),
+    )
 }
 
 fn attribution(case: Case) -> bool {

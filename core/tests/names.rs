@@ -29,14 +29,18 @@ fn a_name_made_at_run_time_adds_looks_up_counts_and_removes() {
     );
     // Looked up by `&str`, `&String`, `String`, a `Cow` and the id.
     assert_eq!(state.clock_id(&names[1]), Some(ids[1]));
-    assert_eq!(state.clock_name(ids[2]), Some("enemy-2"));
-    state.set_rate(&names[0], hz(20)).unwrap();
-    state.set_rate(names[1].clone(), hz(40)).unwrap();
+    assert_eq!(state.clock(ids[2]).unwrap().name(), "enemy-2");
+    state.clock_mut(&names[0]).unwrap().set_rate(hz(20));
+    state.clock_mut(names[1].clone()).unwrap().set_rate(hz(40));
     state
-        .set_rate(Cow::Borrowed(names[2].as_str()), hz(5))
-        .unwrap();
-    assert_eq!(state.rate_of(names[0].as_str()), Some(hz(20)));
-    assert_eq!(state.rate_of(ids[1]), Some(hz(40)));
+        .clock_mut(Cow::Borrowed(names[2].as_str()))
+        .unwrap()
+        .set_rate(hz(5));
+    assert_eq!(
+        state.clock(names[0].as_str()).ok().map(|c| c.rate()),
+        Some(hz(20))
+    );
+    assert_eq!(state.clock(ids[1]).ok().map(|c| c.rate()), Some(hz(40)));
     assert_eq!(state.clock_mut(&names[2]).unwrap().name(), "enemy-2");
 
     // 10 ms frames (a single long one would hit the max frame delta).
@@ -92,7 +96,7 @@ fn a_run_time_name_checks_duplicates_and_the_alpha_clock() {
         .clock(ClockConfig::new(name.clone(), hz(10)))
         .alpha_clock(name.clone());
     let state = LoopState::new(alpha, Nanos(0)).unwrap();
-    assert_eq!(state.clock_name(state.alpha_clock()), Some("ai-2"));
+    assert_eq!(state.clock(state.alpha_clock()).unwrap().name(), "ai-2");
     let unknown = LoopConfig::new(hz(60)).alpha_clock(format!("ai-{}", 3));
     assert_eq!(
         LoopState::<Nanos>::new(unknown, Nanos(0)).err(),
@@ -170,7 +174,8 @@ mod saves {
         let a: LoopState<Nanos> = serde_json::from_str(&saves[0].1).unwrap();
         let b: LoopState<Nanos> = serde_json::from_str(&saves[0].1).unwrap();
         let id = a.clock_id("player-0").unwrap();
-        let (na, nb) = (a.clock_name(id).unwrap(), b.clock_name(id).unwrap());
+        let (va, vb) = (a.clock(id).unwrap(), b.clock(id).unwrap());
+        let (na, nb) = (va.name(), vb.name());
         assert_eq!(na, nb);
         assert_ne!(na.as_ptr(), nb.as_ptr());
     }

@@ -86,7 +86,10 @@ fn same_now_renders_nothing_even_while_a_backlog_runs() {
         assert!(events.render().is_none(), "re-rendered at the same now");
     }
     assert_eq!(ran, [2, 2, 2, 2, 0]);
-    assert_eq!(state.ticks_run(), 10);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        10
+    );
 }
 
 /// Arbitrary frame schedules: frame lengths of 0–40 ms, repeated `now`s, spikes of 1.3 s and
@@ -180,7 +183,10 @@ fn irregular_frames(config: LoopConfig, period: (u64, u64), amp: u64, frames: u6
         state = next;
         irregular += u64::from(events.updates().count() != 1);
     }
-    (irregular, state.ticks_run())
+    (
+        irregular,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+    )
 }
 
 #[test]
@@ -269,9 +275,12 @@ fn pause_stops_updates_and_freezes_alpha() {
     for ms in (0..=1005).step_by(5) {
         at(&mut state, ms);
     }
-    assert_eq!(state.ticks_run(), 100);
-    state.set_paused(true);
-    state.set_paused(true);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        100
+    );
+    state.virtual_time_mut().set_paused(true);
+    state.virtual_time_mut().set_paused(true);
     let (mut paused_events, mut alphas) = (0, Vec::new());
     for ms in (1010..=2005).step_by(5) {
         let events = at(&mut state, ms);
@@ -286,7 +295,7 @@ fn pause_stops_updates_and_freezes_alpha() {
     }
     assert_eq!(paused_events, 1);
     assert!(alphas.iter().all(|&a| a == 0.5), "alpha not frozen at 0.5");
-    state.set_paused(false);
+    state.virtual_time_mut().set_paused(false);
     let mut resumed = 0;
     for ms in (2010..=3005).step_by(5) {
         let events = at(&mut state, ms);
@@ -295,18 +304,23 @@ fn pause_stops_updates_and_freezes_alpha() {
     }
     assert_eq!(resumed, 1);
     // The paused second never happened in virtual time.
-    assert_eq!(state.virtual_time(), Nanos(2005 * MS));
-    assert_eq!(state.ticks_run(), 200);
+    assert_eq!(state.virtual_time().elapsed(), Nanos(2005 * MS));
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        200
+    );
 }
 
 #[test]
 fn controls_undone_between_steps_cancel_out() {
     let mut state = new(LoopConfig::new(hz(100)));
     state.advance(Nanos(5 * MS));
-    state.set_paused(true);
-    state.set_paused(false);
-    state.set_time_scale(TimeScale::ratio(1, 2).unwrap());
-    state.set_time_scale(TimeScale::ONE);
+    state.virtual_time_mut().set_paused(true);
+    state.virtual_time_mut().set_paused(false);
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::ratio(1, 2).unwrap());
+    state.virtual_time_mut().set_scale(TimeScale::ONE);
     let events = state.advance(Nanos(10 * MS));
     let controls: Vec<Event<Nanos>> = events
         .iter()
@@ -314,11 +328,11 @@ fn controls_undone_between_steps_cancel_out() {
         .collect();
     // No step saw the pause or the other scale: nothing happened between the steps.
     assert!(controls.is_empty(), "{controls:?}");
-    assert!(!state.is_paused());
+    assert!(!state.virtual_time().is_paused());
     // A change that a step does see is reported once, then its undoing once.
-    state.set_paused(true);
+    state.virtual_time_mut().set_paused(true);
     let paused = state.advance(Nanos(20 * MS));
-    state.set_paused(false);
+    state.virtual_time_mut().set_paused(false);
     let resumed = state.advance(Nanos(30 * MS));
     assert_eq!(paused.iter().filter(|e| *e == Event::Paused).count(), 1);
     assert_eq!(resumed.iter().filter(|e| *e == Event::Resumed).count(), 1);
@@ -331,7 +345,7 @@ fn half_time_scale_is_exactly_half() {
         state.advance(Nanos(0));
         let mut changed = Vec::new();
         if let Some(s) = scale {
-            state.set_time_scale(s);
+            state.virtual_time_mut().set_scale(s);
         }
         let mut rng = XorShift(7);
         let mut now = 0;
@@ -343,7 +357,11 @@ fn half_time_scale_is_exactly_half() {
                 _ => None,
             }));
         }
-        (state.virtual_time(), state.ticks_run(), changed)
+        (
+            state.virtual_time().elapsed(),
+            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            changed,
+        )
     };
     let half = TimeScale::from_f64(0.5).unwrap();
     assert_eq!(half, TimeScale::ratio(1, 2).unwrap());
@@ -383,7 +401,11 @@ fn one_hour_of_frames(rate: Period) -> (u64, i64, f64) {
         last = state.advance(Nanos(now as u64)).render().copied();
     }
     let r = last.unwrap();
-    (state.ticks_run(), (r.lag.as_nanos() as i64), r.alpha)
+    (
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        (r.lag.as_nanos() as i64),
+        r.alpha,
+    )
 }
 
 #[test]

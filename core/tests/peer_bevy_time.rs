@@ -36,7 +36,7 @@ fn fixed_update_runs_after_two_half_timestep_frames() {
     for k in 0..5 {
         let events = state.advance(Nanos(k * frame));
         assert!(events.render().is_some(), "frame {k} renders");
-        counts.push(state.ticks_run());
+        counts.push(state.clock_stats(state.alpha_clock()).unwrap().ticks_run);
     }
     assert_eq!(counts, [0, 0, 1, 1, 2]);
     assert_eq!(Period::from_hz(64).unwrap(), period(BEVY_TIMESTEP));
@@ -51,7 +51,11 @@ fn fixed_update_count_follows_accumulated_frames() {
     let mut state = new(LoopConfig::new(period(BEVY_TIMESTEP)));
     for k in 0..10u64 {
         let events = state.advance(Nanos(k * frame));
-        assert_eq!(state.ticks_run(), k * frame / BEVY_TIMESTEP, "frame {k}");
+        assert_eq!(
+            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            k * frame / BEVY_TIMESTEP,
+            "frame {k}"
+        );
         for tick in events.updates() {
             assert!(
                 tick.lag.behind().0 >= BEVY_TIMESTEP && tick.lag.behind().0 < BEVY_TIMESTEP + frame
@@ -84,7 +88,7 @@ fn expend_half_then_full_then_half() {
     let mut state = new(LoopConfig::new(period(2 * SEC)).max_frame_delta(None));
     let first = state.advance(Nanos(0));
     assert_eq!(render(&first).alpha, 0.0);
-    assert_eq!(state.ticks_run(), 0);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 0);
 
     let e = state.advance(Nanos(SEC));
     assert_eq!(e.updates().count(), 0);
@@ -100,14 +104,14 @@ fn expend_half_then_full_then_half() {
         .collect();
     assert_eq!(ticks, [(0, 0, 2 * SEC)]);
     assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.0, 0));
-    assert_eq!(state.ticks_run(), 1);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
 
     // Bevy's second `expend()` with no new overstep returns false: a step at the same `now`
     // runs nothing (and tickfold does not even re-render).
     let e = state.advance(Nanos(2 * SEC));
     assert_eq!(e.updates().count(), 0);
     assert!(e.render().is_none());
-    assert_eq!(state.ticks_run(), 1);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
 
     let e = state.advance(Nanos(3 * SEC));
     assert_eq!(e.updates().count(), 0);
@@ -142,7 +146,7 @@ fn expend_multiple_in_one_frame() {
         (render(&e).alpha, render(&e).lag.as_nanos()),
         (0.5, SEC as i128)
     );
-    assert_eq!(state.ticks_run(), 3);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
 }
 
 /// bevy `fixed.rs::test_set_timestep`: the timestep built from a duration, from seconds and from
@@ -175,9 +179,9 @@ fn timestep_constructors_agree() {
 #[test]
 fn virtual_defaults() {
     let mut state = new(LoopConfig::new(Period::from_hz(1_000).unwrap()).max_updates(None));
-    assert!(!state.is_paused());
-    assert_eq!(state.time_scale(), TimeScale::ONE);
-    assert_eq!(state.virtual_time(), Nanos(0));
+    assert!(!state.virtual_time().is_paused());
+    assert_eq!(state.virtual_time().scale(), TimeScale::ONE);
+    assert_eq!(state.virtual_time().elapsed(), Nanos(0));
     let e = state.advance(Nanos(250 * MS));
     assert!(discarded(&e).is_empty());
     assert_eq!(e.updates().count(), 250);
@@ -203,8 +207,8 @@ fn virtual_time_advances_by_raw_delta() {
     let mut state = new(LoopConfig::new(Period::from_hz(8).unwrap()));
     for k in 1..=4u64 {
         let e = state.advance(Nanos(k * 125 * MS));
-        assert_eq!(state.virtual_time(), Nanos(k * 125 * MS));
-        assert_eq!(state.real_time(), Nanos(k * 125 * MS));
+        assert_eq!(state.virtual_time().elapsed(), Nanos(k * 125 * MS));
+        assert_eq!(state.real_time().elapsed(), Nanos(k * 125 * MS));
         // 8 Hz: exactly one tick per 125 ms frame.
         assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [k - 1]);
     }
@@ -220,20 +224,28 @@ fn relative_speed_scales_the_following_frames() {
         .max_updates(None);
     let mut state = new(config);
     state.advance(Nanos(250 * MS));
-    assert_eq!(state.virtual_time(), Nanos(250 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(250 * MS));
 
-    state.set_time_scale(TimeScale::from_f64(2.0).unwrap());
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::from_f64(2.0).unwrap());
     let e = state.advance(Nanos(500 * MS));
     assert!(e.contains(&Event::ScaleChanged(TimeScale::ratio(2, 1).unwrap())));
-    assert_eq!(state.virtual_time(), Nanos(750 * MS));
-    assert_eq!(state.ticks_run(), 6, "750 ms of 125 ms ticks");
+    assert_eq!(state.virtual_time().elapsed(), Nanos(750 * MS));
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        6,
+        "750 ms of 125 ms ticks"
+    );
 
-    state.set_time_scale(TimeScale::from_f64(0.5).unwrap());
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::from_f64(0.5).unwrap());
     let e = state.advance(Nanos(750 * MS));
     assert!(e.contains(&Event::ScaleChanged(TimeScale::ratio(1, 2).unwrap())));
-    assert_eq!(state.virtual_time(), Nanos(875 * MS));
-    assert_eq!(state.ticks_run(), 7);
-    assert_eq!(state.real_time(), Nanos(750 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(875 * MS));
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 7);
+    assert_eq!(state.real_time().elapsed(), Nanos(750 * MS));
 }
 
 /// bevy `virt.rs::test_pause`: 250 ms, pause, 250 ms (virtual delta 0, elapsed stays 250),
@@ -244,16 +256,16 @@ fn pause_freezes_virtual_time_and_the_accumulator() {
     let mut state = new(LoopConfig::new(Period::from_hz(5).unwrap()));
     state.advance(Nanos(0));
     let e = state.advance(Nanos(250 * MS));
-    assert_eq!(state.ticks_run(), 1);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
     let before = render(&e);
     assert_eq!(before.lag.as_nanos(), 50 * MS as i128);
 
-    state.set_paused(true);
-    assert!(state.is_paused());
+    state.virtual_time_mut().set_paused(true);
+    assert!(state.virtual_time().is_paused());
     let e = state.advance(Nanos(500 * MS));
     assert_eq!(e.iter().next(), Some(Event::Paused));
     assert_eq!(e.updates().count(), 0);
-    assert_eq!(state.virtual_time(), Nanos(250 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(250 * MS));
     let paused = render(&e);
     assert!(paused.paused);
     assert_eq!(
@@ -262,10 +274,10 @@ fn pause_freezes_virtual_time_and_the_accumulator() {
     );
     assert_eq!(e.deadline(), None, "nothing is due while paused");
 
-    state.set_paused(false);
+    state.virtual_time_mut().set_paused(false);
     let e = state.advance(Nanos(750 * MS));
     assert_eq!(e.iter().next(), Some(Event::Resumed));
-    assert_eq!(state.virtual_time(), Nanos(500 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(500 * MS));
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [1]);
     assert_eq!(render(&e).lag.as_nanos(), 100 * MS as i128);
     assert!(!render(&e).paused);
@@ -289,20 +301,31 @@ fn max_delta_clamps_a_long_frame_and_reports_it() {
         discarded(&e).is_empty(),
         "a frame of exactly max delta is not clamped"
     );
-    assert_eq!(state.ticks_run(), 3);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
 
     let e = state.advance(Nanos(1_500 * MS));
     assert_eq!(discarded(&e), [(250 * MS, 3, 1)]);
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [4, 5]);
     assert_eq!(
-        state.ticks_run(),
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
         5,
         "Bevy: 1,250 ms of virtual time is 5 ticks"
     );
-    assert_eq!(state.ticks_dropped(), 1);
     assert_eq!(
-        state.ticks_run() + state.ticks_dropped() + state.pending(),
-        state.ticks_due()
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        1
+    );
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped
+            + state.clock_stats(state.alpha_clock()).unwrap().pending,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
     );
 }
 
@@ -320,7 +343,14 @@ fn max_delta_clamps_virtual_time_after_speed() {
     let e = state.advance(Nanos(16 * MS));
     assert_eq!(e.updates().count(), 60);
     assert_eq!(e.dropped_ticks(), 32 * 60 - 60);
-    assert_eq!(state.ticks_run() + state.ticks_dropped(), state.ticks_due());
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+    );
 }
 
 /// bevy `virt.rs::test_dont_overclamp_at_low_speed`: speed 0.01, max delta 10 ms, a raw delta of
@@ -332,7 +362,7 @@ fn max_delta_does_not_overclamp_at_low_speed() {
         .time_scale(TimeScale::ratio(1, 100).unwrap());
     let mut state = new(config);
     let e = state.advance(Nanos(16 * MS));
-    assert_eq!(state.virtual_time(), Nanos(160_000));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(160_000));
     assert!(discarded(&e).is_empty(), "{e:?}");
     assert_eq!(e.updates().count(), 8, "160 µs of 20 µs ticks");
 }
@@ -365,17 +395,23 @@ fn first_update_counts_from_the_explicit_start() {
     let mut bevy_like = LoopState::new(config.clone(), Nanos(SEC)).unwrap();
     let e = bevy_like.advance(Nanos(SEC));
     assert_eq!((e.updates().count(), render(&e).alpha), (0, 0.0));
-    assert_eq!(bevy_like.virtual_time(), Nanos(0));
+    assert_eq!(bevy_like.virtual_time().elapsed(), Nanos(0));
     bevy_like.advance(Nanos(2 * SEC));
-    assert_eq!(bevy_like.virtual_time(), Nanos(SEC));
+    assert_eq!(bevy_like.virtual_time().elapsed(), Nanos(SEC));
     bevy_like.advance(Nanos(3 * SEC));
-    assert_eq!(bevy_like.virtual_time(), Nanos(2 * SEC));
-    assert_eq!(bevy_like.ticks_run(), 4);
+    assert_eq!(bevy_like.virtual_time().elapsed(), Nanos(2 * SEC));
+    assert_eq!(
+        bevy_like
+            .clock_stats(bevy_like.alpha_clock())
+            .unwrap()
+            .ticks_run,
+        4
+    );
 
     let mut from_zero = LoopState::new(config, Nanos(0)).unwrap();
     let e = from_zero.advance(Nanos(SEC));
     assert_eq!(e.updates().count(), 2, "the gap since the start is counted");
-    assert_eq!(from_zero.virtual_time(), Nanos(SEC));
+    assert_eq!(from_zero.virtual_time().elapsed(), Nanos(SEC));
 }
 
 /// bevy `time.rs::test_advance_to`: advancing to the same time gives a zero delta and keeps the
@@ -388,11 +424,11 @@ fn zero_delta_and_backwards_time() {
     state.advance(Nanos(250 * MS));
     let e = state.advance(Nanos(750 * MS));
     assert_eq!(e.updates().count(), 2);
-    assert_eq!(state.virtual_time(), Nanos(750 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(750 * MS));
 
     let e = state.advance(Nanos(750 * MS));
     assert!(e.is_empty(), "zero delta: nothing happens, {e:?}");
-    assert_eq!(state.virtual_time(), Nanos(750 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(750 * MS));
 
     let e = state.advance(Nanos(250 * MS));
     assert_eq!(
@@ -403,11 +439,11 @@ fn zero_delta_and_backwards_time() {
     );
     assert!(e.render().is_none());
     assert_eq!(e.updates().count(), 0);
-    assert_eq!(state.virtual_time(), Nanos(750 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(750 * MS));
     // The next frame is measured from the latest `now` (750 ms), not from 250 ms.
     state.advance(Nanos(1_000 * MS));
-    assert_eq!(state.virtual_time(), Nanos(1_000 * MS));
-    assert_eq!(state.ticks_run(), 4);
+    assert_eq!(state.virtual_time().elapsed(), Nanos(1_000 * MS));
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 4);
 }
 
 /// Bevy's fixed timestep with many tiny frames versus one big frame (the accumulator is a
@@ -427,8 +463,11 @@ fn many_tiny_frames_equal_one_big_frame() {
     let e = big.advance(Nanos(SEC));
     assert_eq!(e.updates().count(), 64);
     assert_eq!(indices, (0..64).collect::<Vec<_>>());
-    assert_eq!(tiny.ticks_run(), big.ticks_run());
-    assert_eq!(tiny.virtual_time(), big.virtual_time());
+    assert_eq!(
+        tiny.clock_stats(tiny.alpha_clock()).unwrap().ticks_run,
+        big.clock_stats(big.alpha_clock()).unwrap().ticks_run
+    );
+    assert_eq!(tiny.virtual_time().elapsed(), big.virtual_time().elapsed());
     assert_eq!(
         tiny.clock_stats(tiny.alpha_clock()).unwrap().lag.as_nanos(),
         render(&e).lag.as_nanos()
@@ -448,13 +487,15 @@ fn speed_changes_keep_sub_nanosecond_remainders() {
     let mut now = 0;
     for _ in 0..1_000 {
         for (num, den) in scales {
-            state.set_time_scale(TimeScale::ratio(num, den).unwrap());
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(num, den).unwrap());
             now += 1;
             state.advance(Nanos(now));
         }
     }
-    assert_eq!(state.virtual_time(), Nanos(1_000));
-    assert_eq!(state.ticks_run(), 1);
+    assert_eq!(state.virtual_time().elapsed(), Nanos(1_000));
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
 }
 
 /// bevy `real.rs::test_update_with_instant`: `Time<Real>` driven by explicit `Instant`s (no
@@ -474,7 +515,7 @@ fn real_time_from_explicit_instants() {
     let second = startup + Duration::from_millis(300);
     let e = state.advance(second);
     assert_eq!(e.updates().count(), 1);
-    assert_eq!(state.real_time(), Nanos(300 * MS));
+    assert_eq!(state.real_time().elapsed(), Nanos(300 * MS));
     assert_eq!(e.deadline(), Some(&(startup + Duration::from_millis(500))));
     let e = state.advance(startup + Duration::from_millis(200));
     assert!(matches!(e.iter().next(), Some(Event::TimeBackwards { by }) if by == Nanos(100 * MS)));
@@ -501,5 +542,5 @@ fn real_time_from_durations() {
         );
     }
     assert_eq!(fixed, 64);
-    assert_eq!(state.virtual_time(), Nanos(SEC));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(SEC));
 }

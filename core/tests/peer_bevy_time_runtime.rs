@@ -41,7 +41,10 @@ fn rate_changes(events: &Events<Nanos>) -> Vec<(Period, u64)> {
 #[test]
 fn set_timestep_at_run_time() {
     let mut state = new(LoopConfig::new(period(BEVY_TIMESTEP)).max_frame_delta(None));
-    assert_eq!(state.rate_of("main"), Some(period(BEVY_TIMESTEP)));
+    assert_eq!(
+        state.clock("main").ok().map(|c| c.rate()),
+        Some(period(BEVY_TIMESTEP))
+    );
     let e = state.advance(Nanos(100 * MS));
     assert_eq!(e.updates().count(), 6);
     assert_eq!(render(&e).lag.as_nanos(), 6_250_000);
@@ -52,8 +55,11 @@ fn set_timestep_at_run_time() {
         Period::from_hz_f64(8.0).unwrap(),
     ];
     for (rate, ms) in steps.into_iter().zip([500, 250, 125]) {
-        state.set_rate("main", rate).unwrap();
-        assert_eq!(state.rate_of("main"), Some(period(ms * MS)));
+        state.clock_mut("main").unwrap().set_rate(rate);
+        assert_eq!(
+            state.clock("main").ok().map(|c| c.rate()),
+            Some(period(ms * MS))
+        );
     }
     let e = state.advance(Nanos(218_750_000 - 1));
     // Every change is reported, in order, all from tick 6 (none ran in between).
@@ -69,7 +75,7 @@ fn set_timestep_at_run_time() {
     assert_eq!(ticks, [(6, 93_750_000, steps[2])]);
     assert_eq!(render(&e).lag.as_nanos(), 0);
     // Setting the rate the clock already has changes nothing and reports nothing.
-    state.set_rate("main", steps[2]).unwrap();
+    state.clock_mut("main").unwrap().set_rate(steps[2]);
     assert!(rate_changes(&state.advance(Nanos(300 * MS))).is_empty());
 }
 
@@ -99,7 +105,7 @@ fn set_timestep_inside_a_fixed_run_applies_from_the_next_step() {
     for (i, tick) in e.updates().enumerate() {
         ends.push(tick.t.0 + tick.dt.floor_nanos());
         if i == 0 {
-            state.set_rate("main", period(10 * MS)).unwrap();
+            state.clock_mut("main").unwrap().set_rate(period(10 * MS));
         }
     }
     assert_eq!(ends, [20 * MS, 40 * MS]);
@@ -126,18 +132,30 @@ fn max_delta_changed_at_run_time() {
     state.advance(Nanos(750 * MS));
     let e = state.advance(Nanos(1_500 * MS));
     assert_eq!(discarded(&e), [(250 * MS, 3, 1)]);
-    assert_eq!(state.ticks_run(), 5, "Bevy: 1,250 ms");
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        5,
+        "Bevy: 1,250 ms"
+    );
 
     state
+        .real_time_mut()
         .set_max_frame_delta(Some(Duration::from_secs(1)))
         .unwrap();
-    assert_eq!(state.max_frame_delta(), Some(Duration::from_secs(1)));
+    assert_eq!(
+        state.real_time().max_frame_delta(),
+        Some(Duration::from_secs(1))
+    );
     let e = state.advance(Nanos(2_250 * MS));
     assert!(
         discarded(&e).is_empty(),
         "750 ms is under the new max delta"
     );
-    assert_eq!(state.ticks_run(), 8, "Bevy: 2,000 ms");
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        8,
+        "Bevy: 2,000 ms"
+    );
 
     let e = state.advance(Nanos(3_500 * MS));
     // The oldest tick beyond the max delta is dropped, as in the first half.
@@ -146,18 +164,36 @@ fn max_delta_changed_at_run_time() {
         e.updates().map(|t| t.index).collect::<Vec<_>>(),
         [10, 11, 12, 13]
     );
-    assert_eq!(state.ticks_run(), 12, "Bevy: 3,000 ms is 12 ticks");
     assert_eq!(
-        state.ticks_run() + state.ticks_dropped() + state.pending(),
-        state.ticks_due()
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        12,
+        "Bevy: 3,000 ms is 12 ticks"
+    );
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped
+            + state.clock_stats(state.alpha_clock()).unwrap().pending,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
     );
     // A zero max delta is refused (Bevy accepts it and stops virtual time); `None` lifts it.
-    assert!(state.set_max_frame_delta(Some(Duration::ZERO)).is_err());
-    assert_eq!(state.max_frame_delta(), Some(Duration::from_secs(1)));
-    state.set_max_frame_delta(None).unwrap();
+    assert!(
+        state
+            .real_time_mut()
+            .set_max_frame_delta(Some(Duration::ZERO))
+            .map(|_| ())
+            .is_err()
+    );
+    assert_eq!(
+        state.real_time().max_frame_delta(),
+        Some(Duration::from_secs(1))
+    );
+    state.real_time_mut().set_max_frame_delta(None).unwrap();
     let e = state.advance(Nanos(13_500 * MS));
     assert!(discarded(&e).is_empty());
-    assert_eq!(state.max_frame_delta(), None);
+    assert_eq!(state.real_time().max_frame_delta(), None);
 }
 
 /// bevy `time.rs::test_wrapping`: a wrap period of 3 s; elapsed 2, 4, 6 and 9.25 s wrap to 2 s,
@@ -173,8 +209,8 @@ fn elapsed_wraps_at_the_period() {
         (9_250 * MS, 250 * MS, 0.25),
     ] {
         state.advance(Nanos(now));
-        assert_eq!(state.elapsed_wrapped(wrap), Nanos(wrapped));
-        assert_eq!(state.elapsed_secs_wrapped(wrap), secs);
+        assert_eq!(state.virtual_time().elapsed_wrapped(wrap), Nanos(wrapped));
+        assert_eq!(state.virtual_time().elapsed_secs_wrapped(wrap), secs);
     }
 }
 
@@ -188,13 +224,13 @@ fn changing_the_wrap_period_wraps_the_full_elapsed_time() {
     state.advance(Nanos(8 * SEC));
     let five = Period::from_duration(Duration::from_secs(5)).unwrap();
     let two = Period::from_duration(Duration::from_secs(2)).unwrap();
-    assert_eq!(state.elapsed_wrapped(five), Nanos(3 * SEC));
-    assert_eq!(state.elapsed_secs_wrapped(five), 3.0);
-    assert_eq!(state.elapsed_wrapped(two), Nanos(0));
-    assert_eq!(state.elapsed_secs_wrapped(two), 0.0);
+    assert_eq!(state.virtual_time().elapsed_wrapped(five), Nanos(3 * SEC));
+    assert_eq!(state.virtual_time().elapsed_secs_wrapped(five), 3.0);
+    assert_eq!(state.virtual_time().elapsed_wrapped(two), Nanos(0));
+    assert_eq!(state.virtual_time().elapsed_secs_wrapped(two), 0.0);
     // Bevy's `advance_by(Duration::ZERO)`: a step with no new time changes nothing.
     state.advance(Nanos(8 * SEC));
-    assert_eq!(state.elapsed_wrapped(two), Nanos(0));
+    assert_eq!(state.virtual_time().elapsed_wrapped(two), Nanos(0));
 }
 
 /// `bevy_time`'s `Time<Virtual>` + `Time<Fixed>` pipeline (`virt.rs::advance_with_raw_delta`,
@@ -268,7 +304,7 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
         x ^= x << 17;
         if x % 97 == 0 {
             bevy.paused = !bevy.paused;
-            state.set_paused(bevy.paused);
+            state.virtual_time_mut().set_paused(bevy.paused);
         }
         let raw = match x % 20 {
             0 => 250 * MS,
@@ -285,7 +321,10 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
         assert!((r.alpha - bevy.overstep_fraction_f64()).abs() < 1e-12);
         assert_eq!(r.paused, bevy.paused);
     }
-    assert_eq!(state.ticks_run(), bevy.expended);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        bevy.expended
+    );
 }
 
 /// The same pipeline with `set_relative_speed` changes between frames (speeds ½, 1 and 2 on
@@ -309,7 +348,9 @@ fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
         if x % 13 == 0 {
             let (num, den) = speeds[(x / 13 % 3) as usize];
             speed = (u64::from(num), u64::from(den));
-            state.set_time_scale(TimeScale::ratio(num, den).unwrap());
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(num, den).unwrap());
         }
         let raw = (x % (125 * MS)) & !1;
         now += raw;
@@ -322,7 +363,10 @@ fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
             "frame {frame}"
         );
     }
-    assert_eq!(state.ticks_run(), bevy.expended);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        bevy.expended
+    );
 }
 
 /// The same pipeline with `Time<Fixed>::set_timestep` between frames (timesteps of 1 ms to
@@ -349,7 +393,7 @@ fn bevy_fixed_pipeline_with_timestep_changes_agrees_frame_by_frame() {
                 changes += 1;
             }
             bevy.timestep = step;
-            state.set_rate("main", period(step)).unwrap();
+            state.clock_mut("main").unwrap().set_rate(period(step));
         }
         now += x % (40 * MS);
         let runs = bevy.update_elapsed(x % (40 * MS));
@@ -363,5 +407,8 @@ fn bevy_fixed_pipeline_with_timestep_changes_agrees_frame_by_frame() {
         );
     }
     assert!(changes > 1_000, "{changes} changes");
-    assert_eq!(state.ticks_run(), bevy.expended);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        bevy.expended
+    );
 }

@@ -226,11 +226,16 @@ fn tickfold_steps(times: &[u64], tps: u64, hysteresis: f64) -> Vec<i64> {
             let e = state.advance(Nanos(t));
             let alpha = e.render().expect("time advanced").alpha;
             assert!((0.0..=1.0).contains(&alpha));
-            let due = state.ticks_due();
+            let due = state.clock_stats(state.alpha_clock()).unwrap().ticks_due;
             assert!(
-                state.ticks_run().abs_diff(due) <= 1,
+                state
+                    .clock_stats(state.alpha_clock())
+                    .unwrap()
+                    .ticks_run
+                    .abs_diff(due)
+                    <= 1,
                 "run {} due {due}",
-                state.ticks_run()
+                state.clock_stats(state.alpha_clock()).unwrap().ticks_run
             );
             e.updates().count() as i64
         })
@@ -290,15 +295,24 @@ fn eight_steps_per_frame_then_the_backlog() {
         clock: ClockId(0),
         ticks: 4
     }));
-    assert_eq!(state.pending(), 4);
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 4);
     assert_eq!(e.render().unwrap().alpha, 1.0, "alpha clamps while behind");
     let e = state.advance(Nanos(200 * MS));
     assert_eq!(
         e.updates().map(|t| t.index).collect::<Vec<_>>(),
         [8, 9, 10, 11]
     );
-    assert_eq!(state.ticks_run(), 12);
-    assert_eq!(state.ticks_dropped(), 0);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        12
+    );
+    assert_eq!(
+        state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
+        0
+    );
 }
 
 /// A one-second hitch: Godot runs 8 of 60 steps and loses 52 without a word. tickfold runs 8,
@@ -316,8 +330,13 @@ fn a_long_hitch_is_capped_and_accounted() {
         ticks: 7
     }));
     assert_eq!(
-        state.ticks_run() + state.ticks_dropped() + state.pending(),
-        state.ticks_due()
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            + state
+                .clock_stats(state.alpha_clock())
+                .unwrap()
+                .ticks_dropped
+            + state.clock_stats(state.alpha_clock()).unwrap().pending,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
     );
 }
 
@@ -405,7 +424,10 @@ fn fixed_fps_runs_a_constant_number_of_steps() {
     for &t in &frames {
         assert_eq!(state.advance(Nanos(t)).updates().count(), 2, "frame at {t}");
     }
-    assert_eq!(state.ticks_run(), 600);
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        600
+    );
 }
 
 /// `Engine.time_scale` = ½: Godot keeps the number of physics steps and scales each step's delta
@@ -418,10 +440,18 @@ fn time_scale_halves_the_ticks_not_their_length() {
     for k in 1..=60u64 {
         state.advance(Nanos(k * SEC / 60));
     }
-    assert_eq!(state.ticks_run(), 30);
-    assert_eq!(state.virtual_time(), Nanos(SEC / 2));
+    assert_eq!(
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        30
+    );
+    assert_eq!(state.virtual_time().elapsed(), Nanos(SEC / 2));
     let godot_sim_time = 60.0 * (1.0 / 60.0) * 0.5;
-    assert!((state.ticks_run() as f64 * hz(60).dt_secs_f64() - godot_sim_time).abs() < 1e-12);
+    assert!(
+        (state.clock_stats(state.alpha_clock()).unwrap().ticks_run as f64 * hz(60).dt_secs_f64()
+            - godot_sim_time)
+            .abs()
+            < 1e-12
+    );
 }
 
 /// `Engine.time_scale` = 0: Godot still runs its physics steps, with a delta of 0. tickfold
@@ -436,7 +466,7 @@ fn time_scale_zero_stops_the_catch_up_clock() {
         assert!(e.render().is_some());
         assert_eq!(e.deadline(), None);
     }
-    assert_eq!(state.virtual_time(), Nanos(0));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(0));
 }
 
 /// The same time scale of 0 on the constant-rate policies: stopped virtual time must stop them
@@ -469,15 +499,17 @@ fn time_scale_zero_mid_accumulation() {
     let mut state = new(LoopConfig::new(hz(60)).max_frame_delta(Some(Duration::from_secs(1))));
     state.advance(Nanos(0));
     state.advance(Nanos(25 * MS));
-    assert_eq!(state.ticks_run(), 1);
-    state.set_time_scale(TimeScale::ratio(0, 1).unwrap());
+    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    state
+        .virtual_time_mut()
+        .set_scale(TimeScale::ratio(0, 1).unwrap());
     let e = state.advance(Nanos(500 * MS));
     assert_eq!(e.updates().count(), 0);
     assert_eq!(e.render().unwrap().alpha, 0.5);
-    state.set_time_scale(TimeScale::ONE);
+    state.virtual_time_mut().set_scale(TimeScale::ONE);
     let e = state.advance(Nanos(509 * MS));
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [1]);
-    assert_eq!(state.virtual_time(), Nanos(34 * MS));
+    assert_eq!(state.virtual_time().elapsed(), Nanos(34 * MS));
 }
 
 /// Frame schedules shared by the cross-checks below: (name, frame times, steps expected per

@@ -120,7 +120,7 @@ fn check(config: &Config, schedule: &Schedule) -> Result<(), String> {
         } else {
             now.saturating_add(d as u64)
         };
-        let before = state.real_time().0;
+        let before = state.real_time().elapsed().0;
         let events = state.advance(Nanos(now));
         let fail = |what: &str| {
             Err(format!(
@@ -167,14 +167,28 @@ fn check(config: &Config, schedule: &Schedule) -> Result<(), String> {
         if updates > cap {
             return fail("more updates than the cap");
         }
-        if seen_updates != state.ticks_run() || seen_dropped != state.ticks_dropped() {
+        if seen_updates != state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            || seen_dropped
+                != state
+                    .clock_stats(state.alpha_clock())
+                    .unwrap()
+                    .ticks_dropped
+        {
             return fail("events and counters disagree");
         }
         if config.policy == Policy::CatchUp && config.firing == Firing::Late {
-            let lhs = state.ticks_run() + state.ticks_dropped() + state.pending();
+            let lhs = state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+                + state
+                    .clock_stats(state.alpha_clock())
+                    .unwrap()
+                    .ticks_dropped
+                + state.clock_stats(state.alpha_clock()).unwrap().pending;
             let slack = u64::from(config.hysteresis > 0.0);
-            if lhs.abs_diff(state.ticks_due()) > slack {
-                return fail(&format!("identity: {lhs} vs due {}", state.ticks_due()));
+            if lhs.abs_diff(state.clock_stats(state.alpha_clock()).unwrap().ticks_due) > slack {
+                return fail(&format!(
+                    "identity: {lhs} vs due {}",
+                    state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+                ));
             }
         }
     }

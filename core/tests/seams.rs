@@ -38,7 +38,7 @@ fn inputs_follow_the_grid_after_reset_grid() {
     let mut s = ten_hz();
     let mut q = InputQueue::new(&s);
     step_and_drain(&mut s, &mut q, 250 * MS);
-    s.reset_grid("main").unwrap(); // tick 2 due 350 ms, tick 3 due 450 ms
+    s.clock_mut("main").unwrap().reset_grid(); // tick 2 due 350 ms, tick 3 due 450 ms
     q.push(Nanos(260 * MS), 'a');
     q.push(Nanos(355 * MS), 'b');
     let got = step_and_drain(&mut s, &mut q, 460 * MS);
@@ -51,7 +51,9 @@ fn inputs_follow_the_grid_after_accumulated_overstep() {
     let mut q = InputQueue::new(&s);
     step_and_drain(&mut s, &mut q, 250 * MS);
     // The grid moves 30 ms earlier: tick 2 is due at 270 ms, tick 3 at 370 ms.
-    s.accumulate_overstep("main", Nanos(30 * MS)).unwrap();
+    s.clock_mut("main")
+        .unwrap()
+        .accumulate_overstep(Nanos(30 * MS));
     q.push(Nanos(265 * MS), 'a');
     q.push(Nanos(275 * MS), 'b');
     let got = step_and_drain(&mut s, &mut q, 380 * MS);
@@ -81,8 +83,9 @@ fn rate_change_timeline(cuts: &[u64]) -> Vec<(u64, String)> {
         if i == 0 {
             // At 430 ms: ticks 0..=1 ran (due 142.9 and 285.7 ms), tick 2 was due at
             // 428.6 ms and ran; tick 3 starts at 428.57 ms and now lasts 1/59.94 s.
-            s.set_rate("main", Period::from_hz_ratio(60_000, 1_001).unwrap())
-                .unwrap();
+            s.clock_mut("main")
+                .unwrap()
+                .set_rate(Period::from_hz_ratio(60_000, 1_001).unwrap());
         }
         last = cut;
     }
@@ -118,14 +121,14 @@ fn a_control_after_the_step_does_not_move_that_steps_inputs() {
         let events = s.advance(Nanos(250 * MS));
         q.observe(&s);
         if control_first {
-            s.reset_grid("main").unwrap();
+            s.clock_mut("main").unwrap().reset_grid();
         }
         let got: Vec<(u64, String)> = events
             .updates()
             .map(|t| (t.index, q.drain(&t, &s).collect()))
             .collect();
         if !control_first {
-            s.reset_grid("main").unwrap();
+            s.clock_mut("main").unwrap().reset_grid();
         }
         runs.push(got);
     }
@@ -138,10 +141,14 @@ fn stepped_after(control: impl FnOnce(&mut LoopState)) -> (u64, u64, Vec<u64>) {
     let mut s = ten_hz();
     let _ = s.advance(Nanos(250 * MS));
     control(&mut s);
-    s.step_ticks(2);
+    s.virtual_time_mut().step_ticks(2);
     let events = s.advance(Nanos(260 * MS));
     let ticks = events.updates().map(|t| t.index).collect();
-    (s.virtual_time().0 / 1_000, s.step_ticks_pending(), ticks)
+    (
+        s.virtual_time().elapsed().0 / 1_000,
+        s.virtual_time().step_ticks_pending(),
+        ticks,
+    )
 }
 
 #[test]
@@ -149,15 +156,23 @@ fn step_ticks_lands_on_the_grid_after_a_grid_control() {
     let twenty = Period::from_hz(20).unwrap();
     // µs of virtual time, request left, ticks run.
     assert_eq!(
-        stepped_after(|s| s.set_rate("main", twenty).unwrap()),
+        stepped_after(|s| {
+            s.clock_mut("main").unwrap().set_rate(twenty);
+        }),
         (300_000, 0, vec![2, 3])
     );
     assert_eq!(
-        stepped_after(|s| s.reset_grid("main").unwrap()),
+        stepped_after(|s| {
+            s.clock_mut("main").unwrap().reset_grid();
+        }),
         (450_000, 0, vec![2, 3])
     );
     assert_eq!(
-        stepped_after(|s| s.accumulate_overstep("main", Nanos(30 * MS)).unwrap()),
+        stepped_after(|s| {
+            s.clock_mut("main")
+                .unwrap()
+                .accumulate_overstep(Nanos(30 * MS));
+        }),
         (370_000, 0, vec![2, 3])
     );
 }
@@ -168,13 +183,15 @@ fn step_ticks_after_a_long_run_and_a_rate_change_steps_one_tick() {
     for frame in 1..=100 {
         let _ = s.advance(Nanos(frame * 100 * MS));
     }
-    assert_eq!(s.next_tick(), 100);
-    s.set_rate("main", Period::from_hz(20).unwrap()).unwrap();
-    let before = s.virtual_time();
-    s.step_ticks(1);
+    assert_eq!(s.clock_stats(s.alpha_clock()).unwrap().next_tick, 100);
+    s.clock_mut("main")
+        .unwrap()
+        .set_rate(Period::from_hz(20).unwrap());
+    let before = s.virtual_time().elapsed();
+    s.virtual_time_mut().step_ticks(1);
     let events = s.advance(Nanos(10_001 * MS));
     assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [100]);
-    assert_eq!(s.virtual_time().0 - before.0, 50 * MS);
+    assert_eq!(s.virtual_time().elapsed().0 - before.0, 50 * MS);
     let stats = s.clock_stats(s.alpha_clock()).unwrap();
     assert_eq!(stats.pending, 0);
 }
@@ -186,8 +203,9 @@ fn t_and_lag_agree_after_a_rate_change_at_a_fractional_boundary() {
         .max_frame_delta(None);
     let mut s = LoopState::new(config, Nanos(0)).unwrap();
     let _ = s.advance(Nanos(1_510 * MS));
-    s.set_rate("main", Period::from_hz_ratio(60_000, 1_001).unwrap())
-        .unwrap();
+    s.clock_mut("main")
+        .unwrap()
+        .set_rate(Period::from_hz_ratio(60_000, 1_001).unwrap());
     let now = 1_600 * MS;
     let events = s.advance(Nanos(now));
     let ticks: Vec<Tick> = events.updates().collect();
@@ -242,7 +260,7 @@ fn reset_grid_keeps_simulation_time_exact() {
             assert_eq!(t.t.0, rate.tick_start_nanos(t.index), "tick {}", t.index);
         }
         if k % 7 == 0 {
-            s.reset_grid("main").unwrap();
+            s.clock_mut("main").unwrap().reset_grid();
         }
     }
 }
@@ -259,8 +277,8 @@ fn a_refused_tick_gets_its_inputs_again() {
     let first: Vec<String> = ticks.iter().map(|t| q.drain(t, &s).collect()).collect();
     assert_eq!(first, ["a", "b"]);
     // The shell refuses both, from the last one back.
-    s.refuse(&ticks[1]).unwrap();
-    s.refuse(&ticks[0]).unwrap();
+    s.refuse(ticks[1].clock, ticks[1].index).unwrap();
+    s.refuse(ticks[0].clock, ticks[0].index).unwrap();
     let got = step_and_drain(&mut s, &mut q, 260 * MS);
     assert_eq!(got, owned(&[(0, "a"), (1, "b")]));
     assert!(q.is_empty());
@@ -275,7 +293,7 @@ fn a_refused_slot_runs_even_after_its_slot_passed() {
         let mut s = LoopState::new(config, Nanos(0)).unwrap();
         let events = s.advance(Nanos(0));
         let tick = events.updates().next().unwrap();
-        s.refuse(&tick).unwrap();
+        s.refuse(tick.clock, tick.index).unwrap();
         // The next step comes long after the refused slot (and two more) passed.
         let events = s.advance(Nanos(350 * MS));
         let ran: Vec<u64> = events.updates().map(|t| t.index).collect();
@@ -294,7 +312,7 @@ fn a_refused_tick_in_a_stall_is_dropped_with_the_oldest_and_reported() {
     let mut s = LoopState::new(config, Nanos(0)).unwrap();
     let events = s.advance(Nanos(100 * MS));
     let tick = events.updates().next().unwrap();
-    s.refuse(&tick).unwrap();
+    s.refuse(tick.clock, tick.index).unwrap();
     let events = s.advance(Nanos(2_000 * MS));
     let drop = events.iter().find_map(|e| match e {
         Event::DiscardedTime { first, ticks, .. } => Some((first, ticks)),
@@ -319,10 +337,10 @@ fn step_ticks_equal_to_the_cap_reports_no_spurious_deferral() {
     // A backlog: 10 ticks due, 2 run.
     let events = s.advance(Nanos::from_secs(1));
     assert!(events.iter().any(|e| matches!(e, Event::Deferred { .. })));
-    s.step_ticks(2);
+    s.virtual_time_mut().step_ticks(2);
     let events = s.advance(Nanos(1_001 * MS));
     assert_eq!(events.updates().count(), 2);
-    assert_eq!(s.step_ticks_pending(), 0);
+    assert_eq!(s.virtual_time().step_ticks_pending(), 0);
     assert!(
         !events.iter().any(|e| matches!(e, Event::Deferred { .. })),
         "the request is done and the loop stays paused: {:?}",
@@ -337,7 +355,9 @@ fn overstep_on_a_constant_rate_clock_among_several_skips_the_passed_slots() {
         .clock(ClockConfig::new("slots", Period::from_hz(10).unwrap()).policy(Policy::KeepWorking))
         .max_frame_delta(None);
     let mut s = LoopState::new(config, Nanos(0)).unwrap();
-    s.accumulate_overstep("slots", Nanos::from_secs(1)).unwrap();
+    s.clock_mut("slots")
+        .unwrap()
+        .accumulate_overstep(Nanos::from_secs(1));
     // The first step, at the start: virtual time has not left 0.
     let events = s.advance(Nanos(0));
     let slots = s.clock_id("slots").unwrap();
@@ -376,7 +396,10 @@ fn a_grid_moved_back_inside_the_axis_runs_again() {
             next_tick: 0
         }));
     // A phase of 0.999999999 brings tick 0 back to 1 ns after the clock's start.
-    s.set_phase("late", 0.999_999_999).unwrap();
+    s.clock_mut("late")
+        .unwrap()
+        .set_phase(0.999_999_999)
+        .unwrap();
     let events = s.advance(Nanos(u64::MAX - 500));
     let ran: Vec<u64> = events
         .updates()

@@ -98,30 +98,60 @@ impl Arbitrary for Case {
 /// changes, added and discarded lag, and a grid reset.
 fn apply(state: &mut LoopState<Nanos>, control: u8) {
     match control % 16 {
-        0 => state.set_paused(true),
-        1 => state.set_paused(false),
-        2 => state.set_time_scale(TimeScale::ratio(1, 3).unwrap()),
-        3 => state.set_time_scale(TimeScale::ratio(7, 11).unwrap()),
-        4 => state.set_time_scale(TimeScale::ONE),
-        5 => state.set_time_scale(TimeScale::ratio(5, 2).unwrap()),
+        0 => {
+            state.virtual_time_mut().set_paused(true);
+        }
+        1 => {
+            state.virtual_time_mut().set_paused(false);
+        }
+        2 => {
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(1, 3).unwrap());
+        }
+        3 => {
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(7, 11).unwrap());
+        }
+        4 => {
+            state.virtual_time_mut().set_scale(TimeScale::ONE);
+        }
+        5 => {
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(5, 2).unwrap());
+        }
         // The run-time controls: each starts a new grid segment or shifts the grid.
         6 => {
-            let _ = state.set_rate(ClockId(0), Period::from_hz_ratio(60_000, 1_001).unwrap());
+            let _ = state.clock_mut(ClockId(0)).map(|mut h| {
+                h.set_rate(Period::from_hz_ratio(60_000, 1_001).unwrap());
+            });
         }
         7 => {
-            let _ = state.set_rate(ClockId(0), Period::from_hz(45).unwrap());
+            let _ = state.clock_mut(ClockId(0)).map(|mut h| {
+                h.set_rate(Period::from_hz(45).unwrap());
+            });
         }
         8 => {
-            let _ = state.accumulate_overstep(ClockId(1), Nanos(23_456_789));
+            let _ = state.clock_mut(ClockId(1)).map(|mut h| {
+                h.accumulate_overstep(Nanos(23_456_789));
+            });
         }
         9 => {
-            let _ = state.discard_overstep(ClockId(0), Nanos(7_000_000));
+            let _ = state
+                .clock_mut(ClockId(0))
+                .map(|mut h| h.discard_overstep(Nanos(7_000_000)));
         }
         10 => {
-            let _ = state.reset_grid(ClockId(2));
+            let _ = state.clock_mut(ClockId(2)).map(|mut h| {
+                h.reset_grid();
+            });
         }
         // Single-stepping (takes effect only while paused).
-        12 => state.step_ticks(3),
+        12 => {
+            state.virtual_time_mut().step_ticks(3);
+        }
         // Clocks removed and added at run time (a clock's pending reports go with it).
         13 => {
             let _ = state.remove_clock(if control & 16 == 0 { "ai" } else { "late" });
@@ -135,6 +165,7 @@ fn apply(state: &mut LoopState<Nanos>, control: u8) {
             let late = ClockConfig::new("late", Period::from_hz(25).unwrap()).policy(policy);
             let start = state
                 .virtual_time()
+                .elapsed()
                 .0
                 .saturating_sub(u64::from(control) << 20);
             let _ = state.add_clock(late, Some(Nanos(start)));
@@ -186,7 +217,7 @@ fn fold_with(
         if f.control % 16 == 11 {
             // A shell that could not run the step's last update refuses it.
             if let Some(t) = events.updates().last() {
-                if state.refuse(&t).is_ok() {
+                if state.refuse(t.clock, t.index).is_ok() {
                     visit(&state);
                 }
             }
@@ -378,7 +409,7 @@ fn leaves(v: &serde_json::Value) -> usize {
 
 /// Steps a loaded state through a rough schedule: it must not panic, whatever it loaded.
 fn exercise(mut state: LoopState<Nanos>, seed: &mut u64) {
-    let mut now = state.real_time().0;
+    let mut now = state.real_time().elapsed().0;
     let mut events = Events::new();
     for _ in 0..50 {
         now = now.saturating_add(match xorshift(seed) % 4 {

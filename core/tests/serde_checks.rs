@@ -29,11 +29,12 @@ fn busy_save() -> Value {
         let _ = state.advance(Nanos::from_millis(ms));
     }
     state.remove_clock("gone").unwrap();
-    state.set_rate("ai", hz(15)).unwrap();
+    state.clock_mut("ai").unwrap().set_rate(hz(15));
     state
-        .accumulate_overstep("physics", Nanos::from_millis(100))
-        .unwrap();
-    state.reset_grid("physics").unwrap();
+        .clock_mut("physics")
+        .unwrap()
+        .accumulate_overstep(Nanos::from_millis(100));
+    state.clock_mut("physics").unwrap().reset_grid();
     let save = serde_json::to_value(&state).unwrap();
     // What the edits below rely on: every counter in use, both kinds of report pending.
     let physics = &save["clocks"][0];

@@ -165,8 +165,14 @@ fn apply(state: &mut LoopState, ids: &[tickfold_core::ClockId], control: &Contro
                 .unwrap()
                 .set_phase(f64::from(p) / 100.0);
         }
-        Control::Pause(p) => state.set_paused(p),
-        Control::Scale(s) => state.set_time_scale(TimeScale::ratio(u32::from(s), 2).unwrap()),
+        Control::Pause(p) => {
+            state.virtual_time_mut().set_paused(p);
+        }
+        Control::Scale(s) => {
+            state
+                .virtual_time_mut()
+                .set_scale(TimeScale::ratio(u32::from(s), 2).unwrap());
+        }
     }
 }
 

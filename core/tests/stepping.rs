@@ -125,21 +125,27 @@ fn stepping(case: Case) -> bool {
     for op in case.ops {
         let frame = match op {
             Op::Pause(p) => {
-                state.set_paused(p);
+                state.virtual_time_mut().set_paused(p);
                 paused = p;
                 continue;
             }
             Op::Scale(s) => {
-                state.set_time_scale(TimeScale::ratio(s.0, s.1).unwrap());
+                state
+                    .virtual_time_mut()
+                    .set_scale(TimeScale::ratio(s.0, s.1).unwrap());
                 scale = s;
                 continue;
             }
             Op::Frame(d) => d,
             Op::Step(n) => {
-                let n = if state.pending() > 0 { 0 } else { n };
+                let n = if state.clock_stats(state.alpha_clock()).unwrap().pending > 0 {
+                    0
+                } else {
+                    n
+                };
                 let stats = state.clock_stats(alpha).unwrap();
                 let catch_up = case.policy == Policy::CatchUp;
-                state.step_ticks(n);
+                state.virtual_time_mut().step_ticks(n);
                 if n == 0 {
                     continue;
                 }
@@ -162,8 +168,8 @@ fn stepping(case: Case) -> bool {
                 // Run steps at the same `now` until the request is done.
                 let mut got = Vec::new();
                 let mut steps = 0;
-                while state.step_ticks_pending() > 0 {
-                    let v_before = state.virtual_time().0;
+                while state.virtual_time().step_ticks_pending() > 0 {
+                    let v_before = state.virtual_time().elapsed().0;
                     let events = state.advance(Nanos(now));
                     steps += 1;
                     assert!(events.render().is_some_and(|r| r.paused));
@@ -173,14 +179,14 @@ fn stepping(case: Case) -> bool {
                             .filter(|t| t.clock == alpha)
                             .map(|t| t.index),
                     );
-                    virt_sum += state.virtual_delta().0;
-                    assert_eq!(state.real_delta(), Nanos(0));
+                    virt_sum += state.virtual_time().delta().0;
+                    assert_eq!(state.real_time().delta(), Nanos(0));
                     let target = if catch_up {
                         due(stats.next_tick + n - 1)
                     } else {
                         due(stats.next_tick + got.len() as u64 - 1)
                     };
-                    let v = u128::from(state.virtual_time().0);
+                    let v = u128::from(state.virtual_time().elapsed().0);
                     assert!(
                         v == target.max(u128::from(v_before)),
                         "virt {v} target {target}"
@@ -188,7 +194,7 @@ fn stepping(case: Case) -> bool {
                     if v6 / 6 < v {
                         v6 = v * 6 + v6 % 6;
                     }
-                    assert!(identity(&state) && state.is_paused());
+                    assert!(identity(&state) && state.virtual_time().is_paused());
                     assert!(steps <= n, "no progress");
                 }
                 let want: Vec<u64> = (stats.next_tick..stats.next_tick + n).collect();
@@ -216,13 +222,16 @@ fn stepping(case: Case) -> bool {
         if !paused {
             v6 += u128::from(real) * 6 * u128::from(scale.0) / u128::from(scale.1);
         }
-        assert_eq!(state.real_delta(), Nanos(real));
-        assert_eq!(u128::from(state.virtual_time().0), v6 / 6);
-        assert_eq!(u128::from(state.virtual_delta().0), v6 / 6 - v_before);
+        assert_eq!(state.real_time().delta(), Nanos(real));
+        assert_eq!(u128::from(state.virtual_time().elapsed().0), v6 / 6);
+        assert_eq!(
+            u128::from(state.virtual_time().delta().0),
+            v6 / 6 - v_before
+        );
         real_sum += real;
-        virt_sum += state.virtual_delta().0;
-        assert_eq!(state.real_time(), Nanos(real_sum));
-        assert_eq!(state.virtual_time(), Nanos(virt_sum));
+        virt_sum += state.virtual_time().delta().0;
+        assert_eq!(state.real_time().elapsed(), Nanos(real_sum));
+        assert_eq!(state.virtual_time().elapsed(), Nanos(virt_sum));
         for (pn, pd) in [(1u64, 1u64), (1, 3), (7, 10)] {
             let p = Period::from_secs_ratio(pn, pd).unwrap();
             let (num, den) = p.as_nanos_ratio();
@@ -230,8 +239,8 @@ fn stepping(case: Case) -> bool {
             // floor(v − k·num/den) for the whole periods k in v.
             let k = v * u128::from(den) / u128::from(num);
             let want = (v * u128::from(den) - k * u128::from(num)) / u128::from(den);
-            assert_eq!(u128::from(state.elapsed_wrapped(p).0), want);
-            let secs = state.elapsed_secs_wrapped(p);
+            assert_eq!(u128::from(state.virtual_time().elapsed_wrapped(p).0), want);
+            let secs = state.virtual_time().elapsed_secs_wrapped(p);
             assert!((f64::from(secs) - want as f64 / 1e9).abs() < 1e-6);
         }
         assert!(identity(&state));
@@ -252,7 +261,7 @@ fn stepping_reports_pause_and_resume_cancels() {
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let _ = state.advance(Nanos::from_millis(50));
     // Running: step_ticks pauses first; the 30 ms since the latest now do not count.
-    state.step_ticks(2);
+    state.virtual_time_mut().step_ticks(2);
     let events = state.advance(Nanos::from_millis(80));
     let list = events.into_vec();
     assert_eq!(list.first(), Some(&Event::Paused));
@@ -264,13 +273,13 @@ fn stepping_reports_pause_and_resume_cancels() {
         })
         .collect();
     assert_eq!(ticks, [0, 1]);
-    assert_eq!(state.virtual_time(), Nanos::from_millis(200));
-    assert_eq!(state.virtual_delta(), Nanos::from_millis(150));
-    assert_eq!(state.real_delta(), Nanos::from_millis(30));
+    assert_eq!(state.virtual_time().elapsed(), Nanos::from_millis(200));
+    assert_eq!(state.virtual_time().delta(), Nanos::from_millis(150));
+    assert_eq!(state.real_time().delta(), Nanos::from_millis(30));
     // Resuming cancels a request not taken yet.
-    state.step_ticks(5);
-    state.set_paused(false);
-    assert_eq!(state.step_ticks_pending(), 0);
+    state.virtual_time_mut().step_ticks(5);
+    state.virtual_time_mut().set_paused(false);
+    assert_eq!(state.virtual_time().step_ticks_pending(), 0);
     let events = state.advance(Nanos::from_millis(180));
     assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [2]);
 }

@@ -82,7 +82,10 @@ fn play(runner: &mut RealRunner, session: &mut Session) {
             // glue: interpolation
             let drawn = s.game.render(frame.alpha, &mut s.buffer);
             // end glue
-            let (now, ticks) = (state.real_time(), state.ticks_run());
+            let (now, ticks) = (
+                state.real_time().elapsed(),
+                state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            );
             let (secs, wraps) = (now.0 as f64 * 1e-9, s.game.wraps);
             let line = s
                 .figures
@@ -133,8 +136,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (game, state) = world::load(&json)?;
         println!(
             "saved at {:.3} s ({} ticks, {} KB of JSON) and loaded into a fresh world",
-            state.real_time().0 as f64 * 1e-9,
-            state.ticks_run(),
+            state.real_time().elapsed().0 as f64 * 1e-9,
+            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
             json.len() / 1024
         );
         session.game = game;
@@ -147,9 +150,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = runner.state();
     println!(
         "done: {} ticks in {:.3} s of loop time ({} expected at {TICK_HZ} Hz), {} wraps",
-        state.ticks_run(),
-        state.real_time().0 as f64 * 1e-9,
-        state.real_time().0 * TICK_HZ / 1_000_000_000,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.real_time().elapsed().0 as f64 * 1e-9,
+        state.real_time().elapsed().0 * TICK_HZ / 1_000_000_000,
         session.game.wraps
     );
     Ok(())

@@ -40,7 +40,10 @@ impl Windowed {
     fn draw(&mut self, state: &LoopState<Instant>) {
         self.redraws += 1;
         let drawn = self.game.render(self.alpha, &mut self.buffer);
-        let (now, ticks) = (state.real_time().0 as f64 * 1e-9, state.ticks_run());
+        let (now, ticks) = (
+            state.real_time().elapsed().0 as f64 * 1e-9,
+            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        );
         let (alpha, wraps) = (self.alpha, self.game.wraps);
         let line = (self.figures).render(now, ticks, alpha, &self.buffer, drawn.first, wraps);
         if let (Some(line), Some(window)) = (line, &self.window) {
@@ -74,7 +77,7 @@ impl WinitGame for Windowed {
             Event::Update(tick) => self.game.update(tick),
             Event::Render(frame) => {
                 self.alpha = frame.alpha; // App requests the redraw
-                if state.real_time().0 as f64 * 1e-9 >= self.seconds {
+                if state.real_time().elapsed().0 as f64 * 1e-9 >= self.seconds {
                     self.draw(state); // App requests no redraw once the game exits
                     ctl.exit();
                 }
@@ -134,9 +137,9 @@ pub(crate) fn run(
     let state = runner.state();
     println!(
         "window closed: {} ticks in {:.3} s of loop time ({} expected at {tick_hz} Hz), {} redraws, {} wraps",
-        state.ticks_run(),
-        state.real_time().0 as f64 * 1e-9,
-        state.real_time().0 * tick_hz / 1_000_000_000,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.real_time().elapsed().0 as f64 * 1e-9,
+        state.real_time().elapsed().0 * tick_hz / 1_000_000_000,
         windowed.redraws,
         windowed.game.wraps
     );

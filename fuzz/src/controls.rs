@@ -142,10 +142,17 @@ impl Harness {
             Op::SetRate(c, r) => {
                 if let Ok(rate) = r.build() {
                     let id = self.clock(c);
-                    let before = self.state.rate_of(id);
-                    if self.state.set_rate(id, rate).is_err() {
+                    let before = self.state.clock(id).ok().map(|c| c.rate());
+                    if self
+                        .state
+                        .clock_mut(id)
+                        .map(|mut h| {
+                            h.set_rate(rate);
+                        })
+                        .is_err()
+                    {
                         check!(
-                            self.state.rate_of(id) == before,
+                            self.state.clock(id).ok().map(|c| c.rate()) == before,
                             "a refused set_rate changed the rate"
                         );
                     }
@@ -153,62 +160,110 @@ impl Harness {
             }
             Op::SetMaxUpdates(c, cap) => {
                 let id = self.clock(c);
-                let before = self.state.max_updates(id);
+                let before = self.state.clock(id).ok().map(|c| c.max_updates());
                 let cap = cap.map(|c| c % 2_000);
-                if self.state.set_max_updates(id, cap).is_err() {
+                if self
+                    .state
+                    .clock_mut(id)
+                    .and_then(|mut h| h.set_max_updates(cap).map(|_| ()))
+                    .is_err()
+                {
                     check!(
-                        self.state.max_updates(id) == before,
+                        self.state.clock(id).ok().map(|c| c.max_updates()) == before,
                         "a refused cap changed the cap"
                     );
                 }
             }
             Op::SetPhase(c, x) => {
                 let id = self.clock(c);
-                let before = self.state.phase(id).map(f64::to_bits);
-                if self.state.set_phase(id, x).is_err() {
-                    let after = self.state.phase(id).map(f64::to_bits);
+                let before = self
+                    .state
+                    .clock(id)
+                    .ok()
+                    .map(|c| c.phase())
+                    .map(f64::to_bits);
+                if self
+                    .state
+                    .clock_mut(id)
+                    .and_then(|mut h| h.set_phase(x).map(|_| ()))
+                    .is_err()
+                {
+                    let after = self
+                        .state
+                        .clock(id)
+                        .ok()
+                        .map(|c| c.phase())
+                        .map(f64::to_bits);
                     check!(after == before, "a refused phase changed the phase");
                 }
             }
             Op::SetHysteresis(c, x) => {
                 let id = self.clock(c);
-                let before = self.state.hysteresis(id).map(f64::to_bits);
-                if self.state.set_hysteresis(id, x).is_err() {
-                    let after = self.state.hysteresis(id).map(f64::to_bits);
+                let before = self
+                    .state
+                    .clock(id)
+                    .ok()
+                    .map(|c| c.hysteresis())
+                    .map(f64::to_bits);
+                if self
+                    .state
+                    .clock_mut(id)
+                    .and_then(|mut h| h.set_hysteresis(x).map(|_| ()))
+                    .is_err()
+                {
+                    let after = self
+                        .state
+                        .clock(id)
+                        .ok()
+                        .map(|c| c.hysteresis())
+                        .map(f64::to_bits);
                     check!(after == before, "a refused hysteresis changed it");
                 }
             }
             Op::SetMaxFrameDelta(d) => {
-                let before = self.state.max_frame_delta();
+                let before = self.state.real_time().max_frame_delta();
                 if self
                     .state
+                    .real_time_mut()
                     .set_max_frame_delta(d.map(Duration::from_nanos))
+                    .map(|_| ())
                     .is_err()
                 {
                     check!(
-                        self.state.max_frame_delta() == before,
+                        self.state.real_time().max_frame_delta() == before,
                         "a refused max frame delta changed it"
                     );
                 }
             }
             Op::SetRenderRate(r) => match r.map(RateSpec::build) {
-                None => self.state.set_render_rate(None),
-                Some(Ok(rate)) => self.state.set_render_rate(Some(rate)),
+                None => {
+                    self.state.real_time_mut().set_render_rate(None);
+                }
+                Some(Ok(rate)) => {
+                    self.state.real_time_mut().set_render_rate(Some(rate));
+                }
                 Some(Err(_)) => {}
             },
             Op::Accumulate(c, d) => {
-                let _ = self.state.accumulate_overstep(self.clock(c), Nanos(d));
+                let _ = self.state.clock_mut(self.clock(c)).map(|mut h| {
+                    h.accumulate_overstep(Nanos(d));
+                });
             }
             Op::Discard(c, d) => {
-                let _ = self.state.discard_overstep(self.clock(c), Nanos(d));
+                let _ = self
+                    .state
+                    .clock_mut(self.clock(c))
+                    .map(|mut h| h.discard_overstep(Nanos(d)));
             }
             Op::ResetGrid(c) => {
-                let _ = self.state.reset_grid(self.clock(c));
+                let _ = self.state.clock_mut(self.clock(c)).map(|mut h| {
+                    h.reset_grid();
+                });
             }
             Op::Refuse(n) => {
                 for _ in 0..n % 4 {
                     let Some(t) = self.latest.pop() else { break };
-                    if self.state.refuse(&t).is_err() {
+                    if self.state.refuse(t.clock, t.index).is_err() {
                         break;
                     }
                     // The refused tick runs again, with the same number.
@@ -223,7 +278,7 @@ impl Harness {
                     t
                 });
                 if let Some(t) = tick {
-                    let ok = self.state.refuse(&t).is_ok();
+                    let ok = self.state.refuse(t.clock, t.index).is_ok();
                     // Only the latest update of its clock in the latest step can be refused.
                     let last_of_clock = self
                         .latest
@@ -243,11 +298,15 @@ impl Harness {
                     }
                 }
             }
-            Op::StepTicks(n) => self.state.step_ticks(u64::from(n % 64)),
-            Op::SetPaused(p) => self.state.set_paused(p),
+            Op::StepTicks(n) => {
+                self.state.virtual_time_mut().step_ticks(u64::from(n % 64));
+            }
+            Op::SetPaused(p) => {
+                self.state.virtual_time_mut().set_paused(p);
+            }
             Op::SetScale(n, d) => {
                 if let Ok(s) = TimeScale::ratio(n, d) {
-                    self.state.set_time_scale(s);
+                    self.state.virtual_time_mut().set_scale(s);
                 }
             }
             Op::AddClock(spec, delay, at) => {

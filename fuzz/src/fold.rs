@@ -286,7 +286,7 @@ impl Harness {
             "the three timestamp types disagree on the configuration"
         );
         let nanos = nanos.ok()?;
-        let scale = nanos.time_scale();
+        let scale = nanos.virtual_time().scale();
         Some(Harness {
             duration: duration.ok()?,
             instant: instant.ok()?,
@@ -298,7 +298,7 @@ impl Harness {
             cursor: start,
             render_capped: spec.render_rate.is_some(),
             virt: VirtModel::new(),
-            reported_paused: nanos.is_paused(),
+            reported_paused: nanos.virtual_time().is_paused(),
             reported_scale: scale,
             next_added: 0,
             nanos,
@@ -325,11 +325,11 @@ impl Harness {
             Op::AddClock(spec, at) => self.add_clock(spec, at),
             Op::RemoveClock(i) => self.remove_clock(i),
             Op::SetPaused(p) => {
-                self.nanos.set_paused(p);
-                self.duration.set_paused(p);
-                self.instant.set_paused(p);
+                self.nanos.virtual_time_mut().set_paused(p);
+                self.duration.virtual_time_mut().set_paused(p);
+                self.instant.virtual_time_mut().set_paused(p);
                 if let Some(f) = &mut self.fork {
-                    f.set_paused(p);
+                    f.virtual_time_mut().set_paused(p);
                 }
             }
             Op::SetScale(n, d) => self.apply(Op::SetAnyScale(n.into(), d.into())),
@@ -337,11 +337,11 @@ impl Harness {
                 let Ok(s) = TimeScale::ratio(n, d) else {
                     return;
                 };
-                self.nanos.set_time_scale(s);
-                self.duration.set_time_scale(s);
-                self.instant.set_time_scale(s);
+                self.nanos.virtual_time_mut().set_scale(s);
+                self.duration.virtual_time_mut().set_scale(s);
+                self.instant.virtual_time_mut().set_scale(s);
                 if let Some(f) = &mut self.fork {
-                    f.set_time_scale(s);
+                    f.virtual_time_mut().set_scale(s);
                 }
             }
         }
@@ -356,7 +356,7 @@ impl Harness {
             return;
         };
         let start = at.map(Nanos);
-        let origin = at.unwrap_or(self.nanos.virtual_time().0);
+        let origin = at.unwrap_or(self.nanos.virtual_time().elapsed().0);
         let a = self.nanos.add_clock(config.clone(), start);
         let b = self.duration.add_clock(config.clone(), start);
         let c = self.instant.add_clock(config.clone(), start);
@@ -409,8 +409,8 @@ impl Harness {
     fn step(&mut self, now: u64) {
         self.cursor = now;
         let before = Before::of(&self.nanos, &self.clocks);
-        let paused = self.nanos.is_paused();
-        let scale = self.nanos.time_scale();
+        let paused = self.nanos.virtual_time().is_paused();
+        let scale = self.nanos.virtual_time().scale();
 
         // advance_into into a reused buffer must equal step.
         let mut copy = self.nanos.clone();

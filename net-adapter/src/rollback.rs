@@ -267,7 +267,7 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
         first: u64,
     ) -> Result<u32, NetError> {
         for index in (first..=last.index).rev() {
-            if let Err(e) = state.refuse(&Tick { index, ..*last }) {
+            if let Err(e) = state.refuse(last.clock, index) {
                 self.stats.lost += index - first + 1;
                 return Err(NetError::Clock(e));
             }
@@ -279,7 +279,10 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
         if !self.refusal.drops(before.pending) {
             return Ok(0);
         }
-        state.reset_grid(self.clock).map_err(NetError::Clock)?;
+        state
+            .clock_mut(self.clock)
+            .map_err(NetError::Clock)?
+            .reset_grid();
         let after = state
             .clock_stats(self.clock)
             .map_or(before.ticks_dropped, |c| c.ticks_dropped);

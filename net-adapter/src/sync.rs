@@ -23,10 +23,10 @@ use tickfold_core::{LoopState, TimeScale, Timestamp};
 /// let mut sync = TimeSync::new();
 /// assert!(!sync.apply(1, &mut state));                  // inside the dead zone
 /// assert!(sync.apply(2, &mut state));                   // ahead: slow down
-/// assert_eq!(state.time_scale(), TimeScale::ratio(10, 11)?);
+/// assert_eq!(state.virtual_time().scale(), TimeScale::ratio(10, 11)?);
 /// assert!(!sync.apply(1, &mut state));                  // still ahead: hold
 /// assert!(sync.apply(0, &mut state));                   // caught up: real time again
-/// assert_eq!(state.time_scale(), TimeScale::ONE);
+/// assert_eq!(state.virtual_time().scale(), TimeScale::ONE);
 /// # Ok::<(), tickfold_core::ConfigError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,9 @@ impl TimeSync {
     /// [`observe`](TimeSync::observe) and set the new scale on `state`; `true` when it changed.
     pub fn apply<T: Timestamp>(&mut self, frames_ahead: i32, state: &mut LoopState<T>) -> bool {
         self.observe(frames_ahead)
-            .map(|scale| state.set_time_scale(scale))
+            .map(|scale| {
+                state.virtual_time_mut().set_scale(scale);
+            })
             .is_some()
     }
 

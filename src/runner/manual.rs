@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tickfold_core::Nanos;
+use tickfold_core::{LoopState, Nanos};
 
 use super::{Sleeper, TimeSource};
 
@@ -32,7 +32,7 @@ use super::{Sleeper, TimeSource};
 ///             clock.advance(Nanos::from_millis(3)); // each update takes 3 ms
 ///         }
 ///     },
-///     |state| state.real_time() < Nanos::from_secs(10),
+///     |state| state.real_time().elapsed() < Nanos::from_secs(10),
 /// );
 /// // Ten seconds of a 50 Hz loop, run at once on the fake clock.
 /// assert_eq!(updates, 500);
@@ -53,6 +53,36 @@ impl ManualTime {
     #[must_use]
     pub fn starting_at(now: Nanos) -> ManualTime {
         ManualTime(Arc::new(AtomicU64::new(now.0)))
+    }
+
+    /// A clock at `state`'s latest time (its start plus its
+    /// [`real_time`](LoopState::real_time)'s elapsed time), like
+    /// [`RealNanos::resuming`](super::RealNanos::resuming): a loaded state goes on from
+    /// exactly where it was saved, so a test that saves, loads and steps on a fake clock sees
+    /// the same steps as one that never saved.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold::runner::{ManualTime, Runner};
+    /// use tickfold::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let clock = ManualTime::starting_at(Nanos::from_millis(500));
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), clock.now())?;
+    /// let mut runner = Runner::new(state, clock.clone(), clock.clone());
+    /// runner.run(|_, _| {}, |s| s.real_time().elapsed() < Nanos::from_millis(70));
+    /// let saved = runner.into_state(); // saved, then loaded (here or in another process)
+    ///
+    /// let clock = ManualTime::resuming(&saved);
+    /// assert_eq!(clock.now(), Nanos(500_000_000 + saved.real_time().elapsed().0));
+    /// let mut runner = Runner::new(saved, clock.clone(), clock.clone());
+    /// let _ = runner.frame(|_, _| {}); // no time passed since the save: no tick is due
+    /// assert_eq!(runner.state().real_time().delta(), Nanos(0));
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn resuming(state: &LoopState<Nanos>) -> ManualTime {
+        ManualTime::starting_at(super::real_nanos::latest_time(state))
     }
 
     /// The time it reads now.

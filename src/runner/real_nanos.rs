@@ -28,16 +28,16 @@ use super::{Sleeper, TimeSource};
 /// let clock = RealNanos::new();
 /// let state = LoopState::new(LoopConfig::new(Period::from_hz(200)?), Nanos(0))?;
 /// let mut runner = Runner::new(state, clock, clock.sleeper(SpinSleep::default()));
-/// runner.run(|_, _| {}, |state| state.ticks_run() < 4);
+/// runner.run(|_, _| {}, |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 4);
 /// let saved: LoopState<Nanos> = runner.into_state(); // what a save game stores
 ///
 /// // Loaded later (in this process or the next): the clock reads the state's latest time now.
 /// let clock = RealNanos::resuming(&saved);
 /// let mut runner = Runner::new(saved, clock, clock.sleeper(SpinSleep::default()));
-/// runner.run(|_, _| {}, |state| state.ticks_run() < 8);
-/// assert!(runner.state().ticks_run() >= 8);
+/// runner.run(|_, _| {}, |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 8);
+/// assert!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) >= 8);
 /// // Only the time the two runs took counts, not the time between them.
-/// assert!(runner.state().real_time() < Nanos::from_secs(5));
+/// assert!(runner.state().real_time().elapsed() < Nanos::from_secs(5));
 /// # Ok::<(), tickfold::ConfigError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -72,11 +72,11 @@ impl RealNanos {
     }
 
     /// A clock that reads `state`'s latest time now (its start plus its
-    /// [`real_time`](LoopState::real_time)): the clock for a loaded state, which then goes on
-    /// as if no time had passed since its latest step.
+    /// [`real_time`](LoopState::real_time)'s elapsed time): the clock for a loaded state, which
+    /// then goes on as if no time had passed since its latest step.
     #[must_use]
     pub fn resuming(state: &LoopState<Nanos>) -> RealNanos {
-        RealNanos::starting_at(state.start().add_nanos(state.real_time().0))
+        RealNanos::starting_at(latest_time(state))
     }
 
     /// The time it reads now.
@@ -131,6 +131,13 @@ impl<S: Sleeper<Instant>> Sleeper<Nanos> for SleepOn<S> {
     fn can_sleep(&self) -> bool {
         self.sleeper.can_sleep()
     }
+}
+
+/// `state`'s latest time on its own axis: its start plus the real time it has seen. The time a
+/// clock resuming it reads (here and in [`ManualTime::resuming`](super::ManualTime::resuming)).
+pub(super) fn latest_time(state: &LoopState<Nanos>) -> Nanos {
+    let real = state.real_time();
+    real.start().add_nanos(real.elapsed().0)
 }
 
 #[cfg(test)]

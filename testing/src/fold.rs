@@ -21,7 +21,9 @@ pub trait Driver: Clone {
 
 impl Driver for LoopState<Nanos> {
     fn tick_rate(&self) -> Period {
-        self.rate()
+        // The alpha clock always exists (a loop keeps at least one clock).
+        self.clock(self.alpha_clock())
+            .map_or(Period::ONE_SECOND, |c| c.rate())
     }
 
     fn drive(&mut self, now: Nanos, events: &mut Vec<Event<Nanos>>) {

@@ -135,8 +135,9 @@ pub fn timestep_run() -> TimestepRun {
                 .resource_mut::<Time<Fixed>>()
                 .set_timestep(Duration::from_nanos(step));
             state
-                .set_rate("main", period(step))
-                .expect("the main clock");
+                .clock_mut("main")
+                .expect("the main clock")
+                .set_rate(period(step));
         }
     }
     run
@@ -325,6 +326,9 @@ pub fn delay_run() -> DelayRun {
     }
     DelayRun {
         calls,
-        dropped: state.ticks_dropped(),
+        dropped: state
+            .clock_stats(state.alpha_clock())
+            .unwrap()
+            .ticks_dropped,
     }
 }

@@ -41,6 +41,9 @@ pub(crate) struct Clock {
     refused: u64,
     /// Ticks the max frame delta has dropped from this clock, in total.
     clamp_dropped: u64,
+    /// The virtual time of those drops, in total: the sum of the `time` of this clock's
+    /// `DiscardedTime` events.
+    clamp_time: u64,
     next_tick: u64,
     /// How many ticks can ever come due: tick `end` and later would be due past `u64::MAX` ns
     /// of virtual time, so they never are (the end of the time axis).
@@ -100,6 +103,7 @@ impl Clock {
             refused: 0,
             last_count: 0,
             clamp_dropped: 0,
+            clamp_time: 0,
             next_tick: 0,
             end,
             end_reported: false,
@@ -183,6 +187,12 @@ impl Clock {
     #[inline]
     pub(crate) fn clamp_dropped(&self) -> u64 {
         self.clamp_dropped
+    }
+
+    /// The virtual time the max frame delta discarded for this clock, in total.
+    #[inline]
+    pub(crate) fn clamp_time(&self) -> u64 {
+        self.clamp_time
     }
 
     /// Ticks a shell refused, in total.
@@ -369,6 +379,8 @@ impl Clock {
         let first = self.next_tick;
         self.jump_to(first.saturating_add(count));
         self.clamp_dropped = self.clamp_dropped.saturating_add(count);
+        // Counted where it is reported: the step reports this `time` as it is.
+        self.clamp_time = self.clamp_time.saturating_add(now - limit);
         // The oldest ticks go first: refused ones among them (see `LoopState::refuse`).
         self.spare = self
             .spare

@@ -36,6 +36,7 @@ pub(crate) struct ClockOut<'a> {
     ran: u64,
     dropped_slots: u64,
     clamp_dropped: u64,
+    clamp_time: u64,
     end_reported: bool,
     snap: &'a Snap,
 }
@@ -66,6 +67,7 @@ pub(crate) struct ClockIn {
     ran: u64,
     dropped_slots: u64,
     clamp_dropped: u64,
+    clamp_time: u64,
     end_reported: bool,
     snap: Snap,
 }
@@ -103,6 +105,7 @@ impl Clock {
             ran: self.ran,
             dropped_slots: self.dropped_slots,
             clamp_dropped: self.clamp_dropped,
+            clamp_time: self.clamp_time,
             end_reported: self.end_reported,
             snap: &self.snap,
         }
@@ -116,6 +119,7 @@ impl Clock {
         clock.ran = c.ran;
         clock.dropped_slots = c.dropped_slots;
         clock.clamp_dropped = c.clamp_dropped;
+        clock.clamp_time = c.clamp_time;
         clock.end_reported = c.end_reported;
         clock.snap = c.snap;
         clock.refused = c.refused;

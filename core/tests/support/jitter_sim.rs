@@ -165,7 +165,11 @@ pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec
         );
         errors.push((r.alpha * dt - r.lag.as_nanos() as f64).abs());
     }
-    (counts, errors, state.ticks_run())
+    (
+        counts,
+        errors,
+        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+    )
 }
 
 /// Godot 4's physics step count (`MainTimerSync::advance_checked`) with `physics_jitter_fix =

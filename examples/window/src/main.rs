@@ -80,10 +80,14 @@ impl Demo {
         let (n, d) = SCALES[self.scale];
         g.window.set_title(&format!(
             "tickfold: tick {} frame {} | interpolation {} (I) | {} (Space) | scale {n}/{d} (S)",
-            s.ticks_run(),
+            s.clock_stats(s.alpha_clock()).unwrap().ticks_run,
             self.frames,
             if self.interpolate { "on" } else { "off" },
-            if s.is_paused() { "paused" } else { "running" },
+            if s.virtual_time().is_paused() {
+                "paused"
+            } else {
+                "running"
+            },
         ));
         Ok(())
     }
@@ -91,12 +95,15 @@ impl Demo {
     fn key(&mut self, key: &Key, state: &mut LoopState<Instant>) {
         match key.as_ref() {
             Key::Character("i" | "I") => self.interpolate = !self.interpolate,
-            Key::Named(NamedKey::Space) => state.set_paused(!state.is_paused()),
+            Key::Named(NamedKey::Space) => {
+                let paused = state.virtual_time().is_paused();
+                state.virtual_time_mut().set_paused(!paused);
+            }
             Key::Character("s" | "S") => {
                 self.scale = (self.scale + 1) % SCALES.len();
                 let (n, d) = SCALES[self.scale];
                 if let Ok(scale) = TimeScale::ratio(n, d) {
-                    state.set_time_scale(scale);
+                    state.virtual_time_mut().set_scale(scale);
                 }
             }
             _ => {}
@@ -237,9 +244,9 @@ fn main() -> ExitCode {
             let s = runner.state();
             println!(
                 "window closed: {} ticks, {} frames drawn, {} dropped",
-                s.ticks_run(),
+                s.clock_stats(s.alpha_clock()).unwrap().ticks_run,
                 demo.frames,
-                s.ticks_dropped()
+                s.clock_stats(s.alpha_clock()).unwrap().ticks_dropped
             );
             ExitCode::SUCCESS
         }

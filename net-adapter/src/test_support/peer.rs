@@ -180,7 +180,7 @@ impl Peer {
         if self.time_sync {
             if recommended {
                 if let Some(scale) = self.sync.recommend() {
-                    state.set_time_scale(scale);
+                    state.virtual_time_mut().set_scale(scale);
                 }
             }
             let _ = self.sync.apply(self.rollback.stats().frames_ahead, state);
