@@ -104,6 +104,9 @@ pub use tickfold_snapshot as snapshot;
 #[doc(inline)]
 pub use tickfold_testing as testing;
 
+#[cfg(any(doc, doctest))]
+pub mod guide;
+
 /// The README's examples, compiled and run as doctests (never part of the public API).
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
