@@ -1,5 +1,152 @@
 //! Coming from Bevy's `FixedUpdate`, the `game-loop` crate or a hand-written accumulator.
 //!
+//! All four run the same small program: a ball moving at 2 units a second, updated at a fixed
+//! 50 Hz, drawn between updates with interpolation, with a cap of 250 ms on the time one frame
+//! may owe. What changes is who owns the clock, how exact the tick length is, and what happens to
+//! time the loop gives up.
+//!
+//! # A hand-written "Fix Your Timestep!" accumulator
+//!
+//! Glenn Fiedler's loop, on a fake clock so that it runs here (a real one reads `Instant::now()`):
+//!
+//! ```rust
+//! let frames = [0.016, 0.032, 0.048, 0.064, 0.080, 0.480, 0.496]; // seconds; a 400 ms stall
+//! let dt = 1.0 / 50.0;
+//! let (mut accumulator, mut last) = (0.0_f64, 0.0_f64);
+//! let (mut previous, mut current, mut ticks) = (0.0_f64, 0.0_f64, 0);
+//! for now in frames {
+//!     let frame_time = (now - last).min(0.25); // the clamp: the rest of a stall is lost, silently
+//!     last = now;
+//!     accumulator += frame_time;
+//!     while accumulator >= dt {
+//!         previous = current;
+//!         current += 2.0 * dt; // the update
+//!         accumulator -= dt;
+//!         ticks += 1;
+//!     }
+//!     let alpha = accumulator / dt;
+//!     let _drawn = previous + (current - previous) * alpha; // the render
+//! }
+//! // 80 ms of frames, then the clamp: 80 + 250 + 16 = 346 ms, 17 whole ticks (here the f64
+//! // sums land on the right side of each boundary; they need not). The stall's other 150 ms
+//! // are gone without a trace, and the grid has moved by them.
+//! assert_eq!(ticks, 17);
+//! ```
+//!
+//! # The `game-loop` crate
+//!
+//! `game-loop` 1.3 owns the loop: it reads the clock, calls your update and render closures, and
+//! renders once per iteration. Not a dependency of this crate, so shown as text:
+//!
+//! ```text
+//! use game_loop::game_loop;
+//!
+//! struct Ball { previous: f64, current: f64 }
+//!
+//! fn main() {
+//!     let ball = Ball { previous: 0.0, current: 0.0 };
+//!     // 50 updates per second, a 250 ms max frame time (the rest is dropped, silently)
+//!     game_loop(ball, 50, 0.25, |g| {
+//!         g.game.previous = g.game.current;
+//!         g.game.current += 2.0 * g.fixed_time_step();
+//!     }, |g| {
+//!         let alpha = g.blending_factor();
+//!         let _drawn = g.game.previous + (g.game.current - g.game.previous) * alpha;
+//!         // draw; game-loop does not sleep: the render (or vsync) paces the loop
+//!     });
+//! }
+//! ```
+//!
+//! # Bevy's `FixedUpdate`
+//!
+//! Bevy runs `FixedUpdate` from its own fixed loop inside the `App`; `Time<Fixed>` holds the
+//! timestep and the overstep. Shown as text (Bevy is not a dependency of this crate):
+//!
+//! ```text
+//! use bevy::prelude::*;
+//!
+//! #[derive(Component)]
+//! struct Ball { previous: f32, current: f32 }
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins(DefaultPlugins)
+//!         .insert_resource(Time::<Fixed>::from_hz(50.0)) // 20,000,000 ns; 60 Hz would round
+//!         .add_systems(Startup, |mut commands: Commands| { commands.spawn(Ball { previous: 0.0, current: 0.0 }); })
+//!         .add_systems(FixedUpdate, move_ball)
+//!         .add_systems(Update, draw_ball)
+//!         .run();
+//! }
+//!
+//! fn move_ball(time: Res<Time>, mut balls: Query<&mut Ball>) {
+//!     for mut ball in &mut balls {
+//!         ball.previous = ball.current;
+//!         ball.current += 2.0 * time.delta_secs(); // Time is Time<Fixed> inside FixedUpdate
+//!     }
+//! }
+//!
+//! fn draw_ball(fixed: Res<Time<Fixed>>, balls: Query<&Ball>) {
+//!     let alpha = fixed.overstep_fraction();
+//!     for ball in &balls {
+//!         let _drawn = ball.previous + (ball.current - ball.previous) * alpha;
+//!     }
+//! }
+//! ```
+//!
+//! To keep Bevy and get tickfold's clocks, the [`bevy`](super::bevy) chapter's plugin runs one
+//! Bevy schedule per tickfold clock.
+//!
+//! # tickfold
+//!
+//! The same program, on the same fake frames. The loop never reads a clock: you pass `now`. The
+//! 250 ms cap is the default, and the time it gives up comes back as an event.
+//!
+//! ```rust
+//! use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let frames = [16, 32, 48, 64, 80, 480, 496].map(Nanos::from_millis);
+//! let config = LoopConfig::new(Period::from_hz(50)?); // max_frame_delta: 250 ms by default
+//! let mut state = LoopState::new(config, Nanos(0))?;
+//! let (mut previous, mut current, mut discarded) = (0.0_f64, 0.0_f64, 0);
+//! for now in frames {
+//!     for event in &state.advance(now) {
+//!         match event {
+//!             Event::Update(tick) => (previous, current) = (current, current + 2.0 * tick.dt_secs()),
+//!             Event::Render(r) => _ = previous.interpolate(&current, r.alpha),
+//!             Event::DiscardedTime { ticks, .. } => discarded += ticks, // what the clamp dropped
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! let main = state.clock_stats("main").expect("the only clock");
+//! // 4 ticks, then the stall: 250 ms keep 12 of its 20 ticks, the newest, on a grid that
+//! // never moves (the accumulator's clamp moved its grid by the 150 ms it lost instead); the
+//! // 17th tick is due at 500 ms. The 8 others are reported, with their numbers.
+//! assert_eq!((main.ticks_run, discarded), (16, 8));
+//! # Ok::<(), tickfold::ConfigError>(())
+//! ```
+//!
+//! In a real program the [`Runner`](crate::runner::Runner) reads the clock and sleeps until the
+//! fold's deadline (the [`runner`](super::runner) chapter), and `Instant` works as the timestamp
+//! as well as `Nanos`.
+//!
+//! # What maps to what
+//!
+//! | | hand-written | `game-loop` 1.3 | Bevy `FixedUpdate` | tickfold |
+//! |---|---|---|---|---|
+//! | tick length | `dt: f64` | updates per second, `f64` seconds | `Time::<Fixed>::from_hz`, rounded to whole ns | `Period::from_hz`: an exact fraction of a ns |
+//! | the update | `while accumulator >= dt` | the update closure, `fixed_time_step()` | a `FixedUpdate` system, `Res<Time>` | `Event::Update(tick)`, `tick.dt_secs()`, `tick.index`, `tick.t` |
+//! | alpha | `accumulator / dt` | `blending_factor()` | `Time<Fixed>::overstep_fraction()` | `Event::Render(r)`, `r.alpha` |
+//! | who reads the clock | you | the loop | the `App` (`Time<Real>`) | you pass `now` (or the runner does) |
+//! | a long frame | your clamp, silent | `max_frame_time`, silent | `Time<Virtual>` max delta, a `debug!` line | `max_frame_delta`, `Event::DiscardedTime` with the tick count |
+//! | updates per frame | unbounded | unbounded | unbounded | `max_updates` (8), the rest `Event::Deferred`, never lost |
+//! | sleeping | by hand | none | the event loop, vsync | `Event::Sleep`, `Events::deadline`, the runner |
+//! | pause, time scale | by hand | no | `Time<Virtual>` | `virtual_time_mut()`: exact scale, reported |
+//! | several rates | by hand | no | one fixed schedule | named clocks in one total order |
+//! | tests on a fake clock | restructure | its `TimeTrait` | `TimeUpdateStrategy::ManualDuration` | any `Nanos`, `runner::ManualTime`, the determinism kit |
+//! | save and resume the loop | by hand | no | no | serde, exact |
+//!
+//! # The complete game in three loops
 //! `examples/game/` puts the pieces together, written from this guide and the rustdoc alone: a
 //! hecs world of 10,000 bodies (`Position(Vec3)` and `Rotation(Quat)` with
 //! `#[derive(Interpolate)]`), 30 Hz ticks, interpolated renders at the display's rate on the real
