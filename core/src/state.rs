@@ -27,6 +27,32 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 /// `(LoopState, now) -> (LoopState, Events)` of the purely functional Scheme loop article, with
 /// the fixed timestep and interpolation of Glenn Fiedler's "Fix Your Timestep!".
 ///
+/// # First steps
+///
+/// Make it with [`new`](LoopState::new), step it with the time now, run an update for each
+/// [`Event::Update`](crate::Event::Update), draw at the render's `alpha`, and read the clock's
+/// numbers with [`clock_stats`](LoopState::clock_stats):
+///
+/// ```
+/// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// let events;
+/// (state, events) = state.step(Nanos::from_millis(50)); // a fake clock: 50 ms after the start
+/// for event in &events {
+///     match event {
+///         Event::Update(tick) => assert_eq!(tick.dt_secs(), 0.02), // ticks 0 and 1
+///         Event::Render(render) => assert_eq!(render.alpha, 0.5), // 10 ms into tick 2's 20
+///         _ => {}
+///     }
+/// }
+/// let main = state.clock_stats("main").expect("a loop's first clock is named \"main\"");
+/// assert_eq!((main.ticks_run, main.alpha), (2, 0.5));
+/// # Ok::<(), tickfold_core::ConfigError>(())
+/// ```
+///
+/// The controls (pause, time scale, rates, caps) come after, on the handles listed below.
+///
 /// # The shell's contract
 ///
 /// The shell that drives it (a window loop, a server tick, a test, a replay) makes these calls,
@@ -91,21 +117,18 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///
 /// * Make it and step it: [`new`](LoopState::new), then [`step`](LoopState::step),
 ///   [`advance`](LoopState::advance) or [`advance_into`](LoopState::advance_into).
+/// * Read the clocks' numbers: [`clock_stats`](LoopState::clock_stats),
+///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
+///   [`clock_names`](LoopState::clock_names).
 /// * Control it through a handle for each layer of time, as Bevy keeps `Time<Virtual>`,
 ///   `Time<Real>` and `Time<Fixed>`: [`virtual_time_mut`](LoopState::virtual_time_mut)
 ///   (pause, time scale, debug stepping, elapsed and delta),
 ///   [`real_time_mut`](LoopState::real_time_mut) (the clock readings, the max frame delta,
 ///   the render cap) and [`clock_mut`](LoopState::clock_mut) (one clock's rate, cap, phase,
 ///   hysteresis, overstep).
-/// * Read the clocks' numbers: [`clock_stats`](LoopState::clock_stats),
-///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
-///   [`clock_names`](LoopState::clock_names).
 /// * Change the set of clocks, refuse a tick, move the state to another time axis:
 ///   [`add_clock`](LoopState::add_clock), [`remove_clock`](LoopState::remove_clock),
 ///   [`refuse`](LoopState::refuse), [`rebase`](LoopState::rebase).
-///
-/// The older one-line forms (`set_paused`, `set_time_scale`, `ticks_run`, `virtual_time`,
-/// `set_rate(clock, ..)` and the rest) still work and call these; they are left off this page.
 ///
 /// # Size and cost
 ///

@@ -1,5 +1,13 @@
 //! Bevy: one exact Bevy schedule per tickfold clock, with the `tickfold-bevy` plugin.
 //!
+//! **Why the code on this page is text.** `tickfold-bevy` (in `bevy-adapter/`) is a crate of
+//! its own, outside this workspace, so that building or testing tickfold never compiles Bevy.
+//! This facade does not depend on it, so its doctests cannot compile Bevy code, and this guide
+//! runs every Rust block it shows (no `ignore`d blocks): the Bevy code below is shown as text.
+//! The plugin's runnable examples are in its own crate docs, compiled and tested against Bevy
+//! there: `cargo doc --manifest-path bevy-adapter/Cargo.toml --open`, or `tickfold-bevy` on
+//! docs.rs once published, and its examples and tests, listed at the end of this page.
+//!
 //! Bevy runs one fixed schedule (`FixedMain`) at one rate (a request for several was closed
 //! won't-fix, bevyengine/bevy #18486); its `Time<Fixed>::from_hz(60.0)` is 16,666,667 ns, so the
 //! grid drifts 20 ns a second (72 µs an hour); and a frame past the 250 ms max delta loses time

@@ -44,7 +44,7 @@
 //! * Clocks live in a plain `Vec` inside the state's box (allocated when the clock is added, never
 //!   per step), not in an `im::Vector`: cloning an `im::Vector` of 16 clock-sized
 //!   records takes 11.7 ns, but the first step after the clone writes every clock, and clone+write
-//!   costs 240.8 ns against 114.3 ns for the inline array (see Performance).
+//!   costs 240.8 ns against 114.3 ns for the inline array (see [`performance`](super::performance)).
 //!
 //! # Anti-aliasing and the render cap
 //!

@@ -147,7 +147,8 @@
 //! | save and resume the loop | by hand | no | no | serde, exact |
 //!
 //! # The complete game in three loops
-//! `examples/game/` puts the pieces together, written from this guide and the rustdoc alone: a
+//!
+//! `examples/game/` puts the pieces together, the game the [`tutorial`](super::tutorial) builds, complete: a
 //! hecs world of 10,000 bodies (`Position(Vec3)` and `Rotation(Quat)` with
 //! `#[derive(Interpolate)]`), 30 Hz ticks, interpolated renders at the display's rate on the real
 //! clock (`Runner` with `RealNanos` and `SpinSleep`, the default 60 Hz render cap), headless by

@@ -36,7 +36,7 @@
 //! ```
 //!
 //! `tickfold-ggrs` (feature `ggrs`, re-exported as `tickfold::ggrs_adapter`) keeps ggrs's saved
-//! frames in `tickfold-snapshot`'s rollback ring; see [Multiplayer](#multiplayer-rollback-with-ggrs).
+//! frames in `tickfold-snapshot`'s rollback ring; see [`rollback`](super::rollback).
 //! `tickfold-derive` (feature `derive`) is a proc-macro crate that depends on no tickfold crate:
 //! the code it generates names the facade's `::tickfold::Interpolate`.
 //!

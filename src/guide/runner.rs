@@ -10,7 +10,7 @@
 //! (`spin_sleep`'s hybrid sleep, the default), `ThreadSleep` (plain `thread::sleep`) or `NoSleep`
 //! for loops paced by vsync. Nothing takes over control flow: inside winit, call `frame` from
 //! `about_to_wait` and pass the deadline to `ControlFlow::WaitUntil` (the feature `winit` does it
-//! for you, [below](#winit-the-feature-winit)).
+//! for you, below).
 //!
 //! **Draws at the display rate by default.** A runner whose sleeper sleeps (anything but
 //! `NoSleep`) sets a render cap of 60 Hz (`runner::DEFAULT_RENDER_HZ`) on a state that has none
@@ -92,7 +92,7 @@
 //!
 //! `examples/pacing.rs` compares the runner with the naive `sleep(1/60)` loop that the constant-rate
 //! loop article starts from (it drifts by the work and the oversleep of every iteration) and with
-//! `spin_sleep_util::Interval` (figures under Performance).
+//! `spin_sleep_util::Interval` (figures in [`performance`](super::performance)).
 //!
 //! ## winit: the feature `winit`
 //!

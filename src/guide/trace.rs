@@ -1,5 +1,12 @@
 //! The trace tool: the fold's decisions on a fake clock, as JSON, text or SVG.
 //!
+//! For a first look, the second printed trace of the purely functional Scheme loop article
+//! (50 Hz ticks, frames of 16 ms):
+//!
+//! ```sh
+//! cargo run --example trace -- --tick-ms 20 --frame-ms 16 --max-frame-ms none --max-updates none --steps 16 --format text
+//! ```
+//!
 //! `examples/trace.rs` folds the loop on a fake clock and prints, one JSON object per line and in
 //! the order the fold decides them, each step (a `step` line at the `now` it was called with,
 //! carrying the deadline it returned) and then that step's events at the fake time each is handled.
