@@ -9,8 +9,9 @@
 //! # Start here
 //!
 //! - [`tutorial`]: build a complete game step by step, from an empty project to a two-clock
-//!   hecs world with interpolated rendering, a fake-clock test, a determinism property and a
-//!   save resumed in a new process.
+//!   hecs world with interpolated rendering on the real clock; then
+//!   [`tutorial_testing`]: a fake-clock test, a determinism property and a save resumed in a
+//!   new process.
 //! - [`coming_from`]: the same small program on Bevy's `FixedUpdate`, the `game-loop` crate, a
 //!   hand-written "Fix Your Timestep!" accumulator and tickfold, and what maps to what.
 //!
@@ -47,6 +48,8 @@
 //! The repository's `BENCHMARKS.md` holds the peers bench's full report.
 
 pub mod tutorial;
+
+pub mod tutorial_testing;
 
 pub mod coming_from;
 
