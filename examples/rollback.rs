@@ -3,10 +3,14 @@
 //! snapshot ring, refused ticks given back to the loop.
 //!
 //! ```text
-//! cargo run --release --example rollback --features ggrs                 # two peers over loopback UDP, 5 s
-//! cargo run --release --example rollback --features ggrs -- --peers 2 --seconds 10
-//! cargo run --release --example rollback --features ggrs -- --sync-test
+//! cargo run --release --example rollback --features ggrs-test-support                 # two peers over loopback UDP, 5 s
+//! cargo run --release --example rollback --features ggrs-test-support -- --peers 2 --seconds 10
+//! cargo run --release --example rollback --features ggrs-test-support -- --sync-test
 //! ```
+//!
+//! The game (`tickfold::ggrs_adapter::test_support::game`), the peer shell (`…::peer`), the
+//! sync test (`…::sync_test`) and the loopback socket are the adapter's test support (feature `ggrs-test-support`), which the
+//! adapter's own tests run too: read them in `net-adapter/src/test_support/`.
 //!
 //! `--peers 2` (the default) runs two peers in this process over `127.0.0.1` only, each with
 //! its own `LoopState` and a socket whose link adds 40 ms ± 15 ms latency (so packets
@@ -17,19 +21,14 @@
 //! loop's. `--sync-test` runs 10,000 frames in a ggrs `SyncTestSession` (every frame rolled
 //! back 7 frames and checked).
 
-#[path = "shared/rollback_game.rs"]
-mod game;
-#[path = "shared/rollback_peer.rs"]
-mod peer;
-
 use std::time::{Duration, Instant};
 
-use tickfold::ggrs_adapter::ggrs::SessionBuilder;
-use tickfold::ggrs_adapter::{LinkConfig, LoopbackSocket, Refusal, Rollback};
+use tickfold::ggrs_adapter::Refusal;
+use tickfold::ggrs_adapter::test_support::game;
+use tickfold::ggrs_adapter::test_support::peer::{Peer, PeerOptions, compare};
+use tickfold::ggrs_adapter::test_support::sync_test::SyncTest;
+use tickfold::ggrs_adapter::test_support::{LinkConfig, LoopbackSocket};
 use tickfold::{LoopConfig, LoopState, Nanos, Period};
-
-use game::{Config, Game};
-use peer::{Peer, PeerOptions, compare};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,33 +51,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
-    let mut session = SessionBuilder::<Config>::new()
-        .with_num_players(2)?
-        .with_check_distance(7)
-        .start_synctest_session()?;
-    let mut world = Game::new();
-    let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop)?;
+    // Each tick goes through `Rollback::update` with both players' scripted inputs (see
+    // `SyncTest::update`).
+    let mut test = SyncTest::new(7, Refusal::Drop)?;
     let config = LoopConfig::new(Period::from_hz(60)?).phase(0.5);
     let mut state = LoopState::new(config, Nanos(0))?;
     let start = Instant::now();
     for f in 1..=10_000u64 {
         let events = state.advance(Nanos(f * 1_000_000_000 / 60));
         for tick in events.updates() {
-            let frame = rollback.frame();
-            let inputs = [
-                (0, game::scripted_input(0, frame)),
-                (1, game::scripted_input(1, frame)),
-            ];
-            let _ = rollback.update(
-                &mut state,
-                &mut session,
-                &tick,
-                &inputs,
-                &mut world,
-                game::step,
-            )?;
+            let _ = test.update(&mut state, &tick, game::step)?;
         }
     }
+    let (rollback, world) = (&test.rollback, &test.game);
     let s = rollback.stats();
     if state.ticks_run() != s.frames {
         return Err("the loop's ticks and the frames disagree".into());

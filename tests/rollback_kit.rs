@@ -1,96 +1,73 @@
-//! The determinism kit on a rollback game (feature `quickcheck`): the example game, run tick
-//! by tick through a ggrs sync test (every frame rolled back 7 frames and re-simulated), ends
-//! in the same state however the frames of the fold fall.
+//! The determinism kit's schedules on a rollback game (features `ggrs-test-support` and
+//! `quickcheck`): the example game, run tick by tick through a ggrs sync test (every frame
+//! rolled back 7 frames and re-simulated) on the adapter's one path, `Rollback::update` lent
+//! the loop that stepped, ends in the same state however the frames of the fold fall.
+//!
+//! The kit's `Sim` hands its update the state and the tick but not the loop, which
+//! `Rollback::update` needs to give refused ticks back; so this test steps a loop itself over
+//! each of the kit's `Schedule`s and compares the end with the kit's reference schedule of one
+//! frame per tick (`Schedule::one_per_tick`), every run brought to the same end time.
 #![cfg(feature = "quickcheck")]
 
-#[path = "../examples/shared/rollback_game.rs"]
-mod game;
+use tickfold::ggrs_adapter::Refusal;
+use tickfold::ggrs_adapter::test_support::game;
+use tickfold::ggrs_adapter::test_support::sync_test::SyncTest;
+use tickfold::testing::Schedule;
+use tickfold::{LoopConfig, LoopState, Nanos, Period};
 
-use std::fmt;
+type Error = Box<dyn std::error::Error>;
 
-use game::{Config, Game};
-use tickfold::testing::{Schedule, Sim};
-use tickfold::{LoopConfig, Period, Tick};
-use tickfold_ggrs::ggrs::{SessionBuilder, SyncTestSession};
-use tickfold_ggrs::{Refusal, Rollback};
-use tickfold_snapshot::{chunk_checksum, state_checksum};
-
-/// A game inside a sync test session. The kit clones only the initial state; a clone starts a
-/// fresh session and adapter at the cloned game.
-struct Rolling {
-    game: Game,
-    session: SyncTestSession<Config>,
-    rollback: Rollback<Config, Game>,
+/// What a run ends with: the frames simulated and the game's checksum.
+#[derive(Debug, PartialEq, Eq)]
+struct End {
+    frames: u64,
+    checksum: u64,
 }
 
-impl Rolling {
-    fn new(game: Game) -> Rolling {
-        let session = SessionBuilder::<Config>::new()
-            .with_num_players(2)
-            .and_then(|b| b.with_check_distance(7).start_synctest_session())
-            .expect("sync test session");
-        let rollback = Rollback::new(&game, 8, Refusal::Drop).expect("ring");
-        Rolling {
-            game,
-            session,
-            rollback,
+/// Steps a 60 Hz loop at each `now` of `schedule`, then at `end`, each frame-clock tick one
+/// frame of a fresh sync test session (check distance 7) through the adapter.
+fn run(schedule: &Schedule, end: Nanos) -> Result<End, Error> {
+    // No per-step cap worth the name and no frame clamp: every schedule runs every tick
+    // due by `end` by its last step (the 1.7 s stall below is 102 ticks in one step).
+    let config = LoopConfig::new(Period::from_hz(60)?)
+        .max_frame_delta(None)
+        .max_updates(None);
+    let mut state = LoopState::new(config, Nanos(0))?;
+    let mut test = SyncTest::new(7, Refusal::Drop)?;
+    for now in schedule.nows().chain([end]) {
+        let events = state.advance(now);
+        for tick in events.updates() {
+            let adv = test.update(&mut state, &tick, game::step)?;
+            if adv.advanced != 1 {
+                return Err(format!("the sync test refused tick {}: {adv:?}", tick.index).into());
+            }
         }
     }
-
-    fn checksum(&self) -> u64 {
-        let parts = [
-            chunk_checksum(self.game.ships.current()),
-            chunk_checksum(self.game.bullets.current()),
-            chunk_checksum(self.game.rng.as_slice()),
-        ];
-        state_checksum(&parts, 3)
-    }
-}
-
-impl Clone for Rolling {
-    fn clone(&self) -> Rolling {
-        let mut game = Game::new();
-        game.ships
-            .write(self.game.ships.current())
-            .expect("same length");
-        Rolling::new(game)
-    }
-}
-
-impl fmt::Debug for Rolling {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "frame {} checksum {:#x}",
-            self.rollback.frame(),
-            self.checksum()
-        )
-    }
-}
-
-fn update(r: &mut Rolling, tick: &Tick) {
-    let frame = r.rollback.frame();
-    let inputs = [
-        (0, game::scripted_input(0, frame)),
-        (1, game::scripted_input(1, frame)),
-    ];
-    // The kit does not lend its loop state, and a sync test never refuses a tick.
-    let adv = r
-        .rollback
-        .update_without_loop(&mut r.session, tick, &inputs, &mut r.game, game::step)
-        .expect("deterministic under rollback");
-    assert_eq!(adv.advanced, 1);
+    Ok(End {
+        frames: test.rollback.stats().frames,
+        checksum: test.game.checksum(),
+    })
 }
 
 #[test]
-fn a_rollback_game_is_the_same_across_frame_schedules() -> Result<(), Box<dyn std::error::Error>> {
-    let config = LoopConfig::new(Period::from_hz(60)?).max_frame_delta(None);
-    let sim = Sim::new(config, Rolling::new(Game::new()), update)?;
+fn a_rollback_game_is_the_same_across_frame_schedules() -> Result<(), Error> {
     let schedules = [
         Schedule::vsync(144u64, 288)?,
         Schedule::vsync((60_000u64, 1_001u64), 120)?,
         Schedule::from_millis(&[16.7, 0.0, -3.0, 250.0, 1700.0])?,
     ];
-    sim.same_across_schedules_by(&schedules, Rolling::checksum)?;
+    let end = schedules
+        .iter()
+        .map(Schedule::end)
+        .max()
+        .unwrap_or(Nanos(0));
+    let rate = Period::from_hz(60)?;
+    let reference = Schedule::one_per_tick(rate, end).ok_or("no tick by the end")?;
+    let expected = run(&reference, end)?;
+    // Every tick whole by the end ran as a frame (2.002 s of 59.94 Hz hold 120 ticks of 60 Hz).
+    assert_eq!(expected.frames, rate.ticks_in(end.0), "{expected:?}");
+    for (i, schedule) in schedules.iter().enumerate() {
+        assert_eq!(run(schedule, end)?, expected, "schedule {i}: {schedule:?}");
+    }
     Ok(())
 }

@@ -47,16 +47,6 @@ pub enum NetError {
         /// The adapter's frame clock ([`Rollback::frame_clock`](crate::Rollback::frame_clock)).
         frame_clock: ClockId,
     },
-    /// ggrs did not advance a tick handed to
-    /// [`Rollback::update_without_loop`](crate::Rollback::update_without_loop), which has no
-    /// loop to give it back to: the fold counts it as run, the game did not run it (counted in
-    /// [`RollbackStats::lost`](crate::RollbackStats::lost)).
-    Refused {
-        /// The tick's clock.
-        clock: ClockId,
-        /// The tick's number.
-        index: u64,
-    },
     /// The loop refused a control the adapter made on the frame clock: a refused tick could
     /// not go back ([`LoopState::refuse`](tickfold_core::LoopState::refuse): the loop was
     /// stepped, or a control moved the frame clock's grid, between the step and the tick's
@@ -116,11 +106,6 @@ impl fmt::Display for NetError {
                 f,
                 "tick {index} of clock {} is not a frame: frames come from clock {}",
                 clock.0, frame_clock.0
-            ),
-            NetError::Refused { clock, index } => write!(
-                f,
-                "ggrs refused tick {index} of clock {} and no loop was given to take it back",
-                clock.0
             ),
             NetError::Clock(e) => write!(f, "the loop refused the adapter's control: {e}"),
         }

@@ -73,10 +73,16 @@
 //!   [`RollbackStats`] keeps `ticks == frames + refused + lost`.
 //! - A tick of another clock than the frame clock: [`NetError::NotFrameClock`], nothing runs.
 //!
-//! ggrs reads the wall clock itself (handshake retries, keep-alives every 200 ms, the
-//! disconnect timer, round-trip times), so a [`MemoryNet`] on a [`SimClock`] makes the network
-//! deterministic but not ggrs's timers: checksum equality is tested on simulated time, the
-//! convergence of the frame advantage on a short real-time loopback run.
+//! # Features
+//!
+#![cfg_attr(
+    feature = "document-features",
+    doc = document_features::document_features!()
+)]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
@@ -84,15 +90,16 @@ mod error;
 mod refusal;
 mod rollback;
 mod session;
-mod socket;
 mod state;
 mod sync;
+#[cfg(feature = "test-support")]
+#[cfg_attr(docsrs, doc(cfg(feature = "test-support")))]
+pub mod test_support;
 
 pub use error::{NetError, NetEvent};
 pub use ggrs;
 pub use refusal::{Advance, Refusal, RollbackStats};
 pub use rollback::Rollback;
 pub use session::{GgrsConfig, Saved, Session};
-pub use socket::{LinkConfig, LoopbackSocket, MemoryNet, MemorySocket, SimClock, SocketStats};
 pub use state::RollbackState;
 pub use sync::TimeSync;

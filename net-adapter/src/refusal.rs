@@ -87,10 +87,9 @@ pub struct RollbackStats {
     /// later ticks of the frame clock.
     pub refusals: u64,
     /// Ticks that did not run and could not be given back to the fold: the shell stopped
-    /// handing over a step's ticks after an error, the loop would not take a refusal
-    /// ([`NetError::Clock`](crate::NetError::Clock)), or ggrs refused a tick in
-    /// [`Rollback::update_without_loop`](crate::Rollback::update_without_loop). The fold counts
-    /// them as run; the game never ran them.
+    /// handing over a step's ticks after an error, or the loop would not take a refusal
+    /// ([`NetError::Clock`](crate::NetError::Clock)). The fold counts them as run; the game
+    /// never ran them.
     pub lost: u64,
     /// Rollbacks (loads).
     pub rollbacks: u64,

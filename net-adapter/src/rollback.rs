@@ -182,36 +182,6 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
         outcome.map(|()| adv)
     }
 
-    /// Runs one tick of the frame clock as one ggrs frame without the loop's state at hand: for
-    /// a session that never refuses (a sync test) driven by a shell that does not lend its
-    /// `LoopState` (the determinism kit's `Sim`). A tick ggrs does not advance cannot go back
-    /// to the fold here: it is [`NetError::Refused`] and counted in [`RollbackStats::lost`].
-    ///
-    /// # Errors
-    ///
-    /// [`NetError::NotFrameClock`] for a tick of another clock (nothing is touched),
-    /// [`NetError::Refused`], or the session's error.
-    pub fn update_without_loop<S: Session<C>>(
-        &mut self,
-        session: &mut S,
-        tick: &Tick,
-        local: &[(PlayerHandle, C::Input)],
-        world: &mut W,
-        mut sim: impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
-    ) -> Result<Advance, NetError> {
-        self.check_clock(tick)?;
-        let (adv, outcome) = self.run_tick(session, tick, local, world, &mut sim);
-        if adv.advanced == 0 {
-            self.stats.lost += 1;
-            outcome?;
-            return Err(NetError::Refused {
-                clock: tick.clock,
-                index: tick.index,
-            });
-        }
-        outcome.map(|()| adv)
-    }
-
     fn check_clock(&self, tick: &Tick) -> Result<(), NetError> {
         if tick.clock == self.clock {
             Ok(())

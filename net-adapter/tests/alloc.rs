@@ -1,12 +1,10 @@
 //! The adapter's save and load path allocates nothing once warm; ggrs's own allocations per
 //! `advance_frame` are measured and printed, not hidden. Only the measuring thread counts.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-
-use game::{Config, Game};
 use tickfold_core::{ClockId, Lag, Nanos, Period, Tick};
-use tickfold_ggrs::ggrs::{GameStateCell, GgrsRequest, InputStatus, SessionBuilder};
+use tickfold_ggrs::ggrs::{GameStateCell, GgrsRequest, InputStatus};
+use tickfold_ggrs::test_support::game::{self, Config, Game};
+use tickfold_ggrs::test_support::sync_test::SyncTest;
 use tickfold_ggrs::{Refusal, Rollback};
 
 fn count(f: impl FnOnce()) -> u64 {
@@ -91,14 +89,11 @@ fn save_load_and_resimulate_allocate_nothing_once_warm() {
 
 #[test]
 fn ggrs_allocations_per_frame_are_measured() {
-    let mut session = SessionBuilder::<Config>::new()
-        .with_num_players(2)
-        .expect("players")
-        .with_check_distance(7)
-        .start_synctest_session()
-        .expect("session");
-    let mut world = Game::new();
-    let mut rollback = Rollback::<Config, Game>::new(&world, 8, Refusal::Drop).expect("ring");
+    let SyncTest {
+        mut session,
+        mut rollback,
+        game: mut world,
+    } = SyncTest::new(7, Refusal::Drop).expect("session and ring");
     let mut sim = game::step;
     let tick = last_tick();
     let (mut ggrs_allocs, mut adapter_allocs) = (0, 0);

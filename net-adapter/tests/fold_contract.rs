@@ -4,11 +4,35 @@
 
 mod support;
 
+use std::ops::RangeInclusive;
 use support::{Answer, Config, Counter, MS, Scripted, add, assert_identity, two_clocks};
+
 use tickfold_core::{ClockError, ClockId, DropReason, Event, LoopState, Nanos, Tick};
+use tickfold_ggrs::ggrs::Frame;
 use tickfold_ggrs::{Advance, NetError, Refusal, Rollback, Session};
 
 const FRAMES: ClockId = ClockId(0);
+
+/// A session that refuses the calls in a range and answers the others with a fresh frame.
+type Refusing = Scripted<Box<dyn FnMut(u64, Frame) -> Answer>>;
+
+/// A counter on the frame clock, an adapter with `refusal`, a session that refuses the calls
+/// in `refused`, and the loop of `two_clocks`.
+fn refusing(
+    refusal: Refusal,
+    refused: RangeInclusive<u64>,
+) -> (Counter, Rollback<Config, Counter>, Refusing, LoopState) {
+    let world = Counter::new(FRAMES);
+    let rollback = Rollback::<Config, Counter>::new(&world, 8, refusal).expect("ring");
+    let session: Refusing = Scripted::new(Box::new(move |call, _| {
+        if refused.contains(&call) {
+            Answer::Refuse
+        } else {
+            Answer::Fresh
+        }
+    }));
+    (world, rollback, session, two_clocks())
+}
 
 /// A frame-clock tick's number, frames advanced and ticks dropped.
 type Ran = (u64, u32, u32);
@@ -90,17 +114,7 @@ fn captures_follow_the_one_capture_rule() {
 
 #[test]
 fn a_refused_tick_takes_the_rest_of_its_step_back_to_the_loop() {
-    let mut world = Counter::new(FRAMES);
-    let mut rollback =
-        Rollback::<Config, Counter>::new(&world, 8, Refusal::default()).expect("ring");
-    let mut session = Scripted::new(|call, _| {
-        if call == 1 {
-            Answer::Refuse
-        } else {
-            Answer::Fresh
-        }
-    });
-    let mut state = two_clocks();
+    let (mut world, mut rollback, mut session, mut state) = refusing(Refusal::default(), 1..=1);
     let (ran, _) = step(&mut state, 17 * MS, &mut session, &mut rollback, &mut world);
     assert_eq!(ran.len(), 1);
     // Ticks 1, 2 and 3 are due; the session refuses tick 1, so 2 and 3 cannot run before it
@@ -135,16 +149,7 @@ fn a_refused_tick_takes_the_rest_of_its_step_back_to_the_loop() {
 #[test]
 fn the_policies_drop_through_the_loop() {
     // Drop: the refused tick is dropped at once, reported by the loop at the next step.
-    let mut world = Counter::new(FRAMES);
-    let mut rollback = Rollback::<Config, Counter>::new(&world, 8, Refusal::Drop).expect("ring");
-    let mut session = Scripted::new(|call, _| {
-        if call == 1 {
-            Answer::Refuse
-        } else {
-            Answer::Fresh
-        }
-    });
-    let mut state = two_clocks();
+    let (mut world, mut rollback, mut session, mut state) = refusing(Refusal::Drop, 1..=1);
     let mut indices = Vec::new();
     let mut events = Vec::new();
     for now in [17, 34, 51] {
@@ -174,17 +179,8 @@ fn the_policies_drop_through_the_loop() {
     assert_eq!((s.frames, s.refused, s.dropped), (2, 1, 1));
 
     // Retry: refused ticks stay owed, up to `max_owed`; past that the loop drops the backlog.
-    let mut world = Counter::new(FRAMES);
-    let mut rollback =
-        Rollback::<Config, Counter>::new(&world, 8, Refusal::Retry { max_owed: 2 }).expect("ring");
-    let mut session = Scripted::new(|call, _| {
-        if (1..=3).contains(&call) {
-            Answer::Refuse
-        } else {
-            Answer::Fresh
-        }
-    });
-    let mut state = two_clocks();
+    let (mut world, mut rollback, mut session, mut state) =
+        refusing(Refusal::Retry { max_owed: 2 }, 1..=3);
     let mut seen = Vec::new();
     for now in [17, 34, 51, 68, 85] {
         let (ran, _) = step(
@@ -222,17 +218,7 @@ fn the_policies_drop_through_the_loop() {
 
 #[test]
 fn a_step_cut_short_after_a_refusal_counts_its_ticks_lost_and_runs_nothing_extra() {
-    let mut world = Counter::new(FRAMES);
-    let mut rollback =
-        Rollback::<Config, Counter>::new(&world, 8, Refusal::default()).expect("ring");
-    let mut session = Scripted::new(|call, _| {
-        if call == 1 {
-            Answer::Refuse
-        } else {
-            Answer::Fresh
-        }
-    });
-    let mut state = two_clocks();
+    let (mut world, mut rollback, mut session, mut state) = refusing(Refusal::default(), 1..=1);
     let _ = step(&mut state, 17 * MS, &mut session, &mut rollback, &mut world);
     // Ticks 1, 2 and 3 are due; the shell hands over tick 1 (refused) and stops there, so
     // the refusal never reaches the loop, which counts the three as run.

@@ -2,19 +2,15 @@
 //! one ggrs frame per frame-clock tick, gives refused ticks back to the loop, and refuses a
 //! tick of the other clock with a typed error.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-#[path = "../../examples/shared/rollback_peer.rs"]
-mod peer;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use game::{Config, Game};
-use peer::{Peer, PeerOptions, compare};
 use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::SessionBuilder;
-use tickfold_ggrs::{LinkConfig, MemoryNet, NetError, Refusal, Rollback, SimClock};
+use tickfold_ggrs::test_support::game::{self, Config, Game};
+use tickfold_ggrs::test_support::peer::{Peer, PeerOptions, compare};
+use tickfold_ggrs::test_support::{LinkConfig, MemoryNet, SimClock};
+use tickfold_ggrs::{NetError, Refusal, Rollback};
 
 const MS: u64 = 1_000_000;
 

@@ -2,17 +2,13 @@
 //! time (fast, the network part deterministic). The real-time run over loopback UDP is in
 //! `udp_realtime.rs`, its own test binary, so no other test competes with it for the CPU.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-#[path = "../../examples/shared/rollback_peer.rs"]
-mod peer;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use peer::{Peer, PeerOptions, compare};
 use tickfold_core::Nanos;
-use tickfold_ggrs::{LinkConfig, MemoryNet, NetEvent, Refusal, SimClock};
+use tickfold_ggrs::test_support::peer::{Peer, PeerOptions, compare};
+use tickfold_ggrs::test_support::{LinkConfig, MemoryNet, SimClock};
+use tickfold_ggrs::{NetEvent, Refusal};
 
 const MS: u64 = 1_000_000;
 

@@ -1,14 +1,12 @@
 //! ggrs's `SyncTestSession` on the example game: every frame it rolls back `check distance`
 //! frames, re-simulates them and compares the checksums the ring gives.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-
 use std::cell::Cell;
 
-use game::{Config, Game};
 use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 use tickfold_ggrs::ggrs::{Frame, InputStatus, SessionBuilder};
+use tickfold_ggrs::test_support::game::{self, Config, Game};
+use tickfold_ggrs::test_support::sync_test::SyncTest;
 use tickfold_ggrs::{NetError, Refusal, Rollback};
 
 const FRAMES: u64 = 10_000;
@@ -19,36 +17,18 @@ fn run(
     frames: u64,
     mut sim: impl FnMut(&mut Game, &[(u8, InputStatus)], Frame),
 ) -> Result<(Rollback<Config, Game>, Game), NetError> {
-    let mut session = SessionBuilder::<Config>::new()
-        .with_num_players(2)?
-        .with_max_prediction_window(8)
-        .with_check_distance(7)
-        .start_synctest_session()?;
-    let mut world = Game::new();
-    let mut rollback = Rollback::new(&world, 8, Refusal::Drop).expect("ring");
-    assert_eq!(rollback.slots(), 9);
+    let mut test = SyncTest::new(7, Refusal::Drop).expect("session and ring");
+    assert_eq!(test.rollback.slots(), 9);
     let config = LoopConfig::new(Period::from_hz(60).expect("rate")).phase(0.5);
     let mut state = LoopState::new(config, Nanos(0)).expect("config");
     for f in 1..=frames {
         let events = state.advance(Nanos(f * 1_000_000_000 / 60));
         for tick in events.updates() {
-            let frame = rollback.frame();
-            let inputs = [
-                (0, game::scripted_input(0, frame)),
-                (1, game::scripted_input(1, frame)),
-            ];
-            let adv = rollback.update(
-                &mut state,
-                &mut session,
-                &tick,
-                &inputs,
-                &mut world,
-                &mut sim,
-            )?;
+            let adv = test.update(&mut state, &tick, &mut sim)?;
             assert_eq!(adv.advanced, 1, "a sync test never refuses");
         }
     }
-    Ok((rollback, world))
+    Ok((test.rollback, test.game))
 }
 
 #[test]

@@ -7,16 +7,11 @@
 //! 10 s and passes as soon as, after the late start, both peers' last two once-per-second
 //! samples are within ±1 frame and peer a has slowed down at least once.
 
-#[path = "../../examples/shared/rollback_game.rs"]
-mod game;
-#[path = "../../examples/shared/rollback_peer.rs"]
-mod peer;
-
 use std::time::{Duration, Instant};
 
-use peer::{Peer, PeerOptions, compare};
 use tickfold_core::Nanos;
-use tickfold_ggrs::{LinkConfig, LoopbackSocket};
+use tickfold_ggrs::test_support::peer::{Peer, PeerOptions, compare};
+use tickfold_ggrs::test_support::{LinkConfig, LoopbackSocket};
 
 fn settled(p: &Peer) -> bool {
     p.ahead.len() >= 3 && p.ahead.iter().rev().take(2).all(|s| s.1.abs() <= 1)

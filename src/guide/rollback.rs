@@ -38,7 +38,8 @@
 //!   sync-test mismatch is `NetError::Mismatch` with the first frame; disconnects are
 //!   `NetEvent::Disconnected` while the survivor runs on; malformed datagrams and OS errors are
 //!   counted in `SocketStats`.
-//! - **Sockets.** `LoopbackSocket` binds `127.0.0.1:0` (ggrs's `UdpNonBlockingSocket` binds every
+//! - **Sockets, for tests and examples** (`tickfold::ggrs_adapter::test_support`, feature
+//!   `ggrs-test-support`). `LoopbackSocket` binds `127.0.0.1:0` (ggrs's `UdpNonBlockingSocket` binds every
 //!   interface on a fixed port and cannot report its address); `MemoryNet` is an in-memory
 //!   network on a simulated clock; both take a seeded `LinkConfig` (latency, jitter, so
 //!   reordering, loss). ggrs itself reads the wall clock (handshake retries, keep-alives, the
@@ -46,8 +47,8 @@
 //!   real-time loopback run proves the frame advantage settles.
 //!
 //! ```text
-//! cargo run --release --example rollback --features ggrs                 # two peers over loopback UDP, 5 s
-//! cargo run --release --example rollback --features ggrs -- --sync-test  # 10,000 frames, check distance 7
+//! cargo run --release --example rollback --features ggrs-test-support                 # two peers over loopback UDP, 5 s
+//! cargo run --release --example rollback --features ggrs-test-support -- --sync-test  # 10,000 frames, check distance 7
 //! ```
 //!
 //! One run of the two-peer example (40 ms ± 15 ms, 3 % loss, peer 1 starting 100 ms late, a

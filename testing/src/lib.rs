@@ -49,6 +49,8 @@
 //!   `1 - 2^(-k·dt)`, next to the naive rule ([`smooth_naive`]) that is not independent.
 //! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
 //!   compare trace hashes ([`Fnv1a`], 64-bit FNV-1a over a fixed little-endian encoding).
+//! * [`SplitMix64`]: a seeded generator with the same numbers everywhere, for frame jitter,
+//!   packet loss or write patterns in tests and benches.
 //!
 //! The kit is also re-exported by the `tickfold` facade as `tickfold::testing` (its feature
 //! `quickcheck`); add `tickfold-testing` (usually as a dev-dependency) to use it on
@@ -75,6 +77,7 @@ mod check;
 mod diff;
 mod fold;
 mod replay;
+mod rng;
 mod schedule;
 mod smoothing;
 mod timestep;
@@ -92,6 +95,7 @@ pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;
 pub use fold::{Driver, Run, Sim, Trace, TraceStep};
 pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
+pub use rng::SplitMix64;
 pub use schedule::Schedule;
 pub use smoothing::{smooth, smooth_naive, smoothing_rate};
 pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};

@@ -8,6 +8,7 @@ use input::{Event as PistonEvent, Loop};
 use window::{NoWindow, WindowSettings};
 
 use crate::drivers::{Driver, TICK_HZ};
+use tickfold_testing::SplitMix64;
 
 /// Frames in a histogram run: 10 minutes at 60 Hz.
 pub const HIST_FRAMES: u64 = 36_000;
@@ -17,26 +18,6 @@ pub const JITTER_NS: u64 = 50_000;
 pub const HOUR_TICKS: u64 = 216_000;
 /// The stall.
 pub const STALL: Duration = Duration::from_secs(5);
-
-/// splitmix64: a seeded, deterministic generator (no dependency, same numbers everywhere).
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// A frame rate as an exact period `num/den` ns.
 #[derive(Copy, Clone, Debug)]
@@ -65,7 +46,7 @@ pub const HZ_59_94: FrameRate = FrameRate {
 /// The frame times of a jittered run: frame `k` (1-based) at `k·period ± 50 µs`, the same
 /// sequence for every loop.
 pub fn jittered(rate: FrameRate, frames: u64, seed: u64) -> Vec<u64> {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = SplitMix64::new(seed);
     (1..=frames)
         .map(|k| {
             let slot = k * rate.num / rate.den;

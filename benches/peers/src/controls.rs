@@ -11,7 +11,7 @@ use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use spin_sleep_util::{MissedTickBehavior, interval_at};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
-use crate::behaviour::SplitMix;
+use tickfold_testing::SplitMix64;
 
 const MS: u64 = 1_000_000;
 
@@ -72,7 +72,7 @@ fn record_fixed(time: Res<Time<Fixed>>, mut runs: ResMut<FixedRuns>) {
 /// The frame times: 150 frames of 12 to 20 ms (splitmix64, fixed seed), so the changes after
 /// frames 40 and 90 fall inside ticks and carry an overstep.
 pub fn timestep_frames() -> Vec<u64> {
-    let mut rng = SplitMix::new(17);
+    let mut rng = SplitMix64::new(17);
     let mut t = 0;
     let mut frames = vec![0];
     for _ in 0..TIMESTEP_FRAMES {

@@ -1,9 +1,10 @@
 //! Checks that the drivers do what the report says they do, on short runs.
 
-use crate::behaviour::{HZ_59_94, HZ_60, SplitMix, histogram, jittered, stall};
+use crate::behaviour::{HZ_59_94, HZ_60, histogram, jittered, stall};
 use crate::controls::{DELAY_WORK_MS, delay_run, timestep_run};
 use crate::report_controls::{delay_explained, timestep_agrees};
 use tickfold::{Event, Events, LoopState, Nanos};
+use tickfold_testing::SplitMix64;
 
 use crate::drivers::{
     BevyDriver, Driver, FloorDriver, GameLoopDriver, Grid, Options, PistonBench, TickfoldInPlace,
@@ -113,7 +114,7 @@ fn the_floor_reports_what_tickfold_reports() {
     floor_matches_tickfold(&times);
     // Random gaps up to 600 ms (past the max frame delta, past the cap), repeats and a clock
     // that goes backwards.
-    let mut rng = SplitMix::new(11);
+    let mut rng = SplitMix64::new(11);
     let mut t = 0u64;
     let mut times = Vec::new();
     for _ in 0..20_000 {
@@ -198,7 +199,7 @@ fn bevy_rounds_60_hz_and_tickfold_does_not() {
 
 #[test]
 fn jitter_is_deterministic_and_bounded() {
-    let (a, b) = (SplitMix::new(7).next_u64(), SplitMix::new(7).next_u64());
+    let (a, b) = (SplitMix64::new(7).next_u64(), SplitMix64::new(7).next_u64());
     assert_eq!(a, b);
     for rate in [HZ_60, HZ_59_94] {
         let times = jittered(rate, 1000, 1);

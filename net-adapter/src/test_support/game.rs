@@ -1,22 +1,30 @@
 //! A small two-player game as plain data, for rollback: ships with integer physics (1/256 px,
 //! so every machine computes the same bits), bullets, and an RNG, all in snapshot buffers.
-//! Shared by `examples/rollback.rs`, the tests and the bench of `tickfold-ggrs`.
-#![allow(dead_code, unreachable_pub)]
+//! The game of the facade's `examples/rollback.rs` and of this crate's tests.
 
-use tickfold::ggrs_adapter::ggrs::{Frame, InputStatus};
-use tickfold::ggrs_adapter::{GgrsConfig, RollbackState};
-use tickfold::snapshot::{DoubleBuffer, Ring, SnapshotError, Tracked};
-use tickfold::{ClockId, Columns};
+use ggrs::{Frame, InputStatus};
+use tickfold_core::{ClockId, Columns};
+use tickfold_snapshot::{
+    DoubleBuffer, Ring, SnapshotError, Tracked, chunk_checksum, state_checksum,
+};
+use tickfold_testing::SplitMix64;
+
+use crate::{GgrsConfig, RollbackState};
 
 /// One byte of input per player: bits for thrust up, down, left, right, and fire.
 pub type Input = u8;
 /// The ggrs configuration of the game (input `u8`, UDP or in-memory socket addresses).
 pub type Config = GgrsConfig<Input>;
 
+/// Input bit: thrust up.
 pub const UP: u8 = 1;
+/// Input bit: thrust down.
 pub const DOWN: u8 = 2;
+/// Input bit: thrust left.
 pub const LEFT: u8 = 4;
+/// Input bit: thrust right.
 pub const RIGHT: u8 = 8;
+/// Input bit: fire (every 8 frames at most).
 pub const FIRE: u8 = 16;
 
 /// Arena side in 1/256 px (a 1024 px square that wraps around).
@@ -26,28 +34,43 @@ const MAX_SPEED: i32 = 1200;
 const BULLET_SPEED: i32 = 2400;
 const BULLET_TTL: u32 = 90;
 const COOLDOWN: u32 = 8;
+/// Bullets in flight at most (the bullet buffer never grows past it).
 pub const MAX_BULLETS: usize = 256;
 const HIT_RADIUS: i32 = 12 * 256;
 
+/// A ship, in 1/256 px and 1/256 px per frame.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
 #[repr(C)]
 pub struct Ship {
+    /// Position.
     pub x: i32,
+    /// Position.
     pub y: i32,
+    /// Velocity.
     pub vx: i32,
+    /// Velocity.
     pub vy: i32,
+    /// Frames until it may fire again.
     pub cooldown: u32,
+    /// Hits taken.
     pub hits: u32,
 }
 
+/// A bullet, in 1/256 px and 1/256 px per frame.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
 #[repr(C)]
 pub struct Bullet {
+    /// Position.
     pub x: i32,
+    /// Position.
     pub y: i32,
+    /// Velocity.
     pub vx: i32,
+    /// Velocity.
     pub vy: i32,
+    /// The player who fired it.
     pub owner: u32,
+    /// Frames left to live.
     pub ttl: u32,
 }
 
@@ -55,8 +78,11 @@ pub struct Bullet {
 /// between ticks, blended from their state before the step's last update.
 #[derive(Debug)]
 pub struct Game {
+    /// The two ships, player 0's first.
     pub ships: DoubleBuffer<Ship>,
+    /// The bullets in flight.
     pub bullets: DoubleBuffer<Bullet>,
+    /// The game's own generator (xorshift64), rolled back with the rest.
     pub rng: Tracked<u64>,
     /// The clock whose ticks are frames (the loop's main clock unless set).
     pub clock: ClockId,
@@ -64,6 +90,7 @@ pub struct Game {
 
 impl Game {
     /// Two ships facing each other, no bullets, the RNG seeded.
+    #[must_use]
     pub fn new() -> Game {
         let ship = |x| Ship {
             x,
@@ -76,6 +103,18 @@ impl Game {
             rng: Tracked::new(vec![0x005E_ED0F_5EED]),
             clock: ClockId::default(),
         }
+    }
+
+    /// A checksum of the current state: ships, bullets and generator, each part's XXH3
+    /// combined as `tickfold-snapshot` combines them.
+    #[must_use]
+    pub fn checksum(&self) -> u64 {
+        let parts = [
+            chunk_checksum(self.ships.current()),
+            chunk_checksum(self.bullets.current()),
+            chunk_checksum(self.rng.as_slice()),
+        ];
+        state_checksum(&parts, 3)
     }
 
     fn next_random(&mut self) -> u64 {
@@ -205,11 +244,9 @@ pub fn step(game: &mut Game, inputs: &[(Input, InputStatus)], _frame: Frame) {
 
 /// A scripted player: a random input held for 12 frames, then another, so the other peer's
 /// predictions (repeat the last input) are wrong now and then, as with a human.
+#[must_use]
 pub fn scripted_input(player: usize, frame: Frame) -> Input {
     let block = u64::from(frame.max(0).unsigned_abs() / 12);
-    let mut x = (player as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ block;
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 29;
+    let x = SplitMix64::new(((player as u64) << 32) ^ block).next_u64();
     (x >> 8) as u8 & (UP | DOWN | LEFT | RIGHT | FIRE)
 }

@@ -9,11 +9,13 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use ggrs::{Message, NonBlockingSocket};
+use tickfold_testing::SplitMix64;
 
 /// Largest datagram read; ggrs's own UDP socket reads 4096 bytes too.
 const RECV_BUFFER: usize = 4096;
 
-/// What a link does to packets: one-way latency, ± jitter (uniform), and loss, from a seed.
+/// What a link does to packets: one-way latency, ± jitter (uniform), and loss, drawn from a
+/// [`SplitMix64`] seeded with `seed`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LinkConfig {
     /// One-way latency, ns.
@@ -66,36 +68,18 @@ pub struct SocketStats {
     pub last_error: Option<ErrorKind>,
 }
 
-/// `SplitMix64`: small, seeded, good enough for a network simulation.
-#[derive(Copy, Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-}
-
 /// The impairments of one direction: decides each packet's fate and delivery time.
 #[derive(Debug)]
 struct Link {
     config: LinkConfig,
-    rng: Rng,
+    rng: SplitMix64,
 }
 
 impl Link {
     fn new(config: LinkConfig) -> Link {
         Link {
             config,
-            rng: Rng(config.seed),
+            rng: SplitMix64::new(config.seed),
         }
     }
 
@@ -111,14 +95,21 @@ impl Link {
                 .saturating_sub(c.jitter_ns),
         )
     }
-}
 
-fn encode(msg: &Message, stats: &mut SocketStats) -> Option<Vec<u8>> {
-    let bytes = bincode::serialize(msg).ok();
-    if bytes.is_none() {
-        stats.encode_errors += 1;
+    /// One outgoing message, counted in `stats`: `None` when it does not encode or the link
+    /// loses it, else its bytes and when to deliver them.
+    fn send(&mut self, msg: &Message, now: u64, stats: &mut SocketStats) -> Option<(u64, Vec<u8>)> {
+        stats.sent += 1;
+        let Ok(bytes) = bincode::serialize(msg) else {
+            stats.encode_errors += 1;
+            return None;
+        };
+        let at = self.route(now);
+        if at.is_none() {
+            stats.lost += 1;
+        }
+        at.map(|at| (at, bytes))
     }
-    bytes
 }
 
 fn decode(bytes: &[u8], stats: &mut SocketStats) -> Option<Message> {
@@ -203,16 +194,10 @@ impl LoopbackSocket {
 
 impl NonBlockingSocket<SocketAddr> for LoopbackSocket {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
-        {
-            let stats = &mut *self.stats.borrow_mut();
-            stats.sent += 1;
-            let Some(bytes) = encode(msg, stats) else {
-                return;
-            };
-            match self.link.route(self.now()) {
-                None => stats.lost += 1,
-                Some(at) => self.delayed.push((at, *addr, bytes)),
-            }
+        let now = self.now();
+        let sent = self.link.send(msg, now, &mut self.stats.borrow_mut());
+        if let Some((at, bytes)) = sent {
+            self.delayed.push((at, *addr, bytes));
         }
         self.flush();
     }
@@ -337,20 +322,15 @@ impl MemorySocket {
 
 impl NonBlockingSocket<SocketAddr> for MemorySocket {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
-        let stats = &mut *self.stats.borrow_mut();
-        stats.sent += 1;
-        let Some(bytes) = encode(msg, stats) else {
-            return;
-        };
-        match self.link.route(self.net.clock.now()) {
-            None => stats.lost += 1,
-            Some(at) => self
-                .net
+        let now = self.net.clock.now();
+        let sent = self.link.send(msg, now, &mut self.stats.borrow_mut());
+        if let Some((at, bytes)) = sent {
+            self.net
                 .queues
                 .borrow_mut()
                 .entry(*addr)
                 .or_default()
-                .push((at, self.addr, bytes)),
+                .push((at, self.addr, bytes));
         }
     }
 

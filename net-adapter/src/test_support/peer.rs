@@ -1,27 +1,34 @@
 //! One peer of the rollback game: its own `LoopState`, a ggrs P2P session, the adapter, time
-//! sync, and a log of confirmed checksums. Shared by `examples/rollback.rs` and the tests.
-#![allow(dead_code, unreachable_pub)]
+//! sync, and a log of confirmed checksums: the shell of the facade's `examples/rollback.rs` and
+//! of this crate's tests.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tickfold::ggrs_adapter::ggrs::{
+use ggrs::{
     DesyncDetection, Frame, GgrsError, NonBlockingSocket, P2PSession, PlayerType, SessionBuilder,
     SessionState,
 };
-use tickfold::ggrs_adapter::{NetError, NetEvent, Refusal, Rollback, TimeSync};
-use tickfold::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
+use tickfold_core::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
+
+use crate::{NetError, NetEvent, Refusal, Rollback, TimeSync};
 
 use super::game::{self, Config, Game};
 
 /// How a peer's session is set up.
 #[derive(Copy, Clone, Debug)]
 pub struct PeerOptions {
+    /// ggrs's prediction window (and the ring's frames, one more).
     pub max_prediction: usize,
+    /// ggrs's input delay, in frames.
     pub input_delay: usize,
+    /// What becomes of the ticks ggrs refuses.
     pub refusal: Refusal,
+    /// ggrs's disconnect timeout.
     pub disconnect_timeout: Duration,
+    /// ggrs's delay before it warns of a disconnect.
     pub disconnect_notify: Duration,
+    /// Whether [`TimeSync`] slows the loop of a peer that runs ahead.
     pub time_sync: bool,
     /// A second clock beside the 60 Hz frame clock (the loop's main clock): its ticks are
     /// not frames, the peer counts them as the game's other systems would run them.
@@ -42,16 +49,25 @@ impl Default for PeerOptions {
     }
 }
 
+/// One peer: player 0 or 1, its session, adapter, world and loop, and what it logged.
 pub struct Peer {
+    /// Its player handle.
     pub handle: usize,
+    /// Its ggrs session.
     pub session: P2PSession<Config>,
+    /// The adapter.
     pub rollback: Rollback<Config, Game>,
+    /// The world.
     pub game: Game,
+    /// Its loop, made at the first step after the handshake.
     pub state: Option<LoopState>,
+    /// Its time sync.
     pub sync: TimeSync,
+    /// Whether time sync is on.
     pub time_sync: bool,
     /// Every confirmed frame's checksum, logged when the frame is confirmed.
     pub confirmed: Vec<(Frame, u64)>,
+    /// Every event of the session.
     pub events: Vec<NetEvent<SocketAddr>>,
     /// (frame, frames ahead), one sample per 60 frames.
     pub ahead: Vec<(Frame, i32)>,
@@ -71,6 +87,10 @@ pub struct Peer {
 
 impl Peer {
     /// Player `handle` (0 or 1) on `socket`, playing against `remote`.
+    ///
+    /// # Errors
+    ///
+    /// ggrs's, when it refuses the session's settings; the ring's, as [`Rollback::new`].
     pub fn new(
         handle: usize,
         socket: impl NonBlockingSocket<SocketAddr> + 'static,
@@ -110,6 +130,8 @@ impl Peer {
         })
     }
 
+    /// Whether the handshake is done.
+    #[must_use]
     pub fn running(&self) -> bool {
         self.session.current_state() == SessionState::Running
     }
@@ -126,6 +148,10 @@ impl Peer {
     /// One frame of the shell at `now`: poll the network, read events, adjust the time scale,
     /// step the fold and run each tick as a ggrs frame, then log newly confirmed checksums.
     /// The loop starts at the first `now` after the handshake.
+    ///
+    /// # Errors
+    ///
+    /// The adapter's, as [`Rollback::update`].
     pub fn step(&mut self, now: Nanos) -> Result<(), NetError> {
         self.session.poll_remote_clients();
         let mut recommended = false;
@@ -196,6 +222,10 @@ impl Peer {
     /// The adapter's counts against the loop's, as the contracts say they are: the adapter's
     /// `ticks == frames + refused + lost` with nothing lost, one ggrs frame per frame-clock
     /// tick run, its refusals the loop's, and the accounting identity of every clock.
+    ///
+    /// # Errors
+    ///
+    /// What disagrees, in words.
     pub fn check_accounting(&self) -> Result<(), String> {
         let s = self.rollback.stats();
         let mut wrong = Vec::new();
@@ -234,6 +264,7 @@ impl Peer {
     }
 
     /// The frame clock's accounting (`None` before the handshake).
+    #[must_use]
     pub fn frame_clock_stats(&self) -> Option<ClockStats> {
         let clock = self.rollback.frame_clock();
         self.state.as_ref().and_then(|s| s.clock_stats(clock))
@@ -241,6 +272,7 @@ impl Peer {
 }
 
 /// Confirmed frames both peers logged, and how many of those had equal checksums.
+#[must_use]
 pub fn compare(a: &[(Frame, u64)], b: &[(Frame, u64)]) -> (usize, usize) {
     let mut common = 0;
     let mut equal = 0;
