@@ -117,18 +117,21 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///
 /// * Make it and step it: [`new`](LoopState::new), then [`step`](LoopState::step),
 ///   [`advance`](LoopState::advance) or [`advance_into`](LoopState::advance_into).
-/// * Read the clocks' numbers: [`clock_stats`](LoopState::clock_stats),
-///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
-///   [`clock_names`](LoopState::clock_names).
 /// * Control it through a handle for each layer of time, as Bevy keeps `Time<Virtual>`,
 ///   `Time<Real>` and `Time<Fixed>`: [`virtual_time_mut`](LoopState::virtual_time_mut)
 ///   (pause, time scale, debug stepping, elapsed and delta),
 ///   [`real_time_mut`](LoopState::real_time_mut) (the clock readings, the max frame delta,
 ///   the render cap) and [`clock_mut`](LoopState::clock_mut) (one clock's rate, cap, phase,
 ///   hysteresis, overstep).
+/// * Read the clocks' numbers: [`clock_stats`](LoopState::clock_stats),
+///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
+///   [`clock_names`](LoopState::clock_names).
 /// * Change the set of clocks, refuse a tick, move the state to another time axis:
 ///   [`add_clock`](LoopState::add_clock), [`remove_clock`](LoopState::remove_clock),
 ///   [`refuse`](LoopState::refuse), [`rebase`](LoopState::rebase).
+///
+/// The older one-line forms (`set_paused`, `set_time_scale`, `ticks_run`, `virtual_time`,
+/// `set_rate(clock, ..)` and the rest) still work and call these; they are left off this page.
 ///
 /// # Size and cost
 ///
