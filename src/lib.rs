@@ -23,8 +23,8 @@
 //!         }
 //!     }
 //! }
-//! assert_eq!(state.clock_stats("main").map_or(0, |s| s.ticks_run), 4); // 96 ms hold four whole 20 ms ticks
-//! # Ok::<(), tickfold::ConfigError>(())
+//! assert_eq!(state.clock("main")?.stats().ticks_run, 4); // 96 ms hold four whole 20 ms ticks
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! A real loop passes `Instant::now()` instead, or lets [`runner`] read the clock and sleep.
@@ -44,8 +44,18 @@
 //! | `tickfold-derive` | the derive `Interpolate` (feature `derive`) | `#[derive(Interpolate)]`: blend a struct field by field |
 //! | `tickfold-snapshot` | `tickfold::snapshot` (feature `snapshot`) | double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures |
 //!
-//! The README (the repository's front page) walks through the options, the policies when a loop
-//! falls behind, the tools and the measured figures; its examples are compiled as doctests.
+//! The Bevy plugin, `tickfold-bevy`, is a crate of its own (see [`guide::bevy`]).
+//!
+//! # The guide
+//!
+//! [`guide`] is the manual: a [tutorial](guide::tutorial) that builds a complete two-clock game
+//! step by step (interpolation, a fake-clock test, a determinism property, a save resumed
+//! exactly), a page for readers [coming from](guide::coming_from) Bevy's `FixedUpdate`,
+//! `game-loop` or a hand-written accumulator, and one chapter per topic: [several
+//! clocks](guide::clocks), [falling behind](guide::falling_behind), [run-time
+//! controls](guide::controls), [input](guide::input), [saves](guide::saves), the adapters, the
+//! runner, the determinism kit, the design and the measured figures. Every example in it is a
+//! doctest.
 //!
 //! # Features
 //!
@@ -64,7 +74,7 @@ pub use tickfold_core::*;
 
 /// `#[derive(Interpolate)]` (feature `derive`): the `tickfold-derive` crate. It lives in the
 /// macro namespace beside the trait of the same name, so `use tickfold::Interpolate;` brings
-/// both. See the README's "Deriving Interpolate".
+/// both. See [`guide::interpolation`].
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tickfold_derive::Interpolate;
@@ -77,32 +87,35 @@ pub mod runner;
 pub mod winit;
 /// Rollback netcode over ggrs (feature `ggrs`): the `tickfold-ggrs` crate — each tick of the
 /// frame clock is one ggrs frame, refused ticks go back to the loop, saves and loads through
-/// the snapshot ring, time sync through the fold. See the README's "Multiplayer: rollback with
-/// ggrs".
+/// the snapshot ring, time sync through the fold. See [`guide::rollback`].
 #[cfg(feature = "ggrs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ggrs")))]
 #[doc(inline)]
 pub use tickfold_ggrs as ggrs_adapter;
 /// The hecs adapter (feature `hecs`): the `tickfold-hecs` crate — capture tracked components
 /// before a step's last update only (the capture rule of [`Tick::last_in_step`]), read blended
-/// values at render. See the README's "hecs worlds".
+/// values at render. See [`guide::hecs`].
 #[cfg(feature = "hecs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hecs")))]
 #[doc(inline)]
 pub use tickfold_hecs as hecs_adapter;
 /// Snapshots of plain-data worlds (feature `snapshot`): the `tickfold-snapshot` crate —
 /// double buffers with dirty chunks, a rollback ring with checksums, `im::Vector` captures.
-/// See the README's "Plain-data worlds".
+/// See [`guide::snapshots`].
 #[cfg(feature = "snapshot")]
 #[cfg_attr(docsrs, doc(cfg(feature = "snapshot")))]
 #[doc(inline)]
 pub use tickfold_snapshot as snapshot;
 /// The determinism kit (feature `quickcheck`): the `tickfold-testing` crate — arbitrary frame
-/// schedules, bit-for-bit schedule checks, timestep checks, record and replay.
+/// schedules, bit-for-bit schedule checks, timestep checks, record and replay. See
+/// [`guide::determinism`].
 #[cfg(feature = "quickcheck")]
 #[cfg_attr(docsrs, doc(cfg(feature = "quickcheck")))]
 #[doc(inline)]
 pub use tickfold_testing as testing;
+
+#[cfg(any(doc, doctest))]
+pub mod guide;
 
 /// The README's examples, compiled and run as doctests (never part of the public API).
 #[doc = include_str!("../README.md")]

@@ -1,5 +1,5 @@
-//! The imperative shell around the fold: read the time, step, hand the events to user code,
-//! wait until the deadline.
+//! The imperative shell around the fold (feature `std`, on by default): read the time, step,
+//! hand the events to user code, wait until the deadline.
 //!
 //! The runner does not take over control flow. [`Runner::frame`] does one frame and returns the
 //! deadline; [`Runner::wait_until`] sleeps until it with the pluggable [`Sleeper`]. A plain

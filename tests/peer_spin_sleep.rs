@@ -14,7 +14,7 @@
 //!
 //! `MissedTickBehavior::Delay` (a late tick re-phases the grid to the late call) is
 //! `Policy::Delay`, ported from its doc example and against a third small port of
-//! `Interval::tick`. `Interval::set_period` is `LoopState::set_rate` (both keep the next
+//! `Interval::tick`. `Interval::set_period` is `ClockMut::set_rate` (both keep the next
 //! scheduled tick and use the new period after it) and `LoopHelper::set_target_rate` is too.
 //! `Interval::reset` is `reset_grid` under `Policy::Delay`, with one difference: `reset`
 //! schedules the next tick a period after the call, `reset_grid` starts a slot at once (one

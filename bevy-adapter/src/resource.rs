@@ -235,19 +235,19 @@ impl Tickfold {
             .and_then(|c| c.label)
     }
 
-    /// Pauses or resumes the tickfold clocks ([`LoopState::set_paused`]). While paused no
+    /// Pauses or resumes the tickfold clocks ([`VirtualTimeMut::set_paused`]). While paused no
     /// clock schedule runs.
     pub fn set_paused(&mut self, paused: bool) {
         self.state.virtual_time_mut().set_paused(paused);
     }
 
-    /// Changes the time scale of the tickfold clocks, exactly ([`LoopState::set_time_scale`]).
+    /// Changes the time scale of the tickfold clocks, exactly ([`VirtualTimeMut::set_scale`]).
     pub fn set_time_scale(&mut self, scale: TimeScale) {
         self.state.virtual_time_mut().set_scale(scale);
     }
 
     /// Runs exactly `n` more ticks of the alpha clock at the next frame, then stays paused
-    /// ([`LoopState::step_ticks`]); the other clocks run the ticks due by then.
+    /// ([`VirtualTimeMut::step_ticks`]); the other clocks run the ticks due by then.
     pub fn step_ticks(&mut self, n: u64) {
         self.state.virtual_time_mut().step_ticks(n);
     }

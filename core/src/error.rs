@@ -120,7 +120,7 @@ impl core::error::Error for ConfigError {
 
 /// Why a control on one clock refused: [`LoopState::add_clock`](crate::LoopState::add_clock),
 /// [`LoopState::remove_clock`](crate::LoopState::remove_clock), the run-time settings
-/// ([`LoopState::set_rate`](crate::LoopState::set_rate) and friends) or
+/// ([`ClockMut::set_rate`](crate::ClockMut::set_rate) and friends) or
 /// [`LoopState::refuse`](crate::LoopState::refuse). The state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -42,7 +42,7 @@ pub struct Tick {
     /// before it (run or dropped), rounded down to whole nanoseconds. While the period never
     /// changed this is `index`·dt, whatever resets or late [`Policy::Delay`] slots did to
     /// the grid (60 ticks at 60 Hz are exactly 1 s). After
-    /// [`set_rate`](crate::LoopState::set_rate), the ticks of the new period start at the
+    /// [`set_rate`](crate::ClockMut::set_rate), the ticks of the new period start at the
     /// old grid's boundary rounded up to a whole ns, the instant their due times (and so
     /// [`lag`](Self::lag)) are measured from: for a catch-up tick, `t + lag` is the step's
     /// virtual time, or one ns less when the tick's start is not a whole ns.
@@ -195,8 +195,8 @@ pub enum DropReason {
     /// Constant-rate policies: these slots passed before their update could run.
     SlotMissed,
     /// A control threw these ticks away on request:
-    /// [`LoopState::discard_overstep`](crate::LoopState::discard_overstep) or
-    /// [`LoopState::reset_grid`](crate::LoopState::reset_grid).
+    /// [`ClockMut::discard_overstep`](crate::ClockMut::discard_overstep) or
+    /// [`ClockMut::reset_grid`](crate::ClockMut::reset_grid).
     Discarded,
 }
 
@@ -285,7 +285,7 @@ pub enum Event<T> {
     Resumed,
     /// The time scale changed since the previous step, taking effect from the previous `now`.
     ScaleChanged(TimeScale),
-    /// [`LoopState::set_rate`](crate::LoopState::set_rate) changed `clock`'s tick length since
+    /// [`ClockMut::set_rate`](crate::ClockMut::set_rate) changed `clock`'s tick length since
     /// the previous step. Tick numbers continue: tick `from_tick` is the first of the new
     /// period, and its interval starts where the previous tick's ended.
     RateChanged {

@@ -24,8 +24,8 @@ use crate::walk::{INLINE_RUNS, Walk};
 /// time.
 ///
 /// The reports of the run-time clock controls ([`Event::RateChanged`], and
-/// [`Event::DroppedTicks`] from [`LoopState::discard_overstep`](crate::LoopState::discard_overstep)
-/// and [`LoopState::reset_grid`](crate::LoopState::reset_grid)) come on top, one per call at
+/// [`Event::DroppedTicks`] from [`ClockMut::discard_overstep`](crate::ClockMut::discard_overstep)
+/// and [`ClockMut::reset_grid`](crate::ClockMut::reset_grid)) come on top, one per call at
 /// most, however many calls the shell made since the previous step. They never make a step
 /// allocate either: they are copied into the room the step's own events cannot need, and when
 /// they do not fit, the events take the state's list of them as it is (the next control then

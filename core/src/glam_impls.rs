@@ -121,7 +121,7 @@ impl Interpolate for Quat {
     }
 }
 
-/// A rotation blended by normalized lerp instead of slerp: cheaper (no trigonometry), along the
+/// (Feature `glam`.) A rotation blended by normalized lerp instead of slerp: cheaper (no trigonometry), along the
 /// same shortest arc, with a small speed variation across the arc (none at the ends).
 ///
 /// # Examples

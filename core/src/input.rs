@@ -39,7 +39,7 @@ use crate::time::{Nanos, Timestamp};
 /// * **Monotone in time.** A later input never goes to an earlier tick; the inputs of a tick
 ///   come out in timestamp order (ties in push order).
 /// * **Paused.** Virtual time stands still, so inputs during a pause go to the next tick that
-///   runs; during a [`step_ticks`](LoopState::step_ticks) step (virtual time jumps at the end
+///   runs; during a [`step_ticks`](crate::VirtualTimeMut::step_ticks) step (virtual time jumps at the end
 ///   of the step), to the first tick it runs.
 /// * **Before the start** (a timestamp earlier than the loop's start): taken as the start, so
 ///   it goes to tick 0 (or the first tick to run).

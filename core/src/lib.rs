@@ -124,9 +124,11 @@ pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
 pub use real_handle::{RealTimeHandle, RealTimeMut, RealTimeView};
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use serde_state::SavedState;
 pub use state::LoopState;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use state_error::StateError;
 pub use stats::ClockStats;
 pub use time::{Lag, Nanos, Timestamp};

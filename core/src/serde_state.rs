@@ -120,7 +120,8 @@ impl<T: Serialize> Serialize for LoopState<T> {
     }
 }
 
-/// A [`LoopState`] as saved, read but not yet checked: the typed route to a [`StateError`].
+/// A [`LoopState`] as saved, read but not yet checked: the typed route to a [`StateError`]
+/// (feature `serde`).
 ///
 /// Deserializing a `LoopState` refuses a broken save with the format's own error, whose
 /// message is the [`StateError`]'s. To tell a file that does not parse (the format's error)

@@ -27,6 +27,35 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 /// `(LoopState, now) -> (LoopState, Events)` of the purely functional Scheme loop article, with
 /// the fixed timestep and interpolation of Glenn Fiedler's "Fix Your Timestep!".
 ///
+/// # First steps
+///
+/// Make it with [`new`](LoopState::new), step it with the time now, run an update for each
+/// [`Event::Update`](crate::Event::Update), draw at the render's `alpha`, and read the clock's
+/// numbers with [`clock`](LoopState::clock) and the time with
+/// [`virtual_time`](LoopState::virtual_time) and [`real_time`](LoopState::real_time):
+///
+/// ```
+/// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+///
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+/// let events;
+/// (state, events) = state.step(Nanos::from_millis(50)); // a fake clock: 50 ms after the start
+/// for event in &events {
+///     match event {
+///         Event::Update(tick) => assert_eq!(tick.dt_secs(), 0.02), // ticks 0 and 1
+///         Event::Render(render) => assert_eq!(render.alpha, 0.5), // 10 ms into tick 2's 20
+///         _ => {}
+///     }
+/// }
+/// let main = state.clock("main")?.stats(); // a loop's first clock is named "main"
+/// assert_eq!((main.ticks_run, main.alpha), (2, 0.5));
+/// assert_eq!(state.virtual_time().elapsed(), Nanos::from_millis(50)); // the time readings
+/// assert_eq!(state.real_time().elapsed(), Nanos::from_millis(50));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// The controls (pause, time scale, rates, caps) come after, on the handles listed below.
+///
 /// # The shell's contract
 ///
 /// The shell that drives it (a window loop, a server tick, a test, a replay) makes these calls,

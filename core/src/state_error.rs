@@ -17,7 +17,7 @@ use crate::virtual_time::{PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
 /// The version of the `LoopState` format written by this crate.
 pub(crate) const FORMAT: u32 = 1;
 
-/// Why a loaded [`LoopState`](crate::LoopState) was refused: it breaks a rule every state built
+/// (Feature `serde`.) Why a loaded [`LoopState`](crate::LoopState) was refused: it breaks a rule every state built
 /// by the fold keeps (corrupted or edited data), so stepping it could go wrong.
 ///
 /// Deserializing a `LoopState` reports it as the deserializer's own error, with this message;

@@ -1,6 +1,6 @@
 //! Run-time changes in `bevy_time`'s tests (bevyengine/bevy, `crates/bevy_time/src/`), replayed
 //! on tickfold's fold with a fake clock: `Time<Fixed>::set_timestep` while the loop runs is
-//! `LoopState::set_rate`, `Time<Virtual>::set_max_delta` is `set_max_frame_delta`, and
+//! `ClockMut::set_rate`, `Time<Virtual>::set_max_delta` is `set_max_frame_delta`, and
 //! `Time::wrap_period` is the period given to `elapsed_wrapped`; and a port of Bevy's
 //! `Time<Virtual>` + `Time<Fixed>` pipeline checked against the fold frame by frame, with speed
 //! and timestep changes. The fixed-schedule scenarios are in `peer_bevy_time.rs`, which says how

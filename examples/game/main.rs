@@ -1,4 +1,5 @@
-//! A complete game loop, written from the README and the rustdoc alone: a hecs world of 10,000
+//! A complete game, the one the guide's tutorial (`tickfold::guide::tutorial`) builds step by
+//! step, at full size: a hecs world of 10,000
 //! bodies (`Position(Vec3)` and `Rotation(Quat)` blended through `#[derive(Interpolate)]`, a
 //! `Velocity(Vec3)` and a spin that are not), simulated at a fixed 30 Hz and rendered with
 //! interpolation at the display's rate (the runner's default 60 Hz, or `--render-hz`) on the

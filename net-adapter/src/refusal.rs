@@ -16,7 +16,7 @@ pub enum Refusal {
     /// fold's per-step cap and max frame delta bound the catch-up, as for any backlog). Once
     /// more than `max_owed` ticks of the frame clock are due and not run after a refusal, the
     /// fold drops that whole backlog with
-    /// [`LoopState::reset_grid`](tickfold_core::LoopState::reset_grid): it is reported as
+    /// [`ClockMut::reset_grid`](tickfold_core::ClockMut::reset_grid): it is reported as
     /// [`Event::DroppedTicks`](tickfold_core::Event::DroppedTicks) at the next step and counted
     /// in `ticks_dropped`, and the frame clock's grid restarts at the step's time.
     Retry {
@@ -24,7 +24,7 @@ pub enum Refusal {
         max_owed: u32,
     },
     /// The refused ticks are dropped at once: the frame clock's backlog is dropped with
-    /// [`LoopState::reset_grid`](tickfold_core::LoopState::reset_grid) after every refusal, so
+    /// [`ClockMut::reset_grid`](tickfold_core::ClockMut::reset_grid) after every refusal, so
     /// the game falls behind the fold's clock by the ticks ggrs refused.
     Drop,
 }

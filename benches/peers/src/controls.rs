@@ -1,7 +1,7 @@
 //! Run-time controls against the peers that have them: Bevy's `Time<Fixed>::set_timestep` in
 //! the middle of a run (fake clock, a minimal `App`) and `spin_sleep_util`'s `Interval` with
 //! `MissedTickBehavior::Delay` (real clock: it reads `Instant::now()` itself), each replayed on
-//! tickfold (`LoopState::set_rate`, `Policy::Delay`) with the same times.
+//! tickfold (`ClockMut::set_rate`, `Policy::Delay`) with the same times.
 
 use std::time::{Duration, Instant};
 

@@ -105,7 +105,7 @@ fn timestep_section(t: &TimestepRun, out: &mut String) {
          `Time<Fixed>::elapsed()`, time fed by `TimeUpdateStrategy::ManualInstant`) and a \
          tickfold loop get the same {} frames of 12 to 20 ms (splitmix64, fixed seed; frame 0 \
          at the start is Bevy's first update). The timestep starts at {} and changes {}, \
-         between frames, with `set_timestep` in Bevy and `LoopState::set_rate` in tickfold. A \
+         between frames, with `set_timestep` in Bevy and `ClockMut::set_rate` in tickfold. A \
          fixed run is compared by its frame and its virtual time at the end of the tick \
          (Bevy: `Time<Fixed>::elapsed()` inside the system; tickfold: `t + dt`).\n",
         TIMESTEP_FRAMES,

@@ -1,0 +1,198 @@
+//! The measured figures: the fold against the peers, pacing, the demo.
+//!
+//! One command measures the fold against `game-loop`, a floor written in the bench, Bevy's fixed
+//! loop and Piston, in one interleaved run, and writes `BENCHMARKS.md` (its figures below):
+//!
+//! ```sh
+//! cargo run --release --manifest-path benches/peers/Cargo.toml            # about a minute once built
+//! cargo run --release --manifest-path benches/peers/Cargo.toml -- --callgrind  # instruction counts only
+//! ```
+//!
+//! Every loop's frame is inlinable into its timing loop, as in a user's crate (a second table in
+//! `BENCHMARKS.md` puts every loop behind an `#[inline(never)]` call instead). The **floor** is a
+//! minimal exact-integer loop in the bench that reports what tickfold's events report for one
+//! catch-up clock (index, `t`, `dt`, lag and `last_in_step` per update; alpha, exact lag and tick
+//! count for the render; the deadline; drops and deferrals). Instruction counts come from
+//! callgrind and repeat exactly on a loaded machine; the ns medians are from one run on this
+//! project's shared 2-core machine, so compare ratios, not absolute figures.
+//!
+//! | per frame, 0 / 1 / 8 updates + render | before the rework | after the compact `Events` | last round | now |
+//! |---|---|---|---|---|
+//! | `advance_into` (in place), instructions | 359 / 514 / 1,539 | 253 / 477 / 1,172 | 217 / 425 / 884 | 214 / 422 / 874 |
+//! | `step` (by value), instructions | 876 / 1,031 / 2,056 | 381 / 680 / 1,424 | 356 / 560 / 1,019 | 355 / 559 / 1,011 |
+//! | `game-loop` 1.3 inlined, instructions | 58 / 76 / 139 | 58 / 76 / 139 | 59 / 77 / 140 | 59 / 77 / 140 |
+//! | floor, instructions | 151 / 211 / 576 | 152 / 212 / 577 | 152 / 212 / 577 | 152 / 212 / 577 |
+//! | `advance_into`, median ns (ratio to `game-loop`) | 44.3 / 63.4 / 192.6 (4.6 / 5.1 / 9.2) | 30.0 / 35.4 / 143.4 (3.2 / 3.0 / 6.7) | 35.1 / 56.0 / 113.3 (3.7 / 4.5 / 5.3) | 20.0 / 56.4 / 107.5 (3.2 / 4.5 / 5.0) |
+//! | `step`, median ns (ratio to `game-loop`) | 111.1 / 136.2 / 269.6 (11.5 / 11.0 / 12.8) | 56.1 / 65.1 / 196.3 (6.0 / 5.5 / 9.2) | 67.5 / 93.9 / 149.4 (7.1 / 7.5 / 7.0) | 38.9 / 76.7 / 129.9 (6.3 / 6.1 / 6.1) |
+//!
+//! Each column is one run of the peers bench at that state of the core ("before": before the
+//! compact `Events` and the boxed `LoopState`, on a busier machine). The instruction counts
+//! repeat exactly; the nanoseconds do not: three consecutive runs of the current code on this
+//! shared machine, with nothing else of ours running, gave `advance_into` at 1 update 37.9, 54.8
+//! and 56.0 ns, and the floor, in the same runs, 15.1, 22.4 and 23.5 ns (a ratio of 2.5, 2.4 and
+//! 2.4 each time). So read the ns columns as ratios within one run, and the instruction counts as
+//! the change.
+//!
+//! The last column (this round) is at or below the one before it in all six instruction counts,
+//! while the step now does two more things: every tick's `t` is exact across grid resets and late
+//! `Delay` slots (a run carries the fraction of a ns its simulation time has; its grid points take
+//! it in once, and the lag takes it out with the same one compare as before), and every step of
+//! one to four clocks holds inline every rare event it can make (so none allocates; `Events` grew
+//! from 672 to 896 bytes, which `step` copies out: 112 instructions of `memcpy` instead of 100).
+//! Those two first cost 2 to 14 instructions a frame (215 / 435 / 891 and 358 / 574 / 1,030);
+//! the fast path then won them back by building its run straight in the events' own slot instead
+//! of on the stack and copying it in (`Few::push_with`, 15 instructions a frame with an update),
+//! and `step` keeps the state in a register across the call (2); splitting the state into its
+//! time layers (private fields behind inlined methods) and owned clock names then cost 2 to 3
+//! (212 / 420 / 872 and 352 / 556 / 1,008 before them). The ns medians of this run came
+//! on a machine busy with other builds (see the ranges in `BENCHMARKS.md`); read them as ratios.
+//!
+//! The column before it (in `core/src/walk.rs`, `step.rs`, `few.rs`, `clock.rs`): a single
+//! catch-up run's updates are read through plain fields chosen once by a flag, with each lag in
+//! 64 bits (an update read went from about 66 to 35 instructions); the step writes its run
+//! straight into the events; the rare-event lists count their items, so clearing one writes a
+//! count; the render's alpha and lag are computed in 64 bits while the times fit (the exact
+//! 128-bit path stays, out of line). Each fast path is checked against the exact path it
+//! shortcuts by a property over values anywhere on the time axis.
+//!
+//! | other cases, instructions per frame in the peers bench | after the compact `Events` | last round | now |
+//! |---|---|---|---|
+//! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,939 | 34,929 (the floor: 52,826) |
+//! | 1 / 4 / 16 clocks, one update each, stepping and reading | 477 / 2,295 / 8,556 | 425 / 2,286 / 8,626 | 422 / 2,377 / 9,123 |
+//! | 1,000 updates: allocations per step (`advance_into` / `step`) | 0 / 0 | 0 / 0 | 0 / 0 |
+//! | 4 clocks: allocations per step (stepping and reading, any rare events) | 0 | 0 | 0 |
+//!
+//! (Before the compact `Events`, 1,000 updates spilled to the heap and several clocks allocated
+//! every step.)
+//!
+//! `size_of` on 64-bit targets: `LoopState<Nanos>` and `LoopState<Instant>` 8 (a box), `Events`
+//! 896 (room for four clocks' runs, whatever the number of updates, and every rare event a step
+//! of four clocks makes), `Event<Nanos>` 48, `Tick` 48,
+//! `Render` 32, `Lag` 12, `Period` 16, `Nanos` 8.
+//!
+//! What the figures say, honestly:
+//!
+//! * **Missed: ≤ 1.2× `game-loop` at 0, 1 and 8 updates.** In this run `advance_into` is
+//!   3.4–5.3× and `step` 6.0–6.4× the inlined `game-loop`. The floor, which reports what
+//!   tickfold reports and nothing else, is itself 1.9–4.1× `game-loop` in ns and 2.6–4.1× in
+//!   instructions: that is what the extra information costs (per update an index, `t`, an exact
+//!   lag and `last_in_step` the shell reads; an exact integer grid instead of one `f64` add; a
+//!   render with an exact lag and tick count; a deadline), so no loop that reports it can meet
+//!   1.2× `game-loop` here. tickfold is 1.4 / 2.0 / 1.5× the floor in instructions (1.3–2.4× in
+//!   ns for `advance_into`). From the callgrind breakdown in `BENCHMARKS.md`: the compiler keeps
+//!   `advance_into` out of line (a call and reloads per frame); the fast path still checks what
+//!   the floor does not have (several clocks, scale, pause, render cap, run-time controls, the end
+//!   of time, generic timestamps) and builds an `Events` value the shell reads back; and
+//!   by-value `step` copies the 896-byte `Events` out of the call (112 instructions of `memcpy`).
+//!   Forcing `advance_into` inline cut it by 5 % but made `step` 28 % dearer, so it stays as the
+//!   compiler chooses.
+//! * **Met: O(1) steps.** A step's cost does not grow with its catch-up updates: the fold counts
+//!   them with one division and the result is a compact description; only reading the updates
+//!   costs per update (about 35 instructions each). 1,000 updates never touch the heap, and
+//!   stepping and reading them costs less than the floor, which walks its grid tick by tick.
+//! * **Missed: 4 clocks ≤ 2× one clock.** Four clocks cost 4.5–6.8× one clock in ns, 5.4× in
+//!   instructions (each clock is worked off on its own and merged lazily, O(clocks + updates)).
+//!   Stepping and reading up to four clocks never allocates; past four updating clocks the runs
+//!   and the merge spill to the heap (1 allocation per frame with `advance_into` and 16 clocks, 3
+//!   with `step`).
+//! * **Met: zero allocations per step** for one to four clocks, in both APIs, however many updates
+//!   and whatever else the step reports: `Events` holds inline every other event such a step can
+//!   make (at most 2 + 3 per clock, 14 for four clocks; `INLINE_EVENTS`) and takes the run-time
+//!   clock controls' reports from the state without copying them when they do not fit.
+//!
+//! ## Pacing and the demo
+//!
+//! `cargo run --release --example pacing` runs three 60 Hz loops with 1 ms of work per
+//! iteration, the constant-rate loop article's naive `sleep(1/60)`, `spin_sleep_util::Interval` and the tickfold runner,
+//! interleaved in rotating rounds so that load bursts on the shared machine fall on all three
+//! alike (`--seconds` per loop, default 10; `--rounds`, default 5), pools each loop's wake-up
+//! lateness over the rounds, and writes `pacing.svg` (drift per iteration in the first round)
+//! into the target directory (`target/pacing.svg`, or under `CARGO_TARGET_DIR`), or to `--svg PATH`.
+//! The headline run, on an idle machine, 60 s per loop in 30 rounds (3,600 wake-ups each):
+//!
+//! ```sh
+//! cargo run --release --example pacing -- --seconds 60 --rounds 30
+//! ```
+//!
+//! | loop | lateness p50 | p99 | max | drift of a round's last iteration (worst) | CPU time |
+//! |---|---|---|---|---|---|
+//! | naive `sleep(1/60)` (the constant-rate loop article's first loop) | 162.9 µs | 278.2 µs | 3085.3 µs | +145.143 ms | 3.812 s |
+//! | `spin_sleep_util::Interval` | 39.7 µs | 190.5 µs | 3570.2 µs | +1.391 ms | 3.821 s |
+//! | tickfold runner | 38.0 µs | 148.2 µs | 4723.1 µs | +0.074 ms | 3.821 s |
+//!
+//! * The naive loop drifts linearly, about 70 ms per second of running (its sleep ignores the work
+//!   and the oversleep; a round of 2 s ends about 145 ms late). The runner's drift does not grow:
+//!   it waits for exact due times on the fold's grid.
+//! * **p99 target met in this run, but only just separable from noise.** The runner's p99 was
+//!   148.2 µs against `Interval`'s 190.5 µs at the same CPU time; both sleep with `spin_sleep`'s
+//!   default sleeper, so they should be close. Three shorter runs (10 s per loop, 600 wake-ups,
+//!   where p99 is the 6th-worst wake-up) gave 167.5 vs 163.3 µs, 161.5 vs 124.4 µs and 627.9 vs
+//!   274.9 µs (runner vs `Interval`): in short runs a single burst decides p99 either way.
+//!
+//! The demo's summary from a release build (`cargo run --release --example demo --features hecs,glam -- --headless`,
+//! or any run whose output is not a terminal):
+//!
+//! ```text
+//! summary (4.00 s wall)
+//!   ticks      79 (20 Hz)
+//!   frames     480 (cap 120 Hz)
+//!   drops      0
+//!   wake-ups   480: lateness p50 38.9 µs, p99 102.7 µs, max 253.9 µs
+//!   cpu time   0.031 s (0.8% of one core)
+//! ```
+//!
+//! The demo's build: every example of the facade builds all its dev-dependencies (serde_json
+//! and the serde and bytemuck derives among them), 40 crates. An earlier measurement, from an
+//! empty `CARGO_TARGET_DIR` with `CARGO_BUILD_JOBS=2` on the shared 2-core machine:
+//! `cargo build --release --example demo --features hecs,glam` took 151 s; it built 145 crates
+//! in 372 s while the window example's winit and softbuffer and the benchmarks' criterion were
+//! dev-dependencies of every example (they now live in `examples/window/` and `testing/`). The
+//! README gives the current figures of both set-up commands. The features are the facade's: the
+//! demo reaches the hecs adapter and glam as your code would, through `tickfold::hecs_adapter`
+//! and `tickfold::glam`.
+//!
+//! The side-by-side comparison with the peers (`game-loop`, `bevy_time`, Piston) follows under
+//! [Against the peers](#against-the-peers); its full tables are in `BENCHMARKS.md`.
+//!
+//! ## Against the peers
+//!
+//! One command times tickfold and the loops users would pick instead, in the same run on the same
+//! machine, prints a markdown report with ratios tickfold / peer and writes it to `BENCHMARKS.md`
+//! (about a minute once built; the first build compiles Bevy's crates):
+//!
+//! ```sh
+//! cargo run --release --manifest-path benches/peers/Cargo.toml
+//! ```
+//!
+//! The bench crate `benches/peers/` is excluded from the workspace, so the test command never
+//! builds Bevy (CI runs the bench crate's own tests as its last step). It pins `game-loop` 1.3.0 (driven by a fake clock through its `TimeTrait`),
+//! `bevy_time` 0.20.1 in a minimal `App` (`TimePlugin`, one `FixedUpdate` system, time fed by
+//! `TimeUpdateStrategy::ManualInstant`) and Piston's `pistoncore-event_loop` 1.0.0 (bench mode,
+//! which has no clock to fake; its stall runs on the real clock). It measures ns and allocations
+//! per frame (0, 1 and 8 updates), steps-per-frame histograms at 60 Hz ticks with 60 Hz and
+//! 59.94 Hz frames ±50 µs (seeded jitter, 36,000 frames), the tick grid's drift after one
+//! simulated hour, a 5 s stall, and the run-time controls the peers have: Bevy's `set_timestep`
+//! mid-run against `set_rate`, and `spin_sleep_util` 0.1.1's `Interval` with
+//! `MissedTickBehavior::Delay` on the real clock against `Policy::Delay`. The headline rows of one
+//! run:
+//!
+//! | target | tickfold | peers | |
+//! |---|---|---|---|
+//! | ≥ 100× faster than Bevy's fixed loop (`advance_into`, worst case) | 58.6 ns | 7.38 µs | **met**: 126× |
+//! | zero allocations per frame (1 to 4 clocks, both APIs) | 0 | game-loop 0, Bevy 0, Piston 0 | **met** |
+//! | zero drift of the tick grid after 1 h at 60 Hz | 0 ns | game-loop 0 ns, Bevy +72,000 ns, Piston −144,000 ns | **met** |
+//! | fewer irregular frames (0 or 2+ updates) than every peer, 60 Hz ±50 µs, 36,000 frames | 0 (tickfold `.phase(0.5)`) | game-loop 18,070, Bevy 17,743 | **met** |
+//! | fewer irregular frames (0 or 2+ updates) than every peer, 59.94 Hz ±50 µs, 36,000 frames | 37 (tickfold `.hysteresis(0.5)`) | game-loop 69, Bevy 73 | **met** |
+//! | every tick dropped by a 5 s stall is reported | 286 of 286 | game-loop 0 of 286, Bevy 0 of 286, Piston 0 of 299 | **met** |
+//! | the same fixed runs as Bevy across `set_timestep` at run time (20 → 10 → 25 ms, 150 frames) | 148 of 148 at the same frame and virtual time, same overstep after every frame | Bevy `Time<Fixed>` | **met** |
+//! | the same schedule as `spin_sleep`'s `MissedTickBehavior::Delay` (real clock, 5 ms, 30 calls, 4 late) | every tick offset only by the gap between the two clock readings (at most 1,373 ns); fed the interval's own reading, 30 of 30 at the same instant | `spin_sleep_util` `Interval` | **met** |
+//!
+//! * The per-frame cost against `game-loop` is in the first section of this page: missed.
+//! * `game-loop` shows no measurable drift at matched 60/60 rates either (its `f64` accumulator
+//!   stays below one tick); Bevy's 16,666,667 ns tick and Piston's 16,666,666 ns tick do.
+//! * Piston has no jitter rows: neither of its modes can replay a schedule.
+//! * `set_rate` and Bevy's `set_timestep` follow the same rule between frames (Bevy spends its
+//!   overstep with the new timestep; tickfold restarts the grid at the boundary the lag is
+//!   measured from). `spin_sleep_util`'s `Interval` reads the clock again inside `tick()`, so
+//!   after each late call its grid sits that gap (under 2 µs) later than tickfold's, until the
+//!   next late call.

@@ -1,0 +1,140 @@
+//! The runner, the thin shell that reads the clock and sleeps, and its winit integration.
+//!
+//! The fold never reads a clock; `tickfold::runner` is the thin shell that does. `Runner::frame`
+//! reads the clock, steps the fold (in place, without allocating), hands each event to your code in
+//! order and carries out `Sleep` events (it reads the clock again after each sleep and sleeps
+//! again while early, so no update runs before its slot; with `NoSleep`, or a sleeper that keeps
+//! waking early, `frame` stops before the `Sleep`, returns its time and hands on the rest of the
+//! events at a later call); `Runner::wait_until` sleeps until the fold's deadline and
+//! returns how late it woke. `Runner::run` loops the two. The sleeper is pluggable: `SpinSleep`
+//! (`spin_sleep`'s hybrid sleep, the default), `ThreadSleep` (plain `thread::sleep`) or `NoSleep`
+//! for loops paced by vsync. Nothing takes over control flow: inside winit, call `frame` from
+//! `about_to_wait` and pass the deadline to `ControlFlow::WaitUntil` (the feature `winit` does it
+//! for you, below).
+//!
+//! **Draws at the display rate by default.** A runner whose sleeper sleeps (anything but
+//! `NoSleep`) sets a render cap of 60 Hz (`runner::DEFAULT_RENDER_HZ`) on a state that has none
+//! (`LoopConfig::render_rate`'s "no cap" default): its deadlines then include a render slot every
+//! 1/60 s, so it wakes and draws 60 times a second with `alpha` spread over the tick. Without it, a
+//! sleeping runner would sleep from tick to tick and draw once per tick at `alpha` ≈ 0 (30 draws a
+//! second at 30 Hz): interpolation would silently do nothing. A cap you set is kept; pick another
+//! with `Runner::with_render_rate` (`Some(144 Hz)` for a 144 Hz display, `None` to draw only when
+//! ticks run). With `NoSleep` the state is left alone: vsync or the outer event loop paces the
+//! draws. The cap is part of the state (a save game keeps it).
+//!
+//! **Stopping from inside.** `Runner::run_with(&mut game, |game, event, state, ctl| ...)` hands
+//! your game to the one handler, which stops the loop with `ctl.exit()` (a `runner::Control`):
+//! the loop returns right after that event. Exit on a `Render` (always a step's last event) and
+//! nothing is left over; exit mid-step and the rest of the step waits in the runner
+//! (`has_pending_events`) for the next `frame` or `run`, never lost. `run(on_event, keep_going)`
+//! still works, but its stop condition cannot read what the handler changes.
+//!
+//! **A fake clock for tests.** `runner::ManualTime` is both the time source and the sleeper:
+//! sleeping jumps to the deadline, clones share one clock, and `advance` moves it by hand (the
+//! time an update or a draw takes), so hours of a loop run in milliseconds, exactly on the fold's
+//! deadlines:
+//!
+//! ```rust
+//! # #[cfg(feature = "std")]
+//! # fn main() -> Result<(), tickfold::ConfigError> {
+//! use tickfold::runner::{ManualTime, Runner};
+//! use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! struct Game { x: f64, updates: u32 }
+//!
+//! let clock = ManualTime::new();
+//! let state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+//! let mut runner = Runner::new(state, clock.clone(), clock.clone());
+//! let mut game = Game { x: 0.0, updates: 0 };
+//! let mut alphas = Vec::new();
+//! runner.run_with(&mut game, |game, event, _state, ctl| match event {
+//!     Event::Update(tick) => {
+//!         game.x += tick.dt_secs();
+//!         game.updates += 1;
+//!         clock.advance(Nanos::from_millis(2)); // the update's work
+//!     }
+//!     Event::Render(_) if game.updates >= 90 => ctl.exit(), // quit after three seconds
+//!     Event::Render(frame) => alphas.push(frame.alpha), // drawn at 60 Hz, between ticks
+//!     _ => {}
+//! });
+//! assert_eq!(game.updates, 90);
+//! assert!(alphas.len() >= 170 && alphas.iter().any(|a| *a > 0.4));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "std"))]
+//! # fn main() {}
+//! ```
+//!
+//! ```rust
+//! # #[cfg(feature = "std")]
+//! # fn main() -> Result<(), tickfold::ConfigError> {
+//! use std::time::Instant;
+//! use tickfold::runner::{Runner, SpinSleep, RealTime};
+//! use tickfold::{Event, LoopConfig, LoopState, Period};
+//!
+//! let config = LoopConfig::new(Period::from_hz(100)?).render_rate(Some(Period::from_hz(240)?));
+//! let mut runner = Runner::new(LoopState::new(config, Instant::now())?, RealTime, SpinSleep::default());
+//! let mut position = 0.0_f64;
+//! runner.run(
+//!     |event, _state| match event {
+//!         Event::Update(tick) => position += 2.0 * tick.dt_secs(),
+//!         Event::Render(_frame) => { /* draw, blending with `_frame.alpha` */ }
+//!         _ => {}
+//!     },
+//!     |state| state.clock("main").is_ok_and(|main| main.stats().ticks_run < 5),
+//! );
+//! assert!(position > 0.09);
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "std"))]
+//! # fn main() {}
+//! ```
+//!
+//! `examples/pacing.rs` compares the runner with the naive `sleep(1/60)` loop that the constant-rate
+//! loop article starts from (it drifts by the work and the oversleep of every iteration) and with
+//! `spin_sleep_util::Interval` (figures in [`performance`](super::performance)).
+//!
+//! ## winit: the feature `winit`
+//!
+//! `tickfold = { version = "0.1", features = ["winit"] }` adds `tickfold::winit` (winit 0.30; the
+//! feature turns on `std`, and builds winit with its `x11` backend only: your own `winit = "0.30"`
+//! dependency, with its default features, adds Wayland). Write the game as a `tickfold::winit::Game`
+//! and hand it with a `Runner` to `tickfold::winit::App`, winit's `ApplicationHandler`:
+//!
+//! * `Game::resumed` creates the window, `Game::window` lends it to `App`;
+//! * on every `about_to_wait`, `App` calls `Runner::frame`, hands each event to `Game::event`
+//!   (updates; keep `Render`'s `alpha`), calls `request_redraw` on the window if the frame
+//!   rendered, and sets `ControlFlow::WaitUntil(deadline)` (`ControlFlow::Wait` when nothing is due
+//!   by time alone), so the process sleeps until the next tick or render slot, or until input;
+//! * `Game::window_event` gets the window events, with the loop's state to pause it or change the
+//!   time scale: draw on `RedrawRequested`;
+//! * on `WindowEvent::Occluded(true)` (covered, minimised or on another workspace, as the platform
+//!   reports it) `App` stops requesting redraws, while the ticks go on at their deadlines and the
+//!   loop still sleeps between them; on `Occluded(false)` it requests one at once and resumes;
+//! * `Control::exit`, from any of the game's handlers, ends the event loop; `App::exit_requested`,
+//!   `App::redraws_requested` and `App::frames` (wake-ups) tell what happened afterwards.
+//!
+//! Use `NoSleep` as the runner's sleeper (the event loop waits) and give the loop a render cap:
+//! without one every frame renders and each redraw wakes the loop again, as fast as the surface
+//! presents. winit is compiled only for builds that ask for the feature: the demo and the other
+//! examples of the facade never build it.
+//!
+//! `cargo run --release -p tickfold-window` shows the demo's world in a real window, as such a
+//! `Game` (winit 0.30 and softbuffer, no system development packages needed; its own package under
+//! `examples/window/`, so the other examples never compile them): `I` toggles interpolation, `Space`
+//! pauses, `S` cycles the time scale, and the title bar shows the statistics. Under Xvfb
+//! (`Xvfb :99 -screen 0 1024x768x24`, then
+//! `DISPLAY=:99 cargo run --release -p tickfold-window -- --seconds 6`) it printed `window closed:
+//! 120 ticks, 860 frames drawn, 0 dropped` (119 and 855 with the hand-written glue it had before);
+//! a frame captured with imagemagick's `import -window root`:
+//!
+//! ![the window example under Xvfb](examples/window.png)
+//!
+//! `tests/winit.rs` opens windows on `$DISPLAY` and checks, on the real clock, that half a second
+//! at 60 Hz runs the fold's count of ticks with a redraw requested per render and about one
+//! wake-up per deadline, that a window covered by another requests no redraws while the ticks go
+//! on, and that the loop ends through `Control::exit`. It needs an X server: `bash .ci/winit` starts
+//! Xvfb (installing Debian's `xvfb` if needed) and runs it (`bash .ci/winit CMD...` runs any
+//! command under that display). Without `DISPLAY` the test fails when `CI` is set and says it
+//! skipped otherwise, so `cargo test --workspace --all-features` still passes on a machine without
+//! a display.
