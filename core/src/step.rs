@@ -109,6 +109,20 @@ impl<T: Timestamp> LoopState<T> {
         self.advance_new(now, events);
     }
 
+    /// [`advance_into`](Self::advance_into) into empty events.
+    #[inline]
+    fn advance_new(&mut self, now: T, events: &mut Events<T>) {
+        let s = &mut *self.inner;
+        s.begin_span();
+        if s.is_plain() {
+            s.advance_plain(now, events);
+        } else {
+            s.advance_general(now, events);
+        }
+    }
+}
+
+impl<T> LoopState<T> {
     /// Where a renderer stands between `clock`'s previous and current tick after the latest
     /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
     /// such clock. [`Render::alpha`] is this reading for the alpha clock
@@ -138,18 +152,6 @@ impl<T: Timestamp> LoopState<T> {
         let s = &*self.inner;
         let i = s.position(clock.into()).ok()?;
         Some(s.clocks[i].alpha(s.virt.now()).0)
-    }
-
-    /// [`advance_into`](Self::advance_into) into empty events.
-    #[inline]
-    fn advance_new(&mut self, now: T, events: &mut Events<T>) {
-        let s = &mut *self.inner;
-        s.begin_span();
-        if s.is_plain() {
-            s.advance_plain(now, events);
-        } else {
-            s.advance_general(now, events);
-        }
     }
 }
 
