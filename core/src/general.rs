@@ -105,6 +105,7 @@ impl<T: Timestamp> Inner<T> {
         // Each clock's ticks depend on that clock alone, so each clock is worked off on its
         // own (O(1) for a plain clock, O(its updates) otherwise) and the lazy merge of
         // `Events` orders the runs by due time: O(clocks + updates) in all.
+        let mut capped = false;
         for clock in &mut self.clocks {
             let mut run = clock.run();
             let n = if clock.plain() {
@@ -119,14 +120,16 @@ impl<T: Timestamp> Inner<T> {
                 run.count = n;
                 ev.runs.push(run);
             }
+            capped |= n >= clock.checked().cap;
         }
-        let _ = self.hold_after_deferral(ev, v);
-        for clock in &mut self.clocks {
-            clock.drop_passed_after_refused(v, &mut ev.before);
+        // Only a step in which some clock reached its cap can defer a tick.
+        if capped {
+            let _ = self.hold_after_deferral(ev, v);
         }
         let mut wake = u64::MAX;
         let mut backlog = false;
         for clock in &mut self.clocks {
+            clock.drop_passed_after_refused(v, &mut ev.before);
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
                 ev.before.push_after(Event::Deferred {

@@ -90,8 +90,18 @@ impl Clock {
     /// For the drop policies, after a refused slot ran late in this step: the slots that
     /// started meanwhile (the one in progress included) are dropped and reported now, so no
     /// slot is left pending after a step that ran the clock (see `ClockStats::pending`).
+    #[inline]
     pub(crate) fn drop_passed_after_refused<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
-        let ran_refused = self.count > 0 && self.spare > 0 && self.spare <= self.count;
+        if self.spare == 0 {
+            return;
+        }
+        self.drop_passed_after_refused_slow(v, out);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn drop_passed_after_refused_slow<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
+        let ran_refused = self.count > 0 && self.spare <= self.count;
         if !ran_refused || !self.constant_rate() || self.config.policy == Policy::Delay {
             return;
         }
