@@ -27,7 +27,9 @@ impl<T> LoopState<T> {
     /// ```
     /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
     ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// // No cap: the main clock leaves no backlog for the AI clock's ticks to wait behind.
+    /// let config = LoopConfig::new(Period::from_hz(60)?).max_updates(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(500));
     /// // An AI clock from now on: its tick 0 covers [500, 600) ms of virtual time.
     /// let ai = state.add_clock(ClockConfig::new("ai", Period::from_hz(10)?), None)?;

@@ -130,6 +130,35 @@ impl ClockConfig {
     /// The most updates one step may run for this clock before it keeps the rest as backlog
     /// (simloop's N). `None` lifts the cap, up to the backstop [`MAX_UPDATES_PER_STEP`].
     /// Default `Some(8)`. `Some(0)` is rejected.
+    ///
+    /// The cap is set per clock (each clock counts its own updates), but what it defers holds
+    /// the whole loop: a step runs a prefix of the loop's one order of ticks (by due time, ties
+    /// to the clock declared first). Once the cap defers a tick of this clock, no tick of any
+    /// clock due after it runs in that step; the step reports [`Event::Deferred`](crate::Event::Deferred) for every
+    /// clock left with due ticks, and its deadline is "now". So with caps on, the ticks run,
+    /// and their order, are the same however frames slice time (drops aside, which are
+    /// reported).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // Physics at 30 Hz (cap 8) and AI at 10 Hz, then one 577 ms frame: physics runs ticks
+    /// // 0..8 and defers tick 8 (due at 300 ms); AI runs the ticks due before it (100, 200 ms)
+    /// // and waits with its tick 2, due at 300 ms too (the tie goes to physics, declared first).
+    /// let config = LoopConfig::new(Period::from_hz(30)?)
+    ///     .max_frame_delta(None) // keep every tick of the long frame
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.clock_id("ai").unwrap();
+    /// let events = state.advance(Nanos::from_millis(577));
+    /// let ran: Vec<u64> = events.updates().filter(|t| t.clock == ai).map(|t| t.index).collect();
+    /// assert_eq!(ran, [0, 1]);
+    /// assert_eq!(events.updates().count(), 10);
+    /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(577))); // "now": the backlog
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn max_updates(mut self, cap: Option<u32>) -> ClockConfig {
         self.max_updates = cap;
@@ -343,7 +372,10 @@ impl LoopConfig {
         self
     }
 
-    /// The main clock's update cap: see [`ClockConfig::max_updates`]. Default `Some(8)`.
+    /// The main clock's update cap (the first clock's, `"main"`), and no other clock's: each
+    /// clock added with [`LoopConfig::clock`] sets its own with
+    /// [`ClockConfig::max_updates`]. Default `Some(8)`. The cap is per clock; a tick it defers
+    /// holds back every tick of every clock due after it (see [`ClockConfig::max_updates`]).
     ///
     /// # Examples
     ///

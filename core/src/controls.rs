@@ -172,7 +172,11 @@ impl<T> LoopState<T> {
     /// Step again soon: the deadline the step gave assumed the tick ran.
     ///
     /// A refused constant-rate slot runs at the next step even when that step comes after
-    /// the slot (or later ones) passed: nothing is dropped in its place. The one exception is
+    /// the slot (or later ones) passed: it is not dropped. The slots that started meanwhile
+    /// are dropped in that same step, reported as
+    /// [`DropReason::SlotMissed`](crate::DropReason::SlotMissed) (under `Policy::Delay` the
+    /// grid moves to the late slot instead and nothing is dropped), so no slot is left
+    /// pending after the step. The one exception to the refused slot running is
     /// a step longer than the max frame delta, which drops the oldest ticks first, a refused
     /// one among them, reported in its [`Event::DiscardedTime`](crate::Event::DiscardedTime) as every such drop is. A
     /// control that drops ticks ([`reset_grid`](crate::ClockMut::reset_grid),

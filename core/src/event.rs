@@ -185,6 +185,14 @@ pub struct Render {
     pub ticks: u64,
     /// The loop is paused: no updates ran and alpha is frozen.
     pub paused: bool,
+    /// The frame's delta: the virtual time this step moved, exactly (0 while paused, scaled
+    /// by the time scale, clamped by the max frame delta; after single-stepping, the ticks
+    /// stepped). Virtual, not real, because what a render animates with it (particles,
+    /// easing, a camera's smoothing) lives in the same time as the ticks it blends between:
+    /// a pause freezes it and slow motion slows it. The real delta is
+    /// [`RealTimeMut::delta`](crate::RealTimeMut::delta). The same value as
+    /// [`VirtualTimeMut::delta`](crate::VirtualTimeMut::delta) after the step.
+    pub delta: Nanos,
 }
 
 /// Why a step could not account for a stretch of time.
@@ -256,8 +264,11 @@ pub enum Event<T> {
     },
     /// Run one fixed update.
     Update(Tick),
-    /// The per-step cap stopped this step with `ticks` ticks of `clock` still due. They stay
-    /// in the backlog and run in later steps; the deadline is "now".
+    /// The per-step cap stopped this step with `ticks` ticks of `clock` still due: its own
+    /// cap, or another clock's, whose deferred tick holds back every tick due after it (a step
+    /// runs a prefix of the loop's due-time order, see
+    /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)). They stay in the
+    /// backlog and run in later steps; the deadline is "now".
     Deferred {
         /// The clock with a backlog.
         clock: ClockId,

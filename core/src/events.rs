@@ -63,8 +63,8 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
 /// room than one. Only reading them costs per update. The value takes 896 bytes for
 /// `Events<Nanos>` on 64-bit targets: room for four clocks' runs and for every other event a
-/// step of one to four clocks can make ([`INLINE_EVENTS`]: at most 14 events, 35 words of the
-/// 36 inline). So a step of one to four clocks never allocates, whatever it reports. A step of
+/// step of one to four clocks can make ([`INLINE_EVENTS`]: at most 14 events, 35 words, all
+/// inline). So a step of one to four clocks never allocates, whatever it reports. A step of
 /// more clocks allocates only when more than four of them update, or make rare events, at
 /// once (a reused buffer keeps its capacity, so
 /// [`LoopState::advance_into`](crate::LoopState::advance_into) allocates then only the first

@@ -76,6 +76,9 @@ fn same_paths(case: Case) -> bool {
         }
         ef.clear();
         eg.clear();
+        // As `advance_new` does: the step's span first (the render's delta reads it).
+        fast.inner.begin_span();
+        general.inner.begin_span();
         fast.inner.advance_plain(Nanos(now), &mut ef);
         general.inner.advance_general(Nanos(now), &mut eg);
         // The same state, the same lazily produced events (compared one by one, then as the

@@ -105,6 +105,7 @@ impl<T: Timestamp> Inner<T> {
         // Each clock's ticks depend on that clock alone, so each clock is worked off on its
         // own (O(1) for a plain clock, O(its updates) otherwise) and the lazy merge of
         // `Events` orders the runs by due time: O(clocks + updates) in all.
+        let mut capped = false;
         for clock in &mut self.clocks {
             let mut run = clock.run();
             let n = if clock.plain() {
@@ -119,10 +120,16 @@ impl<T: Timestamp> Inner<T> {
                 run.count = n;
                 ev.runs.push(run);
             }
+            capped |= n >= clock.checked().cap;
+        }
+        // Only a step in which some clock reached its cap can defer a tick.
+        if capped {
+            let _ = self.hold_after_deferral(ev, v);
         }
         let mut wake = u64::MAX;
         let mut backlog = false;
         for clock in &mut self.clocks {
+            clock.drop_passed_after_refused(v, &mut ev.before);
             if let Some(ticks) = clock.end_step(v) {
                 backlog = true;
                 ev.before.push_after(Event::Deferred {
@@ -143,6 +150,42 @@ impl<T: Timestamp> Inner<T> {
         self.virt
             .real_needed(wake.saturating_sub(v))
             .map(|r| now_real.saturating_add(r))
+    }
+
+    /// The cap and the loop's one total order: a step runs a prefix of the loop's order of
+    /// (due time, declaration order). When the cap defers a clock's tick, the ticks this step
+    /// fired that come after it in that order, of every clock, are put back (they run in a
+    /// later step, in their place), so the ticks run are the same however frames slice time.
+    /// Rare: only a step the cap stopped rebuilds its runs. Returns whether the cap deferred
+    /// a tick.
+    pub(crate) fn hold_after_deferral(&mut self, ev: &mut Events<T>, v: u64) -> bool {
+        if self.clocks.len() < 2 {
+            return false;
+        }
+        let mut first: Option<(u64, usize)> = None;
+        for (i, clock) in self.clocks.iter().enumerate() {
+            if let Some(due) = clock.deferred(v) {
+                if first.is_none_or(|(d, _)| due < d) {
+                    first = Some((due, i));
+                }
+            }
+        }
+        let Some((due, place)) = first else {
+            return false;
+        };
+        let mut moved = false;
+        for (i, clock) in self.clocks.iter_mut().enumerate() {
+            moved |= clock.hold_after(due, place, i);
+        }
+        if moved {
+            ev.runs.clear();
+            for clock in &self.clocks {
+                if clock.count() > 0 {
+                    ev.runs.push(clock.step_run());
+                }
+            }
+        }
+        true
     }
 
     /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
@@ -174,6 +217,7 @@ impl<T: Timestamp> Inner<T> {
         clock.fire();
         run.count = 1;
         ev.runs.push(run);
+        clock.drop_passed_after_refused(v, &mut ev.before);
         clock.end_step(v);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
@@ -208,6 +252,7 @@ impl<T: Timestamp> Inner<T> {
             lag,
             ticks: self.alpha_clock_ref().map_or(0, |c| c.ran()),
             paused: self.virt.is_paused(),
+            delta: self.virtual_view().delta(),
         }
     }
 }

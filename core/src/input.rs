@@ -45,9 +45,15 @@ use crate::time::{Nanos, Timestamp};
 ///   it goes to tick 0 (or the first tick to run).
 /// * **In the future** (stamped after the latest `now`): kept until a step covers its
 ///   timestamp, then attributed by the rule. Never given out early.
-/// * **Late** (pushed after the step that covered its timestamp, or a step not
-///   [`observe`](Self::observe)d): taken as stamped at the start of the next step observed,
-///   so it goes to the first tick due after that; never to a tick already drained.
+/// * **Late** (pushed after the step that covered its timestamp): the one rule for late input
+///   is *by its stamp, among the ticks not yet drained*. An input stamped inside the latest
+///   step's span is attributed by its timestamp, as if it had been pushed before that step,
+///   except that it never goes to a tick already drained: it goes to the first tick not yet
+///   drained whose due time is after its virtual time (10 Hz, a step at 250 ms, tick 0
+///   drained, then an input stamped 50 ms pushed: tick 1 gets it; pushed after tick 1 was
+///   drained too, tick 2). An input stamped before the latest step's span (the step that
+///   covered it was not [`observe`](Self::observe)d) is taken as stamped at that span's
+///   start, so it goes to the first tick of the latest step not yet drained.
 ///
 /// # The shell's contract
 ///
@@ -165,8 +171,8 @@ impl<I, T: Timestamp> InputQueue<I, T> {
 
     /// Attributes the inputs the latest step of `state` covered (stamped up to its `now`):
     /// call it once after every step. Calling it again for the same step attributes only the
-    /// inputs pushed since (by their timestamps, as if they had been pushed before the step;
-    /// none goes to a tick already drained).
+    /// inputs pushed since, by the rule for late input (see **Late** in the
+    /// [type's docs](InputQueue)).
     pub fn observe(&mut self, state: &LoopState<T>) {
         let s = &*state.inner;
         let Some(now) = s.real.latest() else { return };

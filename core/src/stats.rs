@@ -130,7 +130,11 @@ pub struct ClockStats {
     /// how it relates to the ticks dropped). Drops by the controls and missed slots drop ticks,
     /// counted in `ticks_dropped`, and no time.
     pub time_discarded: Nanos,
-    /// Ticks due that have neither run nor been dropped (the capped backlog).
+    /// Ticks due that have neither run nor been dropped: for a catch-up clock, the backlog
+    /// the cap deferred (see [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)).
+    /// For the constant-rate policies, 0 after every step that ran the clock: late slots are
+    /// dropped (reported) in the step that finds them, even when a refused slot runs late in
+    /// their place (see [`LoopState::refuse`](crate::LoopState::refuse)).
     pub pending: u64,
     /// Ticks due by the virtual clock: for [`Policy::CatchUp`](crate::Policy::CatchUp), ticks
     /// whose interval `[k·dt, (k+1)·dt)` (shifted by the phase) has ended; for the

@@ -122,6 +122,39 @@ impl<T: Timestamp> LoopState<T> {
     }
 }
 
+impl<T> LoopState<T> {
+    /// Where a renderer stands between `clock`'s previous and current tick after the latest
+    /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
+    /// such clock. [`Render::alpha`] is this reading for the alpha clock
+    /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)); state that another
+    /// clock's updates change blends with that clock's alpha. Read at the render, on the
+    /// state after the step: it allocates nothing, for any number of clocks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // AI declared first (so it drives `Render::alpha`), physics at 50 Hz.
+    /// let config = LoopConfig::new(Period::from_hz(10)?)
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(150));
+    /// let render = events.render().expect("a frame to draw");
+    /// assert_eq!(render.alpha, 0.5); // AI: 50 ms into its 100 ms tick
+    /// assert_eq!(state.alpha("physics"), Some(0.5)); // 10 ms into its 20 ms tick
+    /// assert_eq!(state.alpha("main"), Some(render.alpha));
+    /// assert_eq!(state.alpha("audio"), None);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn alpha<'a>(&self, clock: impl Into<crate::ClockRef<'a>>) -> Option<f64> {
+        let s = &*self.inner;
+        let i = s.position(clock.into()).ok()?;
+        Some(s.clocks[i].alpha(s.virt.now()).0)
+    }
+}
+
 impl<T: Timestamp> Inner<T> {
     /// Whether this step can take the fast path: one catch-up clock with late firing and no
     /// hysteresis, real-time scale, no render cap, not paused and no control to report (the
@@ -143,8 +176,8 @@ impl<T: Timestamp> Inner<T> {
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.real.latest().is_none();
         let (elapsed, behind) = self.real.read(now, ev);
+        let before = self.virt.now();
         if elapsed > 0 {
-            let before = self.virt.now();
             // At a scale of 1 the virtual advance is the real one.
             if self.real.max_delta().is_some_and(|max| elapsed > max) {
                 self.add_real(elapsed, ev);
@@ -192,6 +225,7 @@ impl<T: Timestamp> Inner<T> {
                 lag,
                 ticks: clock.ran(),
                 paused: false,
+                delta: Nanos(v - before),
             });
         }
         ev.deadline = deadline.map(|after| deadline_from(now, behind, after));

@@ -60,11 +60,15 @@ impl<T: Timestamp> Inner<T> {
                 ev.runs.push(run);
             }
         }
+        // Another clock's deferred tick may hold the alpha clock's back (the loop's order):
+        // only the ticks that ran count then.
+        let deferred = self.hold_after_deferral(ev, v);
         let ran = u64::from(self.clocks[a].count());
         if self.clocks[a].ended() {
             self.virt.cancel_steps();
         } else {
-            self.virt.steps_taken(ran.max(1));
+            self.virt
+                .steps_taken(if deferred { ran } else { ran.max(1) });
         }
         // A backlog the cap left is reported only while the request goes on (the deadline is
         // then "now"); once it is done the loop stays paused and the backlog waits, counted

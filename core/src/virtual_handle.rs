@@ -8,7 +8,7 @@ use crate::access::{Access, Exclusive, Shared};
 use crate::deltas::wrap;
 use crate::rate::{Period, TimeScale};
 use crate::span::StepSpan;
-use crate::state::LoopState;
+use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 use crate::virtual_time::Virtual;
 
@@ -117,10 +117,7 @@ impl<T> LoopState<T> {
     /// ```
     #[must_use]
     pub fn virtual_time(&self) -> VirtualTimeView<'_> {
-        VirtualTimeHandle {
-            virt: &self.inner.virt,
-            span: &self.inner.span,
-        }
+        self.inner.virtual_view()
     }
 
     /// A handle on virtual time for its controls (pause, time scale, debug stepping) and its
@@ -468,5 +465,15 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     #[must_use]
     pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
         (wrap(self.virt.now(), period) as f64 / 1e9) as f32
+    }
+}
+
+impl<T> Inner<T> {
+    /// The read-only view of virtual time, for the step's own readings (the render's delta).
+    pub(crate) fn virtual_view(&self) -> VirtualTimeView<'_> {
+        VirtualTimeHandle {
+            virt: &self.virt,
+            span: &self.span,
+        }
     }
 }

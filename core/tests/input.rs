@@ -320,3 +320,34 @@ fn future_inputs_wait_and_late_ones_go_to_the_next_tick() {
         .collect();
     assert_eq!(got, [(2, vec!["late"]), (3, vec![]), (4, vec!["future"])]);
 }
+
+/// The one rule for late input (`InputQueue`'s docs, **Late**): 10 Hz, a step at 250 ms
+/// runs ticks 0 and 1; tick 0 is drained, then an input stamped 50 ms is pushed: it goes by
+/// its stamp to the first tick not yet drained, tick 1 (not to tick 2, the first tick due
+/// after the next step's start). Pushed after tick 1 was drained too, it goes to tick 2.
+#[test]
+fn late_input_goes_by_its_stamp_to_the_first_tick_not_yet_drained() {
+    for drained_both in [false, true] {
+        let mut state =
+            LoopState::new(LoopConfig::new(Period::from_hz(10).unwrap()), Nanos(0)).unwrap();
+        let mut queue: InputQueue<char> = InputQueue::new(&state);
+        let events = state.advance(Nanos::from_millis(250));
+        let ticks: Vec<_> = events.updates().collect();
+        assert_eq!(ticks.len(), 2);
+        assert_eq!(queue.drain(&ticks[0], &state).count(), 0);
+        if drained_both {
+            assert_eq!(queue.drain(&ticks[1], &state).count(), 0);
+        }
+        queue.push(Nanos::from_millis(50), 'x');
+        let mut got = Vec::new();
+        if !drained_both {
+            got.extend(queue.drain(&ticks[1], &state).map(|c| (1, c)));
+        }
+        let events = state.advance(Nanos::from_millis(300));
+        for tick in events.updates() {
+            got.extend(queue.drain(&tick, &state).map(|c| (tick.index, c)));
+        }
+        let want = if drained_both { 2 } else { 1 };
+        assert_eq!(got, [(want, 'x')], "drained both first: {drained_both}");
+    }
+}

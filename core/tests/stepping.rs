@@ -199,8 +199,15 @@ fn stepping(case: Case) -> bool {
                 }
                 let want: Vec<u64> = (stats.next_tick..stats.next_tick + n).collect();
                 assert_eq!(got, want);
+                // A second clock's deferred backlog holds the alpha clock's later ticks back
+                // (the loop's one order): more steps then.
                 if let Some(cap) = case.cap.filter(|_| catch_up) {
-                    assert_eq!(steps, n.div_ceil(u64::from(cap)));
+                    let fewest = n.div_ceil(u64::from(cap));
+                    if case.second {
+                        assert!(steps >= fewest);
+                    } else {
+                        assert_eq!(steps, fewest);
+                    }
                 }
                 continue;
             }

@@ -4,9 +4,10 @@ use core::marker::PhantomData;
 use std::fmt;
 
 use hecs::{Component, ComponentError, DynamicBundle, Entity, EntityBuilder, World};
-use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate, Tick};
+use tickfold_core::{ClockId, Columns, Interpolate, LoopState, Tick};
 
 use crate::error::Error;
+use crate::in_world::copy_column;
 use crate::types::{
     BlendMode, Companions, Continuity, Counts, Epoch, Ghost, Previous, Rendered, Sample, Stamp,
     draw,
@@ -156,11 +157,53 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     }
 
     /// Follows `clock`'s updates instead of the main clock's: use the clock whose updates
-    /// change `T` and whose alpha the renders carry.
+    /// change `T`. Reads then blend with that clock's alpha, [`alpha`](Self::alpha), which
+    /// is not `Render::alpha` when another clock is the loop's alpha clock.
     #[must_use]
     pub fn clock(mut self, clock: ClockId) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// The clock this tracker captures on (see [`clock`](Self::clock)).
+    #[must_use]
+    pub fn clock_id(&self) -> ClockId {
+        self.clock
+    }
+
+    /// The alpha to read this tracker at after a step: its own clock's
+    /// ([`LoopState::alpha`]), the one its captures follow; `Render::alpha` is the loop's
+    /// alpha clock's, right only when that is this tracker's clock. 1 (the newest values)
+    /// if the loop has no such clock. Allocates nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    /// use tickfold_hecs::{Interpolated, hecs::World};
+    ///
+    /// // AI (10 Hz) declared first drives `Render::alpha`; bodies move on physics (50 Hz).
+    /// let config = LoopConfig::new(Period::from_hz(10)?)
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let physics = state.clock_id("physics").expect("declared");
+    /// let (mut world, mut bodies) = (World::new(), Interpolated::<f32>::new().clock(physics));
+    /// let body = bodies.spawn(&mut world, (0.0_f32,));
+    /// let events = state.advance(Nanos::from_millis(150));
+    /// for tick in events.updates().filter(|t| t.clock == physics) {
+    ///     bodies.before_update(&mut world, &tick);
+    ///     *world.get::<&mut f32>(body)? += 1.0; // one unit per physics tick
+    /// }
+    /// let render = events.render().expect("a frame");
+    /// assert_eq!(render.alpha, 0.5); // AI's: 50 of 100 ms
+    /// assert_eq!(bodies.alpha(&state), 0.5); // physics': 10 of 20 ms
+    /// // Seven ticks ran (the last at 140 ms): drawn halfway from 6 to 7.
+    /// assert_eq!(bodies.sample(&world, body, bodies.alpha(&state))?.into_value(), 6.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn alpha<U>(&self, state: &LoopState<U>) -> f64 {
+        state.alpha(self.clock).unwrap_or(1.0)
     }
 
     /// How renders read `T`.
@@ -269,7 +312,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
         adopted
     }
 
-    fn note_update(&mut self) {
+    pub(crate) fn note_update(&mut self) {
         self.stats.updates += 1;
         self.captured_this_update = false;
         for ghost in &mut self.ghosts {
@@ -277,15 +320,6 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
         }
         let keep = self.ghost_ticks;
         self.ghosts.retain(|g| g.age < keep);
-    }
-
-    /// This tracker bound to `world`, as tickfold-core's storage traits see it:
-    /// [`Columns`] (capture and the rule) and [`BlendColumns`] (blend into any `Extend`).
-    pub fn in_world<'a>(&'a mut self, world: &'a mut World) -> InWorld<'a, T> {
-        InWorld {
-            tracker: self,
-            world,
-        }
     }
 
     /// Calls `visit` with each entity holding `T` and what to draw for it at `alpha`: first the
@@ -640,73 +674,6 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     pub(crate) fn put_builder(&mut self, builder: EntityBuilder) {
         self.builder = Some(builder);
     }
-}
-
-/// An [`Interpolated<T>`] bound to its world: the hecs implementation of tickfold-core's
-/// storage traits, [`Columns`] and [`BlendColumns`] (the other in this workspace is
-/// tickfold-snapshot's `DoubleBuffer`, a `Vec` of plain structs).
-pub struct InWorld<'a, T> {
-    tracker: &'a mut Interpolated<T>,
-    world: &'a mut World,
-}
-
-impl<T> fmt::Debug for InWorld<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InWorld")
-            .field("tracker", &self.tracker)
-            .field("entities", &self.world.len())
-            .finish()
-    }
-}
-
-impl<T: Interpolate + Component + Clone> Columns for InWorld<'_, T> {
-    fn capture(&mut self) {
-        self.tracker.capture(self.world);
-    }
-
-    fn clock(&self) -> ClockId {
-        self.tracker.clock
-    }
-
-    fn note_update(&mut self) {
-        self.tracker.note_update();
-    }
-}
-
-impl<T: Interpolate + Component + Clone> BlendColumns for InWorld<'_, T> {
-    type Item = T;
-
-    fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
-        let _ = self.tracker.blend_into(self.world, alpha, out);
-    }
-}
-
-/// The most a capture copies in one go (see [`copy_column`]).
-const COPY_BLOCK_BYTES: usize = 1024;
-
-/// Copies a `T` column into its `Previous<T>` column (the same layout), returning the count.
-///
-/// A function of its own so that the two columns arrive as distinct references: the compiler
-/// then knows they do not overlap and turns each block's loop over a `Copy` type into a
-/// `memcpy` (inlined into `capture`, over slices built from hecs's column pointers, the loop
-/// stays element by element). Blocks of at most 1 KiB: one large `memcpy` between two hecs
-/// columns of the same size ran about 10× slower than a copy of the same bytes between two
-/// `Vec`s on the machine the benchmarks ran on (a large `memcpy` takes another path, whose speed
-/// depends on how the two addresses line up), while small ones always run at the speed of
-/// the cache.
-#[inline(never)]
-fn copy_column<T: Clone>(previous: &mut [Previous<T>], current: &[T]) -> u64 {
-    let n = previous.len().min(current.len());
-    let per_block = (COPY_BLOCK_BYTES / size_of::<T>().max(1)).max(1);
-    let blocks = previous[..n]
-        .chunks_mut(per_block)
-        .zip(current[..n].chunks(per_block));
-    for (p, c) in blocks {
-        for (p, c) in p.iter_mut().zip(c) {
-            p.0.clone_from(c);
-        }
-    }
-    n as u64
 }
 
 fn missing<T>(e: ComponentError, entity: Entity) -> Error {

@@ -93,6 +93,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod in_world;
 mod interpolated;
 mod motion;
 mod save;
@@ -100,7 +101,8 @@ mod tracker;
 mod types;
 
 pub use error::Error;
-pub use interpolated::{InWorld, Interpolated, Stats};
+pub use in_world::InWorld;
+pub use interpolated::{Interpolated, Stats};
 pub use motion::{Motion, VelocityOf, WithVelocity};
 pub use save::SavedTracker;
 pub use tracker::Tracker;

@@ -264,3 +264,54 @@ fn a_tracker_following_the_wrong_clock_would_fail_the_comparison() {
     wrong.before_update(&mut world, &tick(1, true)); // captures: it follows clock 1
     assert_eq!(wrong.sample(&world, e, 0.5).unwrap(), Sample::Value(10.0));
 }
+
+/// Interpolation follows the clock it captures on (issue 27): AI declared before physics
+/// drives `Render::alpha`, yet bodies moved by physics blend with physics' alpha. Each frame
+/// draws exactly where a body was at the frame's virtual time, one physics tick behind
+/// (a body moving one unit per physics tick of 20 ms).
+#[test]
+fn physics_bodies_blend_with_physics_alpha_when_ai_is_declared_first() {
+    use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState};
+
+    let config = LoopConfig::new(Period::from_hz(10).unwrap())
+        .max_frame_delta(None)
+        .clock(ClockConfig::new("physics", Period::from_hz(50).unwrap()));
+    let mut state = LoopState::new(config, Nanos(0)).unwrap();
+    let physics = state.clock_id("physics").unwrap();
+    let mut world = World::new();
+    let mut bodies = Interpolated::<f64>::new().clock(physics);
+    let body = bodies.spawn(&mut world, (0.0_f64,));
+    let mut differs = 0;
+    for frame in 1..=40u64 {
+        let now = 7 * frame; // ms, off both grids
+        let events = state.advance(Nanos::from_millis(now));
+        let mut drawn = None;
+        for event in &events {
+            match event {
+                Event::Update(tick) if tick.clock == physics => {
+                    bodies.before_update(&mut world, &tick);
+                    *world.get::<&mut f64>(body).unwrap() += 1.0;
+                }
+                Event::Render(r) => {
+                    let at = bodies.alpha(&state);
+                    drawn = Some(bodies.sample(&world, body, at).unwrap().into_value());
+                    let wrong = bodies.sample(&world, body, r.alpha).unwrap().into_value();
+                    differs += usize::from(wrong != drawn.unwrap());
+                }
+                _ => {}
+            }
+        }
+        // Physics has run floor(now / 20) ticks; the body drawn one tick behind virtual time:
+        // (now − 20) / 20 units, from the frame after the first tick on.
+        let want = (now as f64 - 20.0) / 20.0;
+        if now >= 20 {
+            let drawn = drawn.expect("every frame renders");
+            assert!(
+                (drawn - want).abs() < 1e-9,
+                "at {now} ms: drew {drawn}, want {want}"
+            );
+        }
+    }
+    // AI's alpha would have drawn most frames elsewhere.
+    assert!(differs > 30, "only {differs} frames differ");
+}

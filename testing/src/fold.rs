@@ -153,13 +153,18 @@ pub(crate) fn fold_with<S, D: Driver>(
         if high < end || run.trace.deferred_last() {
             step(&mut driver, update, end.max(high), &mut run);
         }
-        // Each settle step runs at least one deferred tick, so this ends; the bound only
-        // guards a driver that keeps deferring without running anything.
-        let bound = driver.tick_rate().ticks_in(end.0).saturating_add(2);
-        let mut settles = 0u64;
-        while run.trace.deferred_last() && settles < bound {
+        // Each settle step runs at least one deferred tick (of any clock), so this ends; a
+        // settle step that runs nothing stops it (a driver that keeps deferring without
+        // running anything).
+        while run.trace.deferred_last() {
+            let before = run.trace.events.len();
             step(&mut driver, update, end.max(high), &mut run);
-            settles += 1;
+            let ran = run.trace.events[before..]
+                .iter()
+                .any(|e| matches!(e, Event::Update(_)));
+            if !ran {
+                break;
+            }
         }
     }
     run

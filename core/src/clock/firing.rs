@@ -55,8 +55,9 @@ impl Clock {
         let rate = self.rate();
         let local_v = self.local(v).unwrap_or(0);
         let slot = u128::from(self.tick_start.ceil());
-        // A refused slot runs late rather than being dropped (see `LoopState::refuse`).
-        if local_v > slot && self.spare == 0 {
+        // A refused slot runs late rather than being dropped (see `LoopState::refuse`); under
+        // `Delay` nothing is dropped anyway: the late slot starts now.
+        if local_v > slot && (self.spare == 0 || self.config.policy == Policy::Delay) {
             let j = match self.config.policy {
                 // Late: the slot starts now and the grid moves with it (nothing is dropped).
                 Policy::Delay => {
@@ -84,6 +85,38 @@ impl Clock {
         self.origin
             .saturating_add(self.tick_start.ceil())
             .saturating_sub(self.shift)
+    }
+
+    /// For the drop policies, after a refused slot ran late in this step: the slots that
+    /// started meanwhile (the one in progress included) are dropped and reported now, so no
+    /// slot is left pending after a step that ran the clock (see `ClockStats::pending`).
+    #[inline]
+    pub(crate) fn drop_passed_after_refused<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
+        if self.spare == 0 {
+            return;
+        }
+        self.drop_passed_after_refused_slow(v, out);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn drop_passed_after_refused_slow<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
+        let ran_refused = self.count > 0 && self.spare <= self.count;
+        if !ran_refused || !self.constant_rate() || self.config.policy == Policy::Delay {
+            return;
+        }
+        let j = self.ticks_at(v);
+        if j > self.next_tick && !self.ended() {
+            let count = j - self.next_tick;
+            out.extend(Some(Event::DroppedTicks {
+                clock: self.id,
+                first: self.next_tick,
+                count,
+                reason: DropReason::SlotMissed,
+            }));
+            self.dropped_slots = self.dropped_slots.saturating_add(count);
+            self.jump_to(j);
+        }
     }
 
     /// The description of a run of updates starting at this clock's next tick: the lazily
@@ -202,14 +235,78 @@ impl Clock {
         self.spare = self.spare.saturating_sub(self.last_count);
     }
 
+    /// The due time of the tick the cap defers in this step at `v`: `Some` when the cap
+    /// stopped this catch-up clock (or [`hold_after`](Self::hold_after) held it back) with a
+    /// tick that a step at the same `v` runs. A step runs a prefix of the loop's due-time
+    /// order: every tick due after this one, of any clock, waits for a later step.
+    #[inline]
+    pub(crate) fn deferred(&self, v: u64) -> Option<u64> {
+        let capped =
+            !self.constant_rate() && (self.count >= self.checked.cap || self.held) && !self.ended();
+        if !capped {
+            return None;
+        }
+        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there
+        // (the step joins this frame): ask the rule. A tick it holds is no backlog; `wake`
+        // gives the time the rule lets it run.
+        let h = self.checked.hysteresis_ns;
+        let again = if h > 0 {
+            let mut snap = self.snap;
+            snap.record(v, self.count, h, self.rate().as_nanos_ratio());
+            snap.fires(0, v, self.due(), h)
+        } else {
+            v >= self.due()
+        };
+        again.then_some(self.due())
+    }
+
+    /// Keeps only the ticks this step fired that come before the deferred tick `held` (due at
+    /// `due`, on the clock declared at `place`) in the loop's order of (due time, declaration
+    /// order); this clock is declared at `me`. The others are put back: they stay due, and
+    /// run in a later step in their place in the order. Returns whether any was put back.
+    pub(crate) fn hold_after(&mut self, due: u64, place: usize, me: usize) -> bool {
+        if me == place || self.count == 0 {
+            return false;
+        }
+        let first = self.next_tick - u64::from(self.count);
+        // Ticks due by `limit` come first: a tie goes to the clock declared first.
+        let keep = if me < place {
+            self.ticks_at(due)
+        } else {
+            due.checked_sub(1)
+                .map_or(first, |limit| self.ticks_at(limit))
+        }
+        .clamp(first, self.next_tick);
+        let back = self.next_tick - keep;
+        if back == 0 {
+            return false;
+        }
+        // `back` is at most this step's count.
+        self.count -= back as u32;
+        self.ran = self.ran.saturating_sub(back);
+        self.jump_to(keep);
+        self.held = true;
+        true
+    }
+
+    /// The run of the ticks this step fired (after [`hold_after`](Self::hold_after) put some
+    /// back): one division.
+    pub(crate) fn step_run(&self) -> Run {
+        let first = self.next_tick - u64::from(self.count);
+        self.run_from(self.grid().point(first), self.count)
+    }
+
     /// Ends the step: remembers the update count and resets the per-step counters. Returns the
     /// backlog if the cap stopped a catch-up clock with a tick that a step at the same `v`
-    /// runs (the deadline is then "now").
+    /// runs, or held it back behind another clock's deferred tick (the deadline is then
+    /// "now").
     // Always inlined: the fast path calls it once per step or tick.
     #[inline(always)]
     pub(crate) fn end_step(&mut self, v: u64) -> Option<u64> {
         let h = self.checked.hysteresis_ns;
-        let capped = !self.constant_rate() && self.count >= self.checked.cap && !self.ended();
+        let capped =
+            !self.constant_rate() && (self.count >= self.checked.cap || self.held) && !self.ended();
+        self.held = false;
         if h > 0 {
             self.snap
                 .record(v, self.count, h, self.rate().as_nanos_ratio());

@@ -45,8 +45,10 @@ pub(crate) struct Clock {
     /// `DiscardedTime` events.
     clamp_time: u64,
     next_tick: u64,
-    /// How many ticks can ever come due: tick `end` and later would be due past `u64::MAX` ns
-    /// of virtual time, so they never are (the end of the time axis).
+    /// How many ticks can ever run: tick `end` and later would be due past `u64::MAX` ns of
+    /// virtual time, or (1 ns constant-rate slots) carry the number `u64::MAX`, which no tick
+    /// runs with although its slot starts at exactly `u64::MAX` ns (the end of the time axis).
+    /// Once `EndOfTime` is reported it never grows again (see `regrid.rs`).
     end: u64,
     /// Whether [`Event::EndOfTime`] has been reported.
     end_reported: bool,
@@ -82,6 +84,9 @@ pub(crate) struct Clock {
     /// The lowest tick the latest refusals undid (with `refused`, what an
     /// [`InputQueue`](crate::InputQueue) asks to give those ticks' inputs back).
     undone: u64,
+    /// Whether this step held back due ticks behind another clock's deferred tick (see
+    /// `hold_after`); cleared when the step ends.
+    held: bool,
 }
 
 impl Clock {
@@ -121,6 +126,7 @@ impl Clock {
             stepped: None,
             spare: 0,
             undone: 0,
+            held: false,
             config,
         };
         clock.due_at = clock.compute_due();

@@ -32,17 +32,19 @@ impl Clock {
             self.origin = u64::try_from(-lead).unwrap_or(u64::MAX);
             self.shift = 0;
         }
-        self.end = self.base.saturating_add(segment_end(
+        let end = self.base.saturating_add(segment_end(
             self.rate(),
             self.origin,
             self.shift,
             self.constant_rate(),
         ));
-        // A grid moved back inside the time axis runs again (tick numbers never repeat:
-        // `next_tick` only grows); reaching the end again is reported again.
-        if !self.ended() {
-            self.end_reported = false;
-        }
+        // Once reported, the end of time stays where it was: the tick `EndOfTime` named never
+        // runs, and the report comes once per clock, whatever control moves the grid after.
+        self.end = if self.end_reported {
+            end.min(self.end)
+        } else {
+            end
+        };
         self.due_at = self.compute_due();
     }
 
