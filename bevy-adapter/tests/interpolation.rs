@@ -6,10 +6,10 @@ mod common;
 use core::time::Duration;
 use std::collections::HashMap;
 
-use bevy_app::{App, Update};
+use bevy_app::{App, FixedUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use common::{FixedPhysics, Frame, Lcg, base_app, frame};
+use common::{Frame, Lcg, base_app, frame};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, Period, Tickfold, TickfoldPlugin, TransformEasing, TransformHistory,
@@ -161,13 +161,12 @@ fn slerp(p: Quat, c: Quat, a: f64) -> Quat {
 
 fn app(velocities: bool) -> App {
     let mut app = base_app();
-    app.add_plugins(TickfoldPlugin::new().clock(
-        FixedPhysics,
-        ClockConfig::new("physics", Period::from_hz(60).unwrap()),
-    ))
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
+    )
     .add_plugins(TransformInterpolationPlugin)
     .init_resource::<Shadow>()
-    .add_systems(FixedPhysics, simulate);
+    .add_systems(FixedUpdate, simulate);
     if velocities {
         app.add_plugins(TransformVelocityPlugin::<Velocity>::default());
     }
@@ -356,10 +355,9 @@ fn an_entity_spawned_outside_the_ticks_shows_its_spawn_transform() {
         }
     }
     let mut app = base_app();
-    app.add_plugins(TickfoldPlugin::new().clock(
-        FixedPhysics,
-        ClockConfig::new("physics", Period::from_hz(60).unwrap()),
-    ))
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
+    )
     .add_plugins(TransformInterpolationPlugin)
     .init_resource::<Spawned>()
     .add_systems(Update, spawn_at_frame_2);
