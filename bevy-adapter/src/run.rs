@@ -6,6 +6,8 @@ use core::mem;
 use core::time::Duration;
 use std::sync::Arc;
 
+use bevy_app::FixedMain;
+use bevy_ecs::schedule::{Schedule, Schedules};
 use bevy_ecs::world::World;
 use bevy_time::{Fixed, Real, Time, Virtual};
 use tickfold_core::{Event, Nanos, Period, Tick};
@@ -39,8 +41,20 @@ pub fn run_tickfold_clocks(world: &mut World) {
         }
         mem::take(&mut tf.events)
     };
-    for event in &events {
-        handle(world, event);
+    // `FixedMain` is taken out of the schedules once a frame, as Bevy's own loop does, and the
+    // pre-tick schedule looked up once.
+    let before = world
+        .get_resource::<Schedules>()
+        .is_some_and(|s| s.contains(BeforeTick));
+    let main = world.try_schedule_scope(FixedMain, |world, main| {
+        for event in &events {
+            handle(world, event, Some(&mut *main), before);
+        }
+    });
+    if main.is_err() {
+        for event in &events {
+            handle(world, event, None, before);
+        }
     }
     let mut tf = world.resource_mut::<Tickfold>();
     // Keep the events' buffers for the next frame.
@@ -125,10 +139,10 @@ fn set_resource<
     }
 }
 
-fn handle(world: &mut World, event: Event<Nanos>) {
+fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, before: bool) {
     let name = |world: &World, clock| world.resource::<Tickfold>().name_of(clock);
     match event {
-        Event::Update(tick) => run_tick(world, &tick),
+        Event::Update(tick) => run_tick(world, &tick, main, before),
         Event::Render(render) => world.resource_mut::<Tickfold>().render = Some(render),
         Event::DroppedTicks {
             clock,
@@ -187,8 +201,8 @@ fn handle(world: &mut World, event: Event<Nanos>) {
     }
 }
 
-fn run_tick(world: &mut World, tick: &Tick) {
-    let (label, fixed, name) = {
+fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before: bool) {
+    let (is_main, label, fixed, name) = {
         let mut tf = world.resource_mut::<Tickfold>();
         let now = tf.now;
         tf.frame_updates += 1;
@@ -197,12 +211,13 @@ fn run_tick(world: &mut World, tick: &Tick) {
         entry.ticks_run += 1;
         let (start, end) = entry.span(tick);
         entry.run(start, end, now);
-        (entry.label, entry.fixed, Arc::clone(&entry.name))
+        let (label, fixed, name) = (entry.label, entry.fixed, Arc::clone(&entry.name));
+        (tf.clocks[0].id == tick.clock, label, fixed, name)
     };
     match world.get_resource_mut::<CurrentTick>() {
         Some(mut current) => {
             current.tick = *tick;
-            if current.name != name {
+            if !Arc::ptr_eq(&current.name, &name) {
                 current.name = name;
             }
             current.running = true;
@@ -218,10 +233,17 @@ fn run_tick(world: &mut World, tick: &Tick) {
     set_resource(world, fixed.as_generic());
     crate::input::before_tick(world, tick);
     // Captures for interpolation and other pre-tick work; an app without it has no schedule.
-    let _ = world.try_run_schedule(BeforeTick);
-    if let Some(label) = label {
-        // A clock whose schedule has no systems yet has no schedule either: nothing to run.
-        let _ = world.try_run_schedule(label);
+    if before {
+        let _ = world.try_run_schedule(BeforeTick);
+    }
+    match (is_main, main) {
+        (true, Some(main)) => main.run(world),
+        _ => {
+            if let Some(label) = label {
+                // A clock whose schedule has no systems yet has no schedule: nothing to run.
+                let _ = world.try_run_schedule(label);
+            }
+        }
     }
 }
 
