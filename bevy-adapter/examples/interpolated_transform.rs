@@ -46,7 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .add_plugins(
             TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(20)?)),
         )
-        .add_plugins(TransformInterpolationPlugin)
+        .add_plugins(TransformInterpolationPlugin::default())
         .add_plugins(TransformVelocityPlugin::<Velocity>::default())
         .add_systems(FixedUpdate, fall)
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(

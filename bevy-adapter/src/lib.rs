@@ -142,7 +142,19 @@
 //! propagation. Teleports ([`TransformHistory::teleport`]) and spawns show the current
 //! transform. [`TransformEasing::Extrapolate`] and [`TransformEasing::Hermite`] draw from a
 //! velocity component you name ([`TransformVelocity`], [`TransformVelocityPlugin`]). A save
-//! game keeps [`TransformHistory`] (and [`VelocityHistory`]) with the `Transform`. Bevy's own
+//! game keeps [`TransformHistory`] (and [`VelocityHistory`]) with the `Transform`. A
+//! `Transform` written outside the clocks' schedules (`PreUpdate`, `Update`) is taken as a
+//! teleport by comparison with the simulated value, so it shows at once;
+//! [`TransformInterpolationPlugin::every_entity`] marks every entity with a `Transform`.
+//! Interpolation follows the alpha clock ([`TickfoldPlugin::alpha_clock`], the main clock by
+//! default).
+//!
+//! **`GlobalTransform` in gameplay** is not the simulated one: Bevy propagates transforms once
+//! a frame, in `PostUpdate` after the blend, so a clock's schedule reads last frame's drawn
+//! `GlobalTransform`. Re-propagating before every tick would cost a full propagation per
+//! tick; gameplay that needs world positions reads `Transform` (always the simulated value in
+//! the clocks' runs, since the blend is restored in `First`) and composes parents itself, or
+//! runs Bevy's propagation systems in `FixedPostUpdate`. Bevy's own
 //! `bevy_transform_interpolation` (and avian's `PhysicsInterpolationPlugin`, built on it) also
 //! runs unchanged on the main clock, since it reads `Time<Fixed>`.
 

@@ -135,7 +135,7 @@ fn app() -> App {
     app.add_plugins(
         TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
     )
-    .add_plugins(TransformInterpolationPlugin)
+    .add_plugins(TransformInterpolationPlugin::default())
     .add_plugins(TransformVelocityPlugin::<MyVelocity>::default())
     .init_resource::<Ticks>()
     .init_resource::<Teleports>()
