@@ -11,7 +11,6 @@ use core::time::Duration;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ScheduleLabel;
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use tickfold_bevy::tickfold_core::glam::Vec3;
@@ -20,9 +19,6 @@ use tickfold_bevy::{
     TransformInterpolation, TransformInterpolationPlugin, TransformVelocity,
     TransformVelocityPlugin,
 };
-
-#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-struct FixedPhysics;
 
 #[derive(Component, Clone, Copy)]
 struct Velocity(Vec3);
@@ -47,13 +43,12 @@ fn fall(tick: Res<CurrentTick>, mut bodies: Query<(&mut Transform, &mut Velocity
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut app = App::new();
     app.add_plugins(TimePlugin)
-        .add_plugins(TickfoldPlugin::new().clock(
-            FixedPhysics,
-            ClockConfig::new("physics", Period::from_hz(20)?),
-        ))
-        .add_plugins(TransformInterpolationPlugin)
+        .add_plugins(
+            TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(20)?)),
+        )
+        .add_plugins(TransformInterpolationPlugin::default())
         .add_plugins(TransformVelocityPlugin::<Velocity>::default())
-        .add_systems(FixedPhysics, fall)
+        .add_systems(FixedUpdate, fall)
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_micros(
             16_667,
         )));

@@ -2,7 +2,7 @@
 //! tick of one clock, through tickfold's [`InputQueue`].
 //!
 //! Bevy's input messages carry no timestamp (bevyengine/bevy #6183, open since 2022): so each
-//! message is stamped with the `Time<Real>` reading of the frame that reads it, the `now` the
+//! message is stamped with the `Time<Virtual>` reading of the frame that reads it, the `now` the
 //! plugin steps the loop at. See [`TickInputs`] for what that means for accuracy.
 
 use core::slice;
@@ -13,7 +13,7 @@ use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_ecs::system::{Res, ResMut};
 use bevy_ecs::world::World;
-use bevy_time::{Real, Time};
+use bevy_time::{Time, Virtual};
 use tickfold_core::{ClockId, InputQueue, Tick};
 
 use crate::resource::Tickfold;
@@ -25,14 +25,14 @@ use crate::run::run_tickfold_clocks;
 /// **How messages are stamped.** Once per frame, in `RunFixedMainLoop` just before the plugin
 /// steps the loop, a system reads every `M` written since its previous read (a
 /// `MessageReader<M>`, so each message once) and pushes it into an [`InputQueue`] stamped with
-/// the frame's `Time<Real>` elapsed time: the very `now` the loop is stepped at. Bevy's input
+/// the frame's `Time<Virtual>` elapsed time: the very `now` the loop is stepped at. Bevy's input
 /// messages have no time of their own: `KeyboardInput`, `MouseButtonInput` and the others are
 /// plain data (key, state, window), written by `bevy_winit` from the events winit delivered
-/// since the previous frame, just before `app.update()`, and `Time<Real>` is read afterwards,
+/// since the previous frame, just before `app.update()`, and `Time<Virtual>` is read afterwards,
 /// in `First`. So the stamp is an upper bound: the event happened during the frame before
 /// (between the previous reading and this one), never later.
 ///
-/// **The rule.** All the messages read in a frame whose `Time<Real>` is `r` go to the first
+/// **The rule.** All the messages read in a frame whose `Time<Virtual>` is `r` go to the first
 /// tick of the clock whose due time is strictly after `v(r)`, the loop's virtual time at `r`
 /// (with catch-up and no phase, the tick `k` with `k·dt ≤ v(r) < (k+1)·dt`, which runs in a
 /// later frame); every tick the frame itself runs is due at or before `v(r)`, so none of them
@@ -40,7 +40,7 @@ use crate::run::run_tickfold_clocks;
 /// queued for the next tick that runs; a frame that runs several gives all its messages to
 /// one of them. This is [`InputQueue`]'s rule applied to the frame's time: each message goes
 /// to exactly one tick, and the same timeline cut into other frames gives each tick the same
-/// messages as long as every message is read in a frame with the same `Time<Real>`.
+/// messages as long as every message is read in a frame with the same `Time<Virtual>`.
 ///
 /// **Accuracy.** Frame-accurate, not event-accurate: an event is placed up to one frame (plus
 /// the OS's and winit's own delay) later than it happened, so while frames are no longer than
@@ -208,7 +208,7 @@ impl TickInputApp for App {
 
 /// Reads the frame's messages and queues them stamped at the `now` the loop is stepped at.
 fn stamp_messages<M: Message + Clone>(
-    time: Res<Time<Real>>,
+    time: Res<Time<Virtual>>,
     tf: Res<Tickfold>,
     mut reader: MessageReader<M>,
     mut inputs: ResMut<TickInputs<M>>,

@@ -75,3 +75,19 @@ pub struct ClockEnded {
 /// is kept on the [`Tickfold`](crate::Tickfold) resource.
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub struct LoopNotice(pub Event<Nanos>);
+
+/// Bevy's `Time<Virtual>` clamped this frame's delta to its `max_delta` (250 ms by default):
+/// virtual time, and so every tickfold clock, lost `lost` for good, which Bevy itself reports
+/// with only a `debug!` line. `lost` is exact: `real_delta` scaled by the relative speed, less
+/// `max_delta`. Written by the default [`VirtualTime::Bevy`](crate::VirtualTime::Bevy); with
+/// [`VirtualTime::KeepReal`](crate::VirtualTime::KeepReal) nothing is clamped and the ticks
+/// dropped instead come as [`TimeDiscarded`].
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VirtualTimeClamped {
+    /// `Time<Real>`'s delta of the frame.
+    pub real_delta: core::time::Duration,
+    /// `Time<Virtual>`'s max delta, which its delta was clamped to.
+    pub max_delta: core::time::Duration,
+    /// The virtual time lost.
+    pub lost: core::time::Duration,
+}

@@ -3,107 +3,141 @@
 use core::time::Duration;
 use std::borrow::Cow;
 
-use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
-use bevy_ecs::schedule::{InternedScheduleLabel, IntoScheduleConfigs, ScheduleLabel};
-use bevy_time::{Real, Time};
-use tickfold_core::{ClockConfig, ConfigError, LoopConfig, LoopState, Nanos, TimeScale};
+use bevy_app::{App, FixedMain, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy_ecs::schedule::{
+    InternedScheduleLabel, IntoScheduleConfigs, ScheduleCleanupPolicy, ScheduleLabel, SystemSet,
+};
+use bevy_time::{Fixed, Real, Time, Virtual};
+use tickfold_core::{ClockConfig, ConfigError, LoopConfig, LoopState, Nanos, Period};
 
-use crate::messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
+use crate::messages::{
+    ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
+};
 use crate::resource::Tickfold;
 use crate::run::run_tickfold_clocks;
 
-/// Runs one schedule per tickfold clock, exactly, in one total order: see the crate docs.
+/// Where the loop's virtual time comes from: always Bevy's `Time<Virtual>` (its pause,
+/// relative speed and max delta are the loop's); the two choices differ in what a frame longer
+/// than the max delta does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VirtualTime {
+    /// Bevy's behaviour (the default): `Time<Virtual>` clamps the frame's delta to its
+    /// `max_delta` (250 ms unless you set it) and the rest of the frame is lost for good,
+    /// reported as [`VirtualTimeClamped`] with the exact time lost. Tick numbers never jump,
+    /// virtual time falls behind real time, and every run of the main clock equals Bevy's own
+    /// fixed loop, frame by frame.
+    #[default]
+    Bevy,
+    /// Virtual time equal to real time (times the relative speed): the plugin sets
+    /// `Time<Virtual>`'s max delta to `Duration::MAX` so it never clamps, and each clock drops
+    /// the ticks a frame longer than `max_frame_delta` would owe (`None`: never), reported as
+    /// [`TimeDiscarded`] with the dropped tick numbers (which the clock then jumps over).
+    /// `Time<Virtual>` and every `Time<Fixed>` stay on real time through stalls; run counts
+    /// differ from Bevy's own loop from the first stall on.
+    KeepReal {
+        /// The most virtual time one frame may owe; tickfold's (and Bevy's) usual 250 ms.
+        max_frame_delta: Option<Duration>,
+    },
+}
+
+/// The system sets of an extra clock's schedule, in this order, as `FixedMain` runs
+/// `FixedFirst`, `FixedPreUpdate`, `FixedUpdate`, `FixedPostUpdate`, `FixedLast`: a system
+/// added with `.in_set(ClockSystems::Update)` runs after every `First` and `PreUpdate` system
+/// of the same tick. Systems outside the sets are unordered with respect to them.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClockSystems {
+    /// Like `FixedFirst`.
+    First,
+    /// Like `FixedPreUpdate`.
+    PreUpdate,
+    /// Like `FixedUpdate`.
+    Update,
+    /// Like `FixedPostUpdate`.
+    PostUpdate,
+    /// Like `FixedLast`.
+    Last,
+}
+
+/// Bevy's fixed loop, run by tickfold: see the crate docs.
 ///
-/// Register each clock with the schedule it runs ([`clock`](Self::clock)); the first is the
-/// alpha clock unless [`alpha_clock`](Self::alpha_clock) says otherwise. Loop settings
-/// default to tickfold's (and Bevy's) 250 ms max frame delta, scale 1, not paused; each
-/// clock keeps its [`ClockConfig`] (by default at most 8 updates per frame, the rest deferred
-/// and reported).
+/// The main clock runs Bevy's own `FixedMain` (`FixedFirst` … `FixedLast`) in place of
+/// Bevy's `run_fixed_main_schedule`, at `Time<Fixed>`'s timestep unless
+/// [`main_clock`](Self::main_clock) says otherwise, with no update cap. Each extra clock
+/// ([`clock`](Self::clock)) runs its own schedule, ordered by [`ClockSystems`]. The main
+/// clock is the alpha clock unless [`alpha_clock`](Self::alpha_clock) says otherwise.
 ///
-/// Needs Bevy's `TimePlugin` (in `MinimalPlugins` and `DefaultPlugins`): the loop reads
-/// `Time<Real>`.
-#[derive(Clone, Debug)]
+/// Add Bevy's `TimePlugin` (in `MinimalPlugins` and `DefaultPlugins`) first: the plugin
+/// replaces its fixed loop and reads `Time<Virtual>`.
+#[derive(Clone, Debug, Default)]
 pub struct TickfoldPlugin {
+    main: Option<ClockConfig>,
     clocks: Vec<(InternedScheduleLabel, ClockConfig)>,
-    max_frame_delta: Option<Duration>,
-    scale: TimeScale,
-    paused: bool,
+    virtual_time: VirtualTime,
     alpha_clock: Option<Cow<'static, str>>,
 }
 
-impl Default for TickfoldPlugin {
-    fn default() -> Self {
-        TickfoldPlugin::new()
-    }
-}
-
 impl TickfoldPlugin {
-    /// A plugin with no clocks yet (add at least one).
+    /// The main clock at `Time<Fixed>`'s timestep, no extra clock, Bevy's virtual time.
     #[must_use]
     pub fn new() -> TickfoldPlugin {
-        TickfoldPlugin {
-            clocks: Vec::new(),
-            max_frame_delta: Some(Duration::from_millis(250)),
-            scale: TimeScale::ONE,
-            paused: false,
-            alpha_clock: None,
-        }
+        TickfoldPlugin::default()
+    }
+
+    /// The main clock's configuration (name, exact rate, cap, phase, …), which runs
+    /// `FixedMain`. By default it is `ClockConfig::new("main", timestep).max_updates(None)`
+    /// with `Time<Fixed>`'s timestep, as Bevy's loop (which has no cap).
+    #[must_use]
+    pub fn main_clock(mut self, config: ClockConfig) -> TickfoldPlugin {
+        self.main = Some(config);
+        self
     }
 
     /// Adds a clock that runs schedule `label` once per tick, e.g.
-    /// `.clock(FixedPhysics, ClockConfig::new("physics", Period::from_hz(60)?))`.
+    /// `.clock(FixedAi, ClockConfig::new("ai", Period::from_hz(10)?))`.
     #[must_use]
     pub fn clock(mut self, label: impl ScheduleLabel, config: ClockConfig) -> TickfoldPlugin {
         self.clocks.push((label.intern(), config));
         self
     }
 
-    /// The most virtual time one frame may owe (see [`LoopConfig::max_frame_delta`]);
-    /// default 250 ms, Bevy's `Time<Virtual>` max delta. Ticks past it are dropped and
-    /// reported as [`TimeDiscarded`].
+    /// What a frame longer than `Time<Virtual>`'s max delta does: see [`VirtualTime`].
     #[must_use]
-    pub fn max_frame_delta(mut self, max: Option<Duration>) -> TickfoldPlugin {
-        self.max_frame_delta = max;
+    pub fn virtual_time(mut self, mode: VirtualTime) -> TickfoldPlugin {
+        self.virtual_time = mode;
         self
     }
 
-    /// The initial time scale. Default 1.
-    #[must_use]
-    pub fn time_scale(mut self, scale: TimeScale) -> TickfoldPlugin {
-        self.scale = scale;
-        self
-    }
-
-    /// Start paused. Default `false`.
-    #[must_use]
-    pub fn paused(mut self, paused: bool) -> TickfoldPlugin {
-        self.paused = paused;
-        self
-    }
-
-    /// Which clock's alpha the render carries. Default: the first.
+    /// Which clock's alpha the render carries. Default: the main clock.
     #[must_use]
     pub fn alpha_clock(mut self, name: impl Into<Cow<'static, str>>) -> TickfoldPlugin {
         self.alpha_clock = Some(name.into());
         self
     }
 
-    /// The loop this plugin starts, checked.
+    /// The main clock's configuration for a `Time<Fixed>` timestep of `timestep`.
+    fn main_config(&self, timestep: Duration) -> Result<ClockConfig, ConfigError> {
+        match &self.main {
+            Some(config) => Ok(config.clone()),
+            None => {
+                Ok(ClockConfig::new("main", Period::from_duration(timestep)?).max_updates(None))
+            }
+        }
+    }
+
+    /// The loop this plugin starts, checked, for `Time<Fixed>`'s timestep `timestep`: the
+    /// main clock first, then the extra clocks.
     ///
     /// # Errors
     ///
-    /// The [`ConfigError`] of an invalid setting; [`ConfigError::UnknownClock`]`("")` when no
-    /// clock was added.
-    pub fn build_state(&self) -> Result<LoopState, ConfigError> {
-        let (first, rest) = self
-            .clocks
-            .split_first()
-            .ok_or(ConfigError::UnknownClock("".into()))?;
-        let mut config = LoopConfig::from_clock(first.1.clone())
-            .max_frame_delta(self.max_frame_delta)
-            .time_scale(self.scale)
-            .paused(self.paused);
-        for (_, clock) in rest {
+    /// The [`ConfigError`] of an invalid setting.
+    pub fn build_state(&self, timestep: Duration) -> Result<LoopState, ConfigError> {
+        let max_frame_delta = match self.virtual_time {
+            VirtualTime::Bevy => None,
+            VirtualTime::KeepReal { max_frame_delta } => max_frame_delta,
+        };
+        let mut config =
+            LoopConfig::from_clock(self.main_config(timestep)?).max_frame_delta(max_frame_delta);
+        for (_, clock) in &self.clocks {
             config = config.clock(clock.clone());
         }
         if let Some(name) = &self.alpha_clock {
@@ -115,35 +149,74 @@ impl TickfoldPlugin {
 
 impl Plugin for TickfoldPlugin {
     fn build(&self, app: &mut App) {
-        let state = match self.build_state() {
+        let Some(timestep) = app
+            .world()
+            .get_resource::<Time<Fixed>>()
+            .map(Time::timestep)
+        else {
+            panic!(
+                "TickfoldPlugin replaces Bevy's fixed loop: add TimePlugin (or MinimalPlugins, DefaultPlugins) first"
+            );
+        };
+        let state = match self.build_state(timestep) {
             Ok(state) => state,
-            Err(e) if self.clocks.is_empty() => {
-                panic!("TickfoldPlugin needs at least one clock ({e})")
-            }
             Err(e) => panic!("TickfoldPlugin: invalid configuration: {e}"),
         };
-        let labels: Vec<InternedScheduleLabel> = self.clocks.iter().map(|c| c.0).collect();
-        for &label in &labels {
-            app.init_schedule(label);
+        if let VirtualTime::KeepReal { .. } = self.virtual_time {
+            if let Some(mut virt) = app.world_mut().get_resource_mut::<Time<Virtual>>() {
+                virt.set_max_delta(Duration::MAX);
+            }
         }
-        app.insert_resource(Tickfold::new(state, &labels))
+        let mut labels: Vec<InternedScheduleLabel> = vec![FixedMain.intern()];
+        labels.extend(self.clocks.iter().map(|c| c.0));
+        for &label in &labels[1..] {
+            app.init_schedule(label);
+            app.configure_sets(
+                label,
+                (
+                    ClockSystems::First,
+                    ClockSystems::PreUpdate,
+                    ClockSystems::Update,
+                    ClockSystems::PostUpdate,
+                    ClockSystems::Last,
+                )
+                    .chain(),
+            );
+        }
+        let tickfold = Tickfold::new(state, &labels);
+        let main = tickfold.clocks[0].fixed;
+        *app.world_mut().resource_mut::<Time<Fixed>>() = main;
+        remove_bevys_fixed_loop(app);
+        app.insert_resource(tickfold)
             .add_message::<TicksDropped>()
             .add_message::<TimeDiscarded>()
             .add_message::<TicksDeferred>()
             .add_message::<ClockEnded>()
             .add_message::<LoopNotice>()
+            .add_message::<VirtualTimeClamped>()
             .add_systems(
                 RunFixedMainLoop,
-                run_tickfold_clocks
-                    .in_set(RunFixedMainLoopSystems::FixedMainLoop)
-                    .after(bevy_time::run_fixed_main_schedule),
+                run_tickfold_clocks.in_set(RunFixedMainLoopSystems::FixedMainLoop),
             );
     }
 
     fn finish(&self, app: &mut App) {
         assert!(
             app.world().contains_resource::<Time<Real>>(),
-            "TickfoldPlugin reads Time<Real>: add Bevy's TimePlugin (or MinimalPlugins)"
+            "TickfoldPlugin reads Time<Virtual>: add Bevy's TimePlugin (or MinimalPlugins)"
         );
+        // In case a plugin added Bevy's loop again after ours.
+        remove_bevys_fixed_loop(app);
     }
+}
+
+/// Bevy's own `run_fixed_main_schedule` must not run beside the main clock: it goes, and
+/// `run_tickfold_clocks` takes its place in `RunFixedMainLoopSystems::FixedMainLoop`.
+fn remove_bevys_fixed_loop(app: &mut App) {
+    // `Err` when it is not there (removed already): nothing to do.
+    let _ = app.remove_systems_in_set(
+        RunFixedMainLoop,
+        bevy_time::run_fixed_main_schedule,
+        ScheduleCleanupPolicy::RemoveSystemsOnly,
+    );
 }

@@ -6,26 +6,26 @@ use std::sync::Arc;
 
 use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
-use bevy_time::Time;
+use bevy_time::{Fixed, Time};
 use tickfold_core::{
     ClockConfig, ClockError, ClockId, ClockMut, ClockRef, Events, LoopState, Nanos, Period, Render,
-    Tick, TimeScale,
+    Tick,
 };
 
 /// The tickfold loop of the app, stepped once per frame by [`TickfoldPlugin`](crate::TickfoldPlugin),
 /// and which schedule each of its clocks runs.
 ///
-/// Everything tickfold's [`LoopState`] offers is reachable here: the per-clock handle
+/// tickfold's own controls are reachable here: the per-clock handle
 /// ([`clock_mut`](Self::clock_mut): rate, cap, phase, hysteresis, overstep, grid reset),
 /// clocks added and removed at run time ([`add_clock`](Self::add_clock),
-/// [`remove_clock`](Self::remove_clock)), and the loop's pause, time scale and single-stepping
-/// ([`set_paused`](Self::set_paused), [`set_time_scale`](Self::set_time_scale),
-/// [`step_ticks`](Self::step_ticks)). Every control takes effect at the next frame's step and
+/// [`remove_clock`](Self::remove_clock)), and each clock's `Time<Fixed>`
+/// ([`fixed_time`](Self::fixed_time)). Every control takes effect at the next frame's step and
 /// is reported there (as a [`LoopNotice`](crate::LoopNotice) or
 /// [`TicksDropped`](crate::TicksDropped) message).
 ///
-/// These are tickfold's own controls: the loop reads Bevy's `Time<Real>`, so pausing or
-/// slowing Bevy's `Time<Virtual>` does not pause or slow the tickfold clocks.
+/// Pause, speed and max delta are Bevy's: the loop follows `Time<Virtual>`, so
+/// `ResMut<Time<Virtual>>`'s `pause()`, `set_relative_speed(..)` and `set_max_delta(..)` act on
+/// every tickfold clock.
 #[derive(Resource, Debug)]
 pub struct Tickfold {
     pub(crate) state: LoopState,
@@ -33,9 +33,11 @@ pub struct Tickfold {
     pub(crate) events: Events<Nanos>,
     pub(crate) render: Option<Render>,
     pub(crate) frame_updates: u64,
-    /// Added to `Time<Real>`'s elapsed time to give the loop's `now`: nonzero after a loaded
-    /// state put its latest reading at the app's clock.
+    /// Added to `Time<Virtual>`'s elapsed time to give the loop's `now`: nonzero after a
+    /// loaded state put its latest reading at the app's clock.
     pub(crate) real_offset: i128,
+    /// The loop's `now` at the latest step.
+    pub(crate) now: Nanos,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -54,6 +56,8 @@ pub(crate) struct ClockEntry {
     rate_from: Option<u64>,
     pub(crate) frame_updates: u64,
     pub(crate) ticks_run: u64,
+    /// The clock's `Time<Fixed>`: its latest tick and the overstep past it.
+    pub(crate) fixed: Time<Fixed>,
 }
 
 impl ClockEntry {
@@ -72,7 +76,30 @@ impl ClockEntry {
             rate_from: None,
             frame_updates: 0,
             ticks_run: 0,
+            fixed: Time::<Fixed>::default(),
         }
+    }
+
+    /// The clock's `Time<Fixed>` before its first tick: timestep the first tick's length.
+    pub(crate) fn with_first_tick(mut self, rate: Period) -> ClockEntry {
+        let first = rate.tick_start_nanos(1).max(1);
+        self.fixed = Time::<Fixed>::from_duration(Duration::from_nanos(first));
+        self
+    }
+
+    /// A tick spanning `start .. end` runs at virtual time `now`.
+    pub(crate) fn run(&mut self, start: u64, end: u64, now: Nanos) {
+        let wrap = self.fixed.wrap_period();
+        self.fixed = crate::run::fixed_time(start, end, now.0, wrap);
+    }
+
+    /// After the frame's runs: the overstep reaches virtual time `now`, as Bevy's accumulator.
+    pub(crate) fn settle(&mut self, now: Nanos) {
+        let end = self.fixed.elapsed();
+        let over = Duration::from_nanos(now.0).saturating_sub(end);
+        let had = self.fixed.overstep();
+        self.fixed.discard_overstep(had);
+        self.fixed.accumulate_overstep(over);
     }
 
     /// Where the clock's current period started, a pending rate change and the ticks run:
@@ -129,26 +156,27 @@ impl ClockEntry {
     }
 }
 
-/// Bevy's generic `Time` during a run of a clock's schedule, set as `run_fixed_main_schedule`
-/// sets it from `Time<Fixed>`: `elapsed` is the end of the tick (the first run of a 64 Hz
-/// clock sees 15.625 ms), `delta` the tick's length. On an exact grid that length is the
-/// tick's whole-ns span (16,666,666 or 16,666,667 ns at 60 Hz, summing to exactly 1 s per
-/// 60 ticks); [`Tick::dt`] is the exact fraction.
-pub(crate) fn fixed_time(start: u64, end: u64) -> Time {
-    let mut time = Time::<()>::default();
-    time.advance_to(Duration::from_nanos(start));
-    time.advance_by(Duration::from_nanos(end - start));
-    time
-}
-
 impl Tickfold {
-    pub(crate) fn new(state: LoopState, labels: &[InternedScheduleLabel]) -> Tickfold {
-        let clocks = state
+    pub(crate) fn new(mut state: LoopState, labels: &[InternedScheduleLabel]) -> Tickfold {
+        let ids: Vec<(ClockId, Arc<str>)> = state
             .clock_names()
+            .map(|name| {
+                (
+                    state.clock_id(name).expect("the loop's own clock"),
+                    Arc::from(name),
+                )
+            })
+            .collect();
+        let clocks = ids
+            .into_iter()
             .zip(labels)
-            .map(|(name, &label)| {
-                let id = state.clock_id(name).expect("the loop's own clock");
-                ClockEntry::new(id, Arc::from(name), Some(label))
+            .map(|((id, name), &label)| {
+                let rate = state.clock_mut(id).map(|c| c.rate());
+                let entry = ClockEntry::new(id, name, Some(label));
+                match rate {
+                    Ok(rate) => entry.with_first_tick(rate),
+                    Err(_) => entry,
+                }
             })
             .collect();
         Tickfold {
@@ -158,6 +186,7 @@ impl Tickfold {
             render: None,
             frame_updates: 0,
             real_offset: 0,
+            now: Nanos(0),
         }
     }
 
@@ -205,9 +234,10 @@ impl Tickfold {
         start: Option<Nanos>,
     ) -> Result<ClockId, ClockError> {
         let name: Arc<str> = Arc::from(config.name());
+        let rate = config.rate();
         let id = self.state.add_clock(config, start)?;
         self.clocks
-            .push(ClockEntry::new(id, name, Some(label.intern())));
+            .push(ClockEntry::new(id, name, Some(label.intern())).with_first_tick(rate));
         Ok(id)
     }
 
@@ -235,21 +265,31 @@ impl Tickfold {
             .and_then(|c| c.label)
     }
 
-    /// Pauses or resumes the tickfold clocks ([`VirtualTimeMut::set_paused`]). While paused no
-    /// clock schedule runs.
-    pub fn set_paused(&mut self, paused: bool) {
-        self.state.virtual_time_mut().set_paused(paused);
-    }
-
-    /// Changes the time scale of the tickfold clocks, exactly ([`VirtualTimeMut::set_scale`]).
-    pub fn set_time_scale(&mut self, scale: TimeScale) {
-        self.state.virtual_time_mut().set_scale(scale);
-    }
-
-    /// Runs exactly `n` more ticks of the alpha clock at the next frame, then stays paused
-    /// ([`VirtualTimeMut::step_ticks`]); the other clocks run the ticks due by then.
-    pub fn step_ticks(&mut self, n: u64) {
-        self.state.virtual_time_mut().step_ticks(n);
+    /// Clock `clock`'s `Time<Fixed>` (by name or id): its latest tick (elapsed its end,
+    /// delta and timestep its whole-ns length) and the overstep past it to the latest frame's
+    /// virtual time. Inside a run of the clock's schedule, `Res<Time<Fixed>>` is this; outside
+    /// the runs `Res<Time<Fixed>>` is the main clock's, so read the other clocks' here (their
+    /// `overstep_fraction()` for drawing between their ticks).
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    pub fn fixed_time<'a>(
+        &self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<&Time<Fixed>, ClockError> {
+        let id = match clock.into() {
+            ClockRef::Id(id) => id,
+            ClockRef::Name(name) => self
+                .state
+                .clock_id(&name)
+                .ok_or_else(|| ClockError::UnknownClock(name.into_owned().into()))?,
+        };
+        self.clocks
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| &c.fixed)
+            .ok_or(ClockError::UnknownId(id))
     }
 
     /// The render of the latest frame: alpha and lag of the alpha clock, for interpolation.

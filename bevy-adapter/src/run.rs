@@ -1,54 +1,148 @@
-//! The per-frame system: step the fold once, then run each update's clock schedule in the
-//! fold's order, with `Time` and [`CurrentTick`] set for it.
+//! The per-frame system: step the fold once to Bevy's virtual time, then run each update's
+//! clock schedule in the fold's order, with `Time<Fixed>`, `Time` and [`CurrentTick`] set
+//! for it, as Bevy's own `run_fixed_main_schedule` sets them.
 
 use core::mem;
+use core::time::Duration;
 use std::sync::Arc;
 
+use bevy_app::FixedMain;
+use bevy_ecs::schedule::{Schedule, Schedules};
 use bevy_ecs::world::World;
-use bevy_time::{Real, Time, Virtual};
-use tickfold_core::{Event, Nanos, Tick};
+use bevy_time::{Fixed, Real, Time, Virtual};
+use tickfold_core::{Event, Nanos, Period, Tick};
 
-use crate::messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
-use crate::resource::{CurrentTick, Tickfold, fixed_time};
+use crate::messages::{
+    ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
+};
+use crate::resource::{CurrentTick, Tickfold};
 use crate::transform::BeforeTick;
 
-/// Steps the [`Tickfold`] loop to `Time<Real>`'s elapsed time and handles the step's events in
-/// order: each update runs its clock's schedule once, every other event becomes a message.
-/// Added by [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop`, after Bevy's own
+/// Steps the [`Tickfold`] loop to `Time<Virtual>`'s elapsed time and handles the step's
+/// events in order: each update runs its clock's schedule once (`FixedMain` for the main
+/// clock), every other event becomes a message. Added by
+/// [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop` in place of Bevy's own
 /// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system.
 pub fn run_tickfold_clocks(world: &mut World) {
-    let elapsed = world.resource::<Time<Real>>().elapsed();
+    let Some(virt) = world.get_resource::<Time<Virtual>>().copied() else {
+        return;
+    };
+    report_clamp(world, &virt);
+    follow_timestep(world);
     let mut events = {
         let mut tf = world.resource_mut::<Tickfold>();
         let tf = &mut *tf;
-        let now = tf.loop_now(elapsed);
+        let now = tf.loop_now(virt.elapsed());
         tf.state.advance_into(now, &mut tf.events);
+        tf.now = now;
         tf.frame_updates = 0;
         for c in &mut tf.clocks {
             c.frame_updates = 0;
         }
         mem::take(&mut tf.events)
     };
-    for event in &events {
-        handle(world, event);
+    // `FixedMain` is taken out of the schedules once a frame, as Bevy's own loop does, and the
+    // pre-tick schedule looked up once.
+    let before = world
+        .get_resource::<Schedules>()
+        .is_some_and(|s| s.contains(BeforeTick));
+    let main = world.try_schedule_scope(FixedMain, |world, main| {
+        for event in &events {
+            handle(world, event, Some(&mut *main), before);
+        }
+    });
+    if main.is_err() {
+        for event in &events {
+            handle(world, event, None, before);
+        }
     }
     let mut tf = world.resource_mut::<Tickfold>();
     // Keep the events' buffers for the next frame.
     mem::swap(&mut tf.events, &mut events);
+    // Every clock's overstep now reaches the frame's virtual time; `Time<Fixed>` is the main
+    // clock's again and `Time` is `Time<Virtual>`, as `run_fixed_main_schedule` leaves them.
+    let now = tf.now;
+    for c in &mut tf.clocks {
+        c.settle(now);
+    }
+    let main = tf.clocks.first().map(|c| c.fixed);
     if let Some(mut current) = world.get_resource_mut::<CurrentTick>() {
         current.running = false;
     }
-    // As `run_fixed_main_schedule` leaves it.
-    if let Some(virt) = world.get_resource::<Time<Virtual>>() {
-        let generic = virt.as_generic();
-        world.insert_resource(generic);
+    if let Some(main) = main {
+        set_resource(world, main);
+    }
+    set_resource(world, virt.as_generic());
+}
+
+/// Bevy's `Time<Virtual>` clamps a frame longer than its `max_delta` and loses the rest with
+/// only a `debug!` line: the same time, exactly, as a message.
+fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
+    let Some(real) = world.get_resource::<Time<Real>>() else {
+        return;
+    };
+    let raw = real.delta();
+    // `Time<Virtual>::advance_with_raw_delta`'s own rule, which Bevy does not expose.
+    let speed = if virt.is_paused() {
+        0.0
+    } else {
+        virt.relative_speed_f64()
+    };
+    let scaled = if speed == 1.0 {
+        raw
+    } else {
+        raw.mul_f64(speed)
+    };
+    let max = virt.max_delta();
+    if scaled > max && virt.delta() == max {
+        world.write_message(VirtualTimeClamped {
+            real_delta: raw,
+            max_delta: max,
+            lost: scaled - max,
+        });
     }
 }
 
-fn handle(world: &mut World, event: Event<Nanos>) {
+/// A user who writes `Time<Fixed>`'s timestep (as a Bevy app configures its fixed rate) sets
+/// the main clock's rate: the resource differs from the value the plugin last wrote.
+fn follow_timestep(world: &mut World) {
+    let Some(written) = world.get_resource::<Time<Fixed>>().map(Time::timestep) else {
+        return;
+    };
+    let mut tf = world.resource_mut::<Tickfold>();
+    let tf = &mut *tf;
+    let Some(main) = tf.clocks.first_mut() else {
+        return;
+    };
+    if main.fixed.timestep() == written {
+        return;
+    }
+    main.fixed.set_timestep(written);
+    if let Ok(period) = Period::from_duration(written) {
+        if let Ok(mut clock) = tf.state.clock_mut(main.id) {
+            clock.set_rate(period);
+        }
+    }
+}
+
+/// Overwrites resource `R` in place (Bevy's own loop assigns through `ResMut`), or inserts it.
+fn set_resource<
+    R: bevy_ecs::resource::Resource
+        + bevy_ecs::component::Component<Mutability = bevy_ecs::component::Mutable>,
+>(
+    world: &mut World,
+    value: R,
+) {
+    match world.get_resource_mut::<R>() {
+        Some(mut r) => *r = value,
+        None => world.insert_resource(value),
+    }
+}
+
+fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, before: bool) {
     let name = |world: &World, clock| world.resource::<Tickfold>().name_of(clock);
     match event {
-        Event::Update(tick) => run_tick(world, &tick),
+        Event::Update(tick) => run_tick(world, &tick, main, before),
         Event::Render(render) => world.resource_mut::<Tickfold>().render = Some(render),
         Event::DroppedTicks {
             clock,
@@ -107,26 +201,61 @@ fn handle(world: &mut World, event: Event<Nanos>) {
     }
 }
 
-fn run_tick(world: &mut World, tick: &Tick) {
-    let (label, span, name) = {
+fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before: bool) {
+    let (is_main, label, fixed, name) = {
         let mut tf = world.resource_mut::<Tickfold>();
+        let now = tf.now;
         tf.frame_updates += 1;
         let entry = tf.entry(tick.clock);
         entry.frame_updates += 1;
         entry.ticks_run += 1;
-        (entry.label, entry.span(tick), Arc::clone(&entry.name))
+        let (start, end) = entry.span(tick);
+        entry.run(start, end, now);
+        let (label, fixed, name) = (entry.label, entry.fixed, Arc::clone(&entry.name));
+        (tf.clocks[0].id == tick.clock, label, fixed, name)
     };
-    world.insert_resource(CurrentTick {
-        tick: *tick,
-        name,
-        running: true,
-    });
-    world.insert_resource(fixed_time(span.0, span.1));
+    match world.get_resource_mut::<CurrentTick>() {
+        Some(mut current) => {
+            current.tick = *tick;
+            if !Arc::ptr_eq(&current.name, &name) {
+                current.name = name;
+            }
+            current.running = true;
+        }
+        None => world.insert_resource(CurrentTick {
+            tick: *tick,
+            name,
+            running: true,
+        }),
+    }
+    // Inside the run, `Time<Fixed>` and `Time` are this clock's, as Bevy's loop sets them.
+    set_resource(world, fixed);
+    set_resource(world, fixed.as_generic());
     crate::input::before_tick(world, tick);
     // Captures for interpolation and other pre-tick work; an app without it has no schedule.
-    let _ = world.try_run_schedule(BeforeTick);
-    if let Some(label) = label {
-        // A clock whose schedule has no systems yet has no schedule either: nothing to run.
-        let _ = world.try_run_schedule(label);
+    if before {
+        let _ = world.try_run_schedule(BeforeTick);
     }
+    match (is_main, main) {
+        (true, Some(main)) => main.run(world),
+        _ => {
+            if let Some(label) = label {
+                // A clock whose schedule has no systems yet has no schedule: nothing to run.
+                let _ = world.try_run_schedule(label);
+            }
+        }
+    }
+}
+
+/// `Time<Fixed>` for a tick spanning `start .. end` ns read at virtual time `now` ns: timestep
+/// and delta the tick's whole-ns length, elapsed its end, overstep what virtual time is past
+/// it. `wrap` keeps the resource's wrap period.
+pub(crate) fn fixed_time(start: u64, end: u64, now: u64, wrap: Duration) -> Time<Fixed> {
+    let len = Duration::from_nanos(end - start);
+    let mut time = Time::<Fixed>::from_duration(len.max(Duration::from_nanos(1)));
+    time.set_wrap_period(wrap);
+    time.advance_to(Duration::from_nanos(start));
+    time.advance_by(len);
+    time.accumulate_overstep(Duration::from_nanos(now.saturating_sub(end)));
+    time
 }

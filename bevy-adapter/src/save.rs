@@ -6,7 +6,7 @@ use core::fmt;
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
-use bevy_time::{Real, Time};
+use bevy_time::{Time, Virtual};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tickfold_core::{ClockId, LoopState, Nanos, Period, Render};
@@ -239,7 +239,7 @@ fn empty_state() -> LoopState {
 
 /// Loads `save` into a world built by the same plugin: the loop goes on from the save's
 /// latest reading as if no time had passed (the next frame of `d` steps it at that reading
-/// plus `d`, whatever the app's own `Time<Real>` shows), each clock sets `Time` on the grid it
+/// plus `d`, whatever the app's own `Time<Virtual>` shows), each clock sets `Time` on the grid it
 /// had, and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
 /// when the save has none). A saved id with no entity is spawned; an entity whose `Saved` id
 /// the save does not hold is despawned. From the next frame on, the same frames run the same
@@ -253,7 +253,7 @@ pub fn load_world<C: ComponentSet>(
     mut save: WorldSave<C>,
 ) -> Result<(), LoadError> {
     let elapsed = world
-        .get_resource::<Time<Real>>()
+        .get_resource::<Time<Virtual>>()
         .map(|t| t.elapsed())
         .unwrap_or_default();
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
@@ -265,7 +265,7 @@ pub fn load_world<C: ComponentSet>(
             return Err(LoadError::UnknownClock(name.to_owned()));
         }
     }
-    // The loop's `now` is `Time<Real>` plus an offset: put the saved reading at the app's
+    // The loop's `now` is `Time<Virtual>` plus an offset: put the saved reading at the app's
     // current one (on the plugin's axis, which starts at 0, as the input queues' do).
     let real = i128::from(save.state.real_time().elapsed().0);
     tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);

@@ -22,7 +22,7 @@ use crate::resource::Tickfold;
 /// [`WorldSim`](tickfold_testing::WorldSim)).
 ///
 /// `make` builds the same app every time: Bevy's `TimePlugin`, the plugin with
-/// `.max_frame_delta(None)` (the default 250 ms clamp discards time in long frames, so a
+/// `.virtual_time(tickfold_bevy::VirtualTime::KeepReal { max_frame_delta: None })` (the default 250 ms clamp discards time in long frames, so a
 /// schedule with a stall would rightly run fewer ticks) and your systems. Each run drives it
 /// with `TimeUpdateStrategy::ManualDuration`: one `app.update()` to start Bevy's clock, then
 /// one per frame of the schedule. `Time<Real>` cannot go back, so a backwards frame is a frame
@@ -54,7 +54,7 @@ use crate::resource::Tickfold;
 /// let sim = AppSim::new(|| {
 ///     let mut app = App::new();
 ///     let clock = ClockConfig::new("physics", Period::from_hz(60).unwrap());
-///     app.add_plugins((TimePlugin, TickfoldPlugin::new().clock(FixedPhysics, clock).max_frame_delta(None)))
+///     app.add_plugins((TimePlugin, TickfoldPlugin::new().clock(FixedPhysics, clock).virtual_time(tickfold_bevy::VirtualTime::KeepReal { max_frame_delta: None })))
 ///         .add_systems(FixedPhysics, fall);
 ///     app.world_mut().spawn(Height(100.0));
 ///     app

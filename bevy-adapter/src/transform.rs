@@ -1,7 +1,9 @@
 //! Interpolated `Transform`s: the components, the capture on the one capture rule, the restore
 //! before gameplay runs and the blend before transform propagation.
 
-use bevy_app::{App, First, Plugin, PostUpdate};
+use bevy_app::{
+    App, First, Plugin, PostUpdate, PreUpdate, RunFixedMainLoop, RunFixedMainLoopSystems,
+};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
 use bevy_transform::TransformSystems;
@@ -214,8 +216,28 @@ pub enum TransformInterpolationSystems {
 /// * **Teleports** ([`TransformHistory::teleport`]) show the current transform until the next
 ///   capture; an entity **spawned** since the last capture (no previous transform yet) shows
 ///   its current one. What happens in a step's earlier updates never reaches the render.
+///
+/// A `Transform` written **outside the clock's schedules** (in `PreUpdate`, `Update`, …) is
+/// taken as a teleport, as `bevy_transform_interpolation` resets its easing on change: the
+/// plugin notes each marked entity's simulated transform after the clocks' runs and before
+/// them, and a different value at the next run or at the blend marks the jump, so a write in
+/// `Update` shows at once instead of being smeared across a tick.
+///
+/// [`every_entity`](Self::every_entity) marks every entity with a `Transform`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct TransformInterpolationPlugin;
+pub struct TransformInterpolationPlugin {
+    every_entity: bool,
+}
+
+impl TransformInterpolationPlugin {
+    /// Interpolate every entity with a `Transform` (opt-in; default only the entities marked
+    /// [`TransformInterpolation`]): each one without the marker gets
+    /// `TransformInterpolation::default()` in `PreUpdate` of the frame it appears.
+    #[must_use]
+    pub fn every_entity() -> TransformInterpolationPlugin {
+        TransformInterpolationPlugin { every_entity: true }
+    }
+}
 
 impl Plugin for TransformInterpolationPlugin {
     fn build(&self, app: &mut App) {
@@ -232,9 +254,21 @@ impl Plugin for TransformInterpolationPlugin {
             .add_systems(First, restore_transforms)
             .add_systems(BeforeTick, capture_transforms)
             .add_systems(
+                RunFixedMainLoop,
+                (
+                    detect_writes.in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
+                    note_simulated.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+                ),
+            )
+            .add_systems(
                 PostUpdate,
-                blend_transforms.in_set(TransformInterpolationSystems::Blend),
+                (detect_writes, blend_transforms)
+                    .chain()
+                    .in_set(TransformInterpolationSystems::Blend),
             );
+        if self.every_entity {
+            app.add_systems(PreUpdate, mark_every_entity);
+        }
     }
 }
 
@@ -323,6 +357,36 @@ fn capture_velocities<V: TransformVelocity>(
 fn sample_velocities<V: TransformVelocity>(mut query: Query<(&V, &mut VelocityHistory)>) {
     for (v, mut history) in &mut query {
         history.current = (v.linear(), v.angular());
+    }
+}
+
+/// A marked `Transform` that differs from the simulated value noted after (or restored before)
+/// the clocks' runs was written outside them: a teleport.
+fn detect_writes(mut query: Query<(&Transform, &mut TransformHistory)>) {
+    for (transform, mut history) in &mut query {
+        if !history.blended && !history.jumped && *transform != history.current {
+            history.jumped = true;
+        }
+    }
+}
+
+/// After the clocks' runs: the simulated value that later writes are compared with.
+fn note_simulated(mut query: Query<(&Transform, &mut TransformHistory)>) {
+    for (transform, mut history) in &mut query {
+        if !history.blended && history.current != *transform {
+            history.current = *transform;
+        }
+    }
+}
+
+fn mark_every_entity(
+    mut commands: Commands,
+    query: Query<Entity, (With<Transform>, Without<TransformInterpolation>)>,
+) {
+    for entity in &query {
+        commands
+            .entity(entity)
+            .insert(TransformInterpolation::default());
     }
 }
 

@@ -1,16 +1,17 @@
 //! The run-time controls through the `Tickfold` resource: rate, clocks added and removed,
-//! pause, time scale, `step_ticks`, and the messages for deferred and discarded ticks.
+//! Bevy's pause and relative speed, and the messages for deferred and discarded ticks.
 
 mod common;
 
 use core::time::Duration;
 
-use bevy_app::App;
+use bevy_app::{App, FixedUpdate};
 use bevy_ecs::message::{Message, Messages};
+use bevy_time::{Time, Virtual};
 use common::{FixedAi, FixedNet, FixedPhysics, Log, Run, base_app, frame, record_tick};
 use tickfold_bevy::{
     ClockConfig, DropReason, Event, LoopNotice, Period, Tickfold, TickfoldPlugin, TicksDeferred,
-    TicksDropped, TimeScale,
+    TicksDropped,
 };
 
 fn hz(n: u64) -> Period {
@@ -96,45 +97,38 @@ fn rate_change_add_and_remove_at_run_time() {
     assert_eq!(seen, ["physics"]);
 }
 
+fn virt(app: &mut App) -> bevy_ecs::world::Mut<'_, Time<Virtual>> {
+    app.world_mut().resource_mut::<Time<Virtual>>()
+}
+
 #[test]
-fn pause_scale_and_single_steps() {
+fn bevys_pause_and_relative_speed_drive_every_clock() {
     let mut app = app(TickfoldPlugin::new()
         .clock(FixedPhysics, ClockConfig::new("physics", hz(10)))
         .clock(FixedAi, ClockConfig::new("ai", hz(5))));
-    tickfold(&mut app).set_paused(true);
+    app.add_systems(FixedUpdate, record_tick);
+    virt(&mut app).pause();
     frame(&mut app, 1, Duration::from_secs(1));
+    // Paused: no clock runs, the main clock's `FixedUpdate` included.
     assert!(runs(&app, 1).is_empty());
-    assert!(matches!(
-        messages::<LoopNotice>(&app)[..],
-        [LoopNotice(Event::Paused)]
-    ));
-    assert!(tickfold(&mut app).render().is_some_and(|r| r.paused));
+    assert_eq!(virt(&mut app).elapsed(), Duration::ZERO);
 
-    // Three physics ticks: virtual time moves to 300 ms, where AI's tick 0 (200 ms) is due.
-    tickfold(&mut app).step_ticks(3);
-    frame(&mut app, 2, Duration::from_secs(1));
-    let seen: Vec<_> = runs(&app, 2).iter().map(|r| (r.clock, r.index)).collect();
-    assert_eq!(
-        seen,
-        [("physics", 0), ("physics", 1), ("ai", 0), ("physics", 2)]
-    );
-    frame(&mut app, 3, Duration::from_secs(1));
-    assert!(runs(&app, 3).is_empty());
-
-    // Half speed: 400 ms of real time is 200 ms of ticks. Physics 3 and AI 1 both end at
-    // 400 ms (physics first, declared first), physics 4 at 500 ms.
-    tickfold(&mut app).set_paused(false);
-    tickfold(&mut app).set_time_scale(TimeScale::ratio(1, 2).unwrap());
-    frame(&mut app, 4, Duration::from_millis(400));
-    let seen: Vec<_> = runs(&app, 4).iter().map(|r| (r.clock, r.index)).collect();
-    assert_eq!(seen, [("physics", 3), ("ai", 1), ("physics", 4)]);
-    let notices = messages::<LoopNotice>(&app);
-    assert!(notices.contains(&LoopNotice(Event::Resumed)));
-    assert!(
-        notices
-            .iter()
-            .any(|n| matches!(n.0, Event::ScaleChanged(_)))
-    );
+    // Half speed: 400 ms of real time is 200 ms of virtual time. Physics 1 and AI 0 both end
+    // at 200 ms (physics first, declared first); the 64 Hz main clock runs 12 ticks.
+    virt(&mut app).unpause();
+    virt(&mut app).set_relative_speed(0.5);
+    frame(&mut app, 2, Duration::from_millis(400));
+    let r = runs(&app, 2);
+    let seen: Vec<_> = r
+        .iter()
+        .filter(|r| r.clock != "main")
+        .map(|r| (r.clock, r.index))
+        .collect();
+    assert_eq!(seen, [("physics", 0), ("physics", 1), ("ai", 0)]);
+    assert_eq!(r.iter().filter(|r| r.clock == "main").count(), 12);
+    assert_eq!(virt(&mut app).elapsed(), Duration::from_millis(200));
+    // Every clock's time stays at or behind the frame's virtual time.
+    assert!(r.iter().all(|r| r.elapsed <= Duration::from_millis(200)));
 }
 
 #[test]
@@ -144,8 +138,10 @@ fn deferred_and_dropped_ticks_arrive_as_messages() {
     frame(&mut app, 1, Duration::from_millis(100)); // 10 due, 4 run
     assert_eq!(runs(&app, 1).len(), 4);
     let deferred = messages::<TicksDeferred>(&app);
-    assert_eq!(deferred.len(), 1);
-    assert_eq!((&*deferred[0].name, deferred[0].ticks), ("physics", 6));
+    let deferred: Vec<_> = deferred.iter().map(|d| (&*d.name, d.ticks)).collect();
+    // Physics' cap defers its tick due at 50 ms, and a step runs a prefix of the loop's
+    // due-time order: the main clock's ticks due after it (62.5, 78.1, 93.8 ms) wait too.
+    assert_eq!(deferred, [("main", 3), ("physics", 6)]);
 
     // Throw the backlog away: 6 ticks, reported with their numbers at the next frame.
     let dropped = tickfold(&mut app)

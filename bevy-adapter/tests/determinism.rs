@@ -63,7 +63,9 @@ fn app(buggy: bool) -> App {
     let plugin = TickfoldPlugin::new()
         .clock(FixedPhysics, physics)
         .clock(FixedAi, ai)
-        .max_frame_delta(None);
+        .virtual_time(tickfold_bevy::VirtualTime::KeepReal {
+            max_frame_delta: None,
+        });
     app.add_plugins((TimePlugin, plugin))
         .init_resource::<Decisions>()
         .add_systems(FixedPhysics, fall)

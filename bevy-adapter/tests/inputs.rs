@@ -42,7 +42,9 @@ fn plugin() -> TickfoldPlugin {
             ClockConfig::new("physics", Period::from_hz(60).unwrap()),
         )
         .clock(FixedAi, ClockConfig::new("ai", Period::from_hz(7).unwrap()))
-        .max_frame_delta(None)
+        .virtual_time(tickfold_bevy::VirtualTime::KeepReal {
+            max_frame_delta: None,
+        })
 }
 
 fn app() -> App {
@@ -67,7 +69,7 @@ struct Mirror {
 
 impl Mirror {
     fn new() -> Mirror {
-        let state = plugin().build_state().unwrap();
+        let state = plugin().build_state(Duration::from_micros(15_625)).unwrap();
         let physics = state.clock_id("physics").unwrap();
         let ai = state.clock_id("ai").unwrap();
         Mirror {
@@ -90,7 +92,8 @@ impl Mirror {
                 let name = test_clock(clock.name());
                 let queue = match name {
                     "physics" => &mut self.presses,
-                    _ => &mut self.orders,
+                    "ai" => &mut self.orders,
+                    _ => continue, // the main clock, which takes no input here
                 };
                 let ids = queue.drain(&tick, &self.state).collect();
                 self.seen.push((name, tick.index, ids));

@@ -6,10 +6,10 @@ mod common;
 use core::time::Duration;
 use std::collections::HashMap;
 
-use bevy_app::{App, Update};
+use bevy_app::{App, FixedUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use common::{FixedPhysics, Frame, Lcg, base_app, frame};
+use common::{Frame, Lcg, base_app, frame};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, Period, Tickfold, TickfoldPlugin, TransformEasing, TransformHistory,
@@ -161,13 +161,12 @@ fn slerp(p: Quat, c: Quat, a: f64) -> Quat {
 
 fn app(velocities: bool) -> App {
     let mut app = base_app();
-    app.add_plugins(TickfoldPlugin::new().clock(
-        FixedPhysics,
-        ClockConfig::new("physics", Period::from_hz(60).unwrap()),
-    ))
-    .add_plugins(TransformInterpolationPlugin)
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
+    )
+    .add_plugins(TransformInterpolationPlugin::default())
     .init_resource::<Shadow>()
-    .add_systems(FixedPhysics, simulate);
+    .add_systems(FixedUpdate, simulate);
     if velocities {
         app.add_plugins(TransformVelocityPlugin::<Velocity>::default());
     }
@@ -356,11 +355,10 @@ fn an_entity_spawned_outside_the_ticks_shows_its_spawn_transform() {
         }
     }
     let mut app = base_app();
-    app.add_plugins(TickfoldPlugin::new().clock(
-        FixedPhysics,
-        ClockConfig::new("physics", Period::from_hz(60).unwrap()),
-    ))
-    .add_plugins(TransformInterpolationPlugin)
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
+    )
+    .add_plugins(TransformInterpolationPlugin::default())
     .init_resource::<Spawned>()
     .add_systems(Update, spawn_at_frame_2);
     for n in 0..3 {
@@ -384,4 +382,49 @@ fn an_entity_spawned_outside_the_ticks_shows_its_spawn_transform() {
         "captured before the step's last update"
     );
     assert_eq!(rendered(&app, e), t);
+}
+
+/// Moves the marked entity one unit a tick (in the main clock's `FixedUpdate`).
+fn walk(mut q: Query<&mut Transform, With<TransformInterpolation>>) {
+    for mut t in &mut q {
+        t.translation.x += 1.0;
+    }
+}
+
+/// Frame 6 writes x = 1000 in `Update`, without `teleport()`.
+fn move_in_update(frame: Res<Frame>, mut q: Query<&mut Transform, With<TransformInterpolation>>) {
+    if frame.0 == 6 {
+        for mut t in &mut q {
+            t.translation.x = 1000.0;
+        }
+    }
+}
+
+#[test]
+fn a_transform_written_in_update_is_a_teleport_and_every_entity_can_be_marked() {
+    let mut app = base_app();
+    // 20 Hz main clock, 16 ms frames: most frames run no tick and draw a blend.
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(20).unwrap())),
+    )
+    .add_plugins(TransformInterpolationPlugin::every_entity())
+    .add_systems(FixedUpdate, walk)
+    .add_systems(Update, move_in_update);
+    // No marker: `every_entity` adds it.
+    let e = app.world_mut().spawn(Transform::default()).id();
+    let mut drawn = Vec::new();
+    for n in 0..12 {
+        frame(&mut app, n, Duration::from_millis(16));
+        assert!(app.world().get::<TransformInterpolation>(e).is_some());
+        drawn.push(app.world().get::<Transform>(e).unwrap().translation.x);
+    }
+    // From frame 6 on, nothing between the old position and 1000 is ever drawn: 1000 at
+    // once, then 1001 after the next tick, blended from there.
+    assert!(drawn[..6].iter().all(|&x| x < 10.0), "{drawn:?}");
+    assert_eq!(drawn[6], 1000.0, "{drawn:?}");
+    assert!(drawn[6..].iter().all(|&x| x >= 1000.0), "{drawn:?}");
+    assert!(
+        drawn[..6].iter().any(|&x| x.fract() != 0.0),
+        "a blend is drawn: {drawn:?}"
+    );
 }

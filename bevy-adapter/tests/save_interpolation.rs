@@ -8,10 +8,10 @@ mod common;
 
 use core::time::Duration;
 
-use bevy_app::App;
+use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use common::{FixedPhysics, Lcg, base_app, frame};
+use common::{Lcg, base_app, frame};
 use serde::{Deserialize, Serialize};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
 use tickfold_bevy::{
@@ -132,15 +132,14 @@ fn log(tick: Res<CurrentTick>, q: Query<(&Saved, &Transform)>, mut ticks: ResMut
 /// The app, with its entities spawned as the game's start would (a load overwrites them).
 fn app() -> App {
     let mut app = base_app();
-    app.add_plugins(TickfoldPlugin::new().clock(
-        FixedPhysics,
-        ClockConfig::new("physics", Period::from_hz(60).unwrap()),
-    ))
-    .add_plugins(TransformInterpolationPlugin)
+    app.add_plugins(
+        TickfoldPlugin::new().main_clock(ClockConfig::new("physics", Period::from_hz(60).unwrap())),
+    )
+    .add_plugins(TransformInterpolationPlugin::default())
     .add_plugins(TransformVelocityPlugin::<MyVelocity>::default())
     .init_resource::<Ticks>()
     .init_resource::<Teleports>()
-    .add_systems(FixedPhysics, (simulate, log).chain());
+    .add_systems(FixedUpdate, (simulate, log).chain());
     let world = app.world_mut();
     for i in 1..=4u64 {
         let k = i as f32;

@@ -8,185 +8,140 @@
 //! there: `cargo doc --manifest-path bevy-adapter/Cargo.toml --open`, or `tickfold-bevy` on
 //! docs.rs once published, and its examples and tests, listed at the end of this page.
 //!
-//! Bevy runs one fixed schedule (`FixedMain`) at one rate (a request for several was closed
-//! won't-fix, bevyengine/bevy #18486); its `Time<Fixed>::from_hz(60.0)` is 16,666,667 ns, so the
-//! grid drifts 20 ns a second (72 µs an hour); and a frame past the 250 ms max delta loses time
-//! with only a `debug!` line. `bevy-adapter/` (package `tickfold-bevy`, Bevy 0.20.1: `bevy_app`,
-//! `bevy_ecs`, `bevy_time` without default features) runs one Bevy schedule per tickfold clock,
-//! exactly, in the fold's one total order:
+//! # Bevy's fixed loop, run by tickfold
 //!
-//! ```text
-//! use bevy_ecs::schedule::ScheduleLabel;
-//! use tickfold_bevy::{ClockConfig, CurrentTick, Period, TickfoldPlugin};
+//! `TickfoldPlugin` keeps one tickfold `LoopState` in the `Tickfold` resource. It removes
+//! Bevy's own `run_fixed_main_schedule` from `RunFixedMainLoop` (so Bevy's accumulator never
+//! runs beside it) and puts its own system in the same place
+//! (`RunFixedMainLoopSystems::FixedMainLoop`, between `PreUpdate` and `Update`). Once a frame
+//! it steps the loop to `Time<Virtual>`'s elapsed time and runs, in the fold's one total order
+//! (due time, ties by declaration order), one schedule per tick:
 //!
-//! #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-//! struct FixedPhysics;
-//! #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-//! struct FixedNet;
-//! #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-//! struct FixedAi;
+//! * **The main clock** runs Bevy's `FixedMain`, so `FixedFirst`, `FixedPreUpdate`,
+//!   `FixedUpdate`, `FixedPostUpdate` and `FixedLast` work unchanged, and so do third-party
+//!   plugins that add systems there (physics engines, `bevy_transform_interpolation`). By
+//!   default its rate is `Time<Fixed>`'s timestep (64 Hz unless the app sets it, before or
+//!   after adding the plugin; writing `Time<Fixed>`'s timestep later changes the clock's rate
+//!   at the next frame) and it has no update cap, as Bevy's loop has none.
+//!   `TickfoldPlugin::main_clock` sets its name, exact rate, cap, phase or hysteresis.
+//! * **Extra clocks** (`TickfoldPlugin::clock`) each run their own schedule, whose
+//!   `ClockSystems` sets (`First`, `PreUpdate`, `Update`, `PostUpdate`, `Last`, chained) stand
+//!   for `FixedMain`'s five sub-schedules.
 //!
-//! app.add_plugins(MinimalPlugins) // (bevy) or DefaultPlugins: TimePlugin, whose Time<Real> it reads
-//!     .add_plugins(
-//!         TickfoldPlugin::new()
-//!             .clock(FixedPhysics, ClockConfig::new("physics", Period::from_hz(60)?))
-//!             .clock(FixedNet, ClockConfig::new("net", Period::from_hz(30)?))
-//!             .clock(FixedAi, ClockConfig::new("ai", Period::from_hz(10)?)),
-//!     )
-//!     .add_systems(FixedPhysics, step_bodies) // reads Res<Time> as in FixedUpdate
-//!     .add_systems(FixedAi, think);           // or Res<CurrentTick>: clock, index, t, dt, lag
-//! ```
+//! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
+//! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
+//! tick's length in whole ns, its overstep the virtual time still past the tick; `Time` is
+//! `Time<Fixed>`'s generic copy. Between the runs `Time<Fixed>` is the main clock's, with its
+//! overstep reaching the frame's virtual time (so `overstep_fraction()` is the main clock's
+//! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
+//! them. `Tickfold::fixed_time` holds every clock's `Time<Fixed>` for reading outside its
+//! runs; `CurrentTick` holds the tick being run (clock, exact index, start, lag,
+//! `last_in_step`). No schedule ever sees time ahead of the frame's `Time<Virtual>`.
 //!
-//! * **When**: the `Tickfold` resource holds the `LoopState`; once per frame a system in
-//!   `RunFixedMainLoop` (where Bevy's own fixed loop runs, between `PreUpdate` and `Update`,
-//!   after `run_fixed_main_schedule`) steps it to `Time<Real>`'s elapsed time and runs each
-//!   update's schedule, as many times as the fold says.
-//! * **Time inside a run**: `CurrentTick` is the tick (clock, exact index, `t`, `dt`, lag,
-//!   `last_in_step`); Bevy's generic `Time` is set as `run_fixed_main_schedule` sets it from
-//!   `Time<Fixed>` (`elapsed` the end of the tick, `delta` its length: 16,666,666 or 16,666,667 ns
-//!   at 60 Hz, 60 of them exactly 1 s) and set back to `Time<Virtual>` after the runs.
-//! * **Nothing silent**: `TimeDiscarded` (the max frame delta), `TicksDropped`, `TicksDeferred`
-//!   (the per-frame cap) and `ClockEnded` are Bevy messages with exact tick numbers and counts;
-//!   the other events of a step (pause, scale and rate changes, a clock that went backwards) are
-//!   `LoopNotice`s.
-//! * **Controls** on `ResMut<Tickfold>`: `clock_mut("physics")?.set_rate(..)` and the rest of the
-//!   clock handle, `add_clock(label, config, start)` and `remove_clock(name)` at run time,
-//!   `set_paused`, `set_time_scale` and `step_ticks(n)`, each taking effect at the next frame.
-//!   They are tickfold's: the loop reads `Time<Real>`, so pausing Bevy's `Time<Virtual>` does not
-//!   stop the tickfold clocks, and Bevy's own `FixedMain` keeps running beside them.
+//! # One virtual time: Bevy's
 //!
-//! **Input, each message to exactly one tick.** `app.add_tick_input::<M>("physics")` (trait
-//! `TickInputApp`, any `M: Message + Clone`) feeds Bevy's messages of type `M` into an
-//! `InputQueue` owned by the plugin; each tick of the clock finds its own in `Res<TickInputs<M>>`
-//! (`inputs.iter()`, `inputs.tick()`), so no press is lost in a frame without a tick or seen twice
-//! in a frame with two (bevyengine/bevy #6183, open since 2022).
+//! The loop's `now` is `Time<Virtual>`'s elapsed time, and tickfold's own pause, scale and
+//! max frame delta stay off. `Time<Virtual>::pause()` stops every clock,
+//! `set_relative_speed(..)` slows or speeds all of them, `set_max_delta(..)` is the limit on a
+//! frame. What a frame longer than the max delta does is `VirtualTime`'s choice:
 //!
-//! ```text
-//! app.add_tick_input::<KeyboardInput>("physics") // bevy_input's message; your own types work too
-//!     .add_systems(FixedPhysics, |keys: Res<TickInputs<KeyboardInput>>| {
-//!         for key in &keys { /* exactly this tick's presses */ }
-//!     });
-//! ```
+//! * `VirtualTime::Bevy` (default): Bevy clamps virtual time to 250 ms (its `max_delta`) and
+//!   the rest of the frame is lost; the plugin reports the exact time lost as a
+//!   `VirtualTimeClamped` message (Bevy's own loop writes a `debug!` line). Tick numbers do
+//!   not jump; virtual time falls behind real time.
+//! * `VirtualTime::KeepReal`: virtual time stays equal to real time (times the speed); the
+//!   clocks drop the ticks past `max_frame_delta` instead, reported as `TimeDiscarded` with
+//!   their numbers. Run counts and `Time` then differ from Bevy's own loop after a stall.
 //!
-//! Bevy's input messages carry no timestamp: `KeyboardInput` is key code, logical key, state,
-//! text, repeat and window (bevy_input `keyboard.rs`), and bevy_winit writes them from the events
-//! winit delivered since the previous frame just before `app.update()` (`state.rs`:
-//! `window_event` queues `KeyboardInput` into `bevy_window_events`, `run_app_update` calls
-//! `forward_bevy_events` then `app.update()`), while `Time<Real>` is read afterwards, in `First`
-//! (bevy_time 0.20.1 `time_system`: `Instant::now()`, or the render world's time with pipelined
-//! rendering). So the plugin stamps each message with the `Time<Real>` reading of the frame that
-//! reads it (a `MessageReader<M>` in `RunFixedMainLoop`, just before the step): the `now` the loop
-//! is stepped at, an upper bound on the event's real time. **The rule**: all the messages read in
-//! a frame at real time `r` go to the clock's first tick whose due time is strictly after `v(r)`,
-//! the loop's virtual time at `r` (with catch-up, the tick whose interval `[k·dt, (k+1)·dt)` holds
-//! `v(r)`); none goes to a tick that frame runs (those are due at or before `v(r)`), a frame that
-//! runs no tick leaves its messages queued, and messages written after `RunFixedMainLoop` (in
-//! `Update`) are read and stamped in the next frame. Attribution is frame-accurate, not
-//! event-accurate: a press lands up to one frame (plus the OS's and winit's delay) after the
-//! instant it happened, so at most one tick later than the tick of its real instant while frames are no
-//! longer than a tick; exact per-event
-//! attribution needs OS event times, which neither winit nor Bevy passes on.
-//! `bevy-adapter/tests/inputs.rs` sends about 9,000 messages of two types to two clocks over 3,000
-//! seeded frames (frames with no tick, with several, zero-length, 300 ms hitches deferred by the
-//! cap): each message reaches exactly one tick, and every tick gets the messages tickfold-core's
-//! own `InputQueue` gives it when fed the same stamps.
+//! An update cap (`ClockConfig::max_updates`, `Some(8)` for a `ClockConfig::new` unless
+//! changed) spreads a backlog over frames, reported as `TicksDeferred`; the main clock's
+//! default has none, as Bevy.
 //!
-//! **Determinism** (feature `testing`): `AppSim::new(|| build_app()).same_across_schedules(&schedules, fingerprint)`
-//! runs the determinism kit's frame `Schedule`s (quickcheck's `Arbitrary` ones included) through
-//! a real `App` with the plugin, on `TimeUpdateStrategy::ManualDuration` frames, and compares the
-//! tick counts and a fingerprint of the world you compute (hash the components that matter) with
-//! a run of one frame per tick. `bevy-adapter/tests/determinism.rs` checks 60 arbitrary
-//! schedules (up to 24 frames each) over two clocks, and shows the property failing on a system that kicks once per frame
-//! (`last_in_step`). Build the checked app with `.max_frame_delta(None)` (the clamp rightly drops
-//! time in long frames) and, with several clocks whose systems read each other's state, without a
-//! per-frame cap: the cap defers one clock's ticks while the other's run, so their relative order
-//! then depends on the frames.
+//! # Parity with Bevy's loop, and where it ends on purpose
 //!
-//! **Save games** (feature `serde`): mark entities `Saved(id)` (a stable id of yours) and
-//! `save_world::<(Pos, Vel)>(world)` gives a `WorldSave`: the plugin's whole `LoopState`, each
-//! clock's `Time` grid, and those components (as `Option`s) of every marked entity, for any serde
-//! format. `load_world(fresh_app.world_mut(), save)` puts it into an app built with the same
-//! plugin: the loop goes on from its saved reading whatever the new app's `Time<Real>` shows,
-//! components are inserted or removed to match, unknown ids spawned, stale ones despawned.
-//! `bevy-adapter/tests/save_load.rs` saves through JSON at six points of seeded runs (a rate
-//! change before the save, hitches, a constant-rate second clock, tick input; half of the loads
-//! into an app whose own clock has run longer than the save's) and checks that every later
-//! tick (clock, number, `t`, `Time::elapsed`, `Time::delta`, the components after it) and the
-//! final components are bit for bit the uninterrupted run's. The tuple of components is the
-//! extension point: a tracked previous value for interpolation is one more component in it.
-//! For interpolated transforms, save `(Transform, TransformInterpolation, TransformHistory,
-//! VelocityHistory, YourVelocity)` (the last two for the velocity easings; `Transform` and the
-//! history through bevy_transform's `serialize`, turned on by `serde`): between frames
-//! `Transform` holds the blend and the history the simulated value, so a `Transform` saved alone
-//! loads the blend as the simulation (`bevy-adapter/tests/save_interpolation.rs` checks every
-//! later render and tick bit for bit after saves at five points, teleports, extrapolating and
-//! Hermite entities included, and that a save without the history renders differently). The
-//! save also holds the latest render, which a frame with no time passed redraws.
-//! Messages queued for a tick not yet run are not in the save (a load empties the queues): save
-//! in a frame that reads none, or resend them.
+//! With only `TickfoldPlugin::new()` added to an app on Bevy's defaults (64 Hz `Time<Fixed>`,
+//! 250 ms max delta), every frame runs `FixedMain` the same number of times as Bevy's own
+//! loop, and each run and each `Update` sees the same `Time`, `Time<Fixed>` (elapsed, delta,
+//! timestep, overstep) and `overstep_fraction()`, bit for bit, through stalls of 0.3–3 s and
+//! zero-length frames: the crate's `tests/parity.rs` checks this over 10,000 seeded frames.
+//! The condition is a timestep Bevy represents exactly: 64 Hz is 15,625,000 ns. At 60 Hz
+//! Bevy rounds its timestep to 16,666,667 ns and its grid drifts 20 ns a second (one tick
+//! short after an hour); tickfold's 60 Hz ticks are 16,666,666 or 16,666,667 ns long, 60 of
+//! them exactly one second, so `Time<Fixed>` rightly differs from Bevy's there.
 //!
-//! **Overhead** (`bevy-adapter/benches/overhead.rs`, criterion, manual time, one 64 Hz clock, one
-//! trivial system, the loops side by side in one run; the shared 2-core machine was busy (load
-//! average 3 to 4), so the figures are the median over five runs of each run's median, with the
-//! five medians' range):
+//! # Third-party plugins, tested
 //!
-//! | per frame | bare frame (`TimePlugin`) | Bevy's fixed loop | tickfold plugin | plugin / Bevy |
-//! |---|---|---|---|---|
-//! | 1 update | 4.25 µs (3.65 to 5.28) | 7.40 µs (7.01 to 8.68) | 6.07 µs (5.33 to 6.98) | 0.82 |
-//! | 8 updates | 4.35 µs (3.71 to 5.00) | 20.16 µs (17.82 to 21.88) | 13.40 µs (12.66 to 14.25) | 0.66 |
+//! `bevy-adapter/ecosystem/` (its own workspace, outside the default build; run it with
+//! `bash .ci/bevy-ecosystem`) runs avian2d 0.8 with its `PhysicsInterpolationPlugin`
+//! (`bevy_transform_interpolation` 0.6), unchanged, on the main clock beside a 10 Hz tickfold
+//! clock: over 2,000 seeded frames at 64 Hz with stalls and zero-length frames, every body's
+//! `Position`, `Rotation` and drawn `Transform` equal, bit for bit, the same app on Bevy's own
+//! fixed loop. Its clean build (`cargo test --no-run`, CI's settings) compiled 144 crates,
+//! 988 MB of target, in 1,326 s wall on this shared 2-core machine at a load average of about
+//! 5: too long for the 45-minute CI run, so it stays a separate script.
 //!
-//! Above the bare frame that is 3.2 µs (Bevy) against 1.8 µs (tickfold) at one update, and
-//! 1.8 µs against 1.05 µs per further update: Bevy runs `FixedMain`, which runs five schedules
-//! (`FixedFirst` to `FixedLast`) per tick, the plugin one schedule per tick. No dearer than
-//! Bevy's loop, so nothing needed fixing. (A single run under a load spike can invert a cell:
-//! one run gave 12.4 µs for the plugin's one-update frame; rerun when figures look odd.)
+//! # Cost
 //!
-//! ```sh
-//! cargo bench --manifest-path bevy-adapter/Cargo.toml --bench overhead -- --warm-up-time 1 --measurement-time 2
-//! ```
+//! `benches/overhead.rs`: the same app (`TimePlugin`, one trivial `FixedUpdate` system, manual
+//! time, 1 and 8 updates a frame) on Bevy's own fixed loop at its default `Time<Fixed>`
+//! (nothing disabled) and with `TickfoldPlugin::new()` added. Medians of 5 criterion runs on
+//! a shared 2-core machine at load average 5–7: 10.93 µs against Bevy's 10.44 µs a frame at 1
+//! update (1.05×), 28.18 µs against 25.59 µs at 8 (1.10×); the runs' spread (up to ±40%)
+//! exceeds the difference, so repeat it on a quiet machine.
 //!
-//! **Interpolated transforms** (`bevy_transform` 0.20.1 without default features): add
-//! `TransformInterpolationPlugin` and mark entities `TransformInterpolation` (translation,
-//! rotation, scale, each optional; `translation_only()`, `rotation_only()`), moved in the alpha
-//! clock's schedule. The previous transform is captured on the one capture rule (before a step's
-//! last update, in the `BeforeTick` schedule the plugin runs before every tick), the tick value is
-//! restored in `First` so gameplay (the clock schedules, `Update`) never sees a blend, and the blend
-//! is written in `PostUpdate` before `TransformSystems::Propagate`, at the render's alpha.
-//! `TransformHistory::teleport()` shows the current transform until the next capture; an entity
-//! spawned since the last capture shows its current one. `.easing(TransformEasing::Extrapolate)` or
-//! `TransformEasing::Hermite` draw from a velocity component you name (`impl TransformVelocity`,
-//! plus `TransformVelocityPlugin::<Velocity>`). `tests/interpolation.rs` checks every rendered
-//! `Transform` of a seeded 3,000-frame run against `prev + alpha·(cur − prev)` (slerp for rotation)
-//! computed from a shadow of the simulation, to the last bit, with teleports and spawns; the
-//! example `interpolated_transform` prints the three easings against the exact arc.
+//! # Messages
 //!
-//! Configured like Bevy's default fixed loop (one 64 Hz clock, 250 ms max delta, no update cap),
-//! the plugin runs its schedule the same number of times, in the same frames, with the same
-//! `Time` inside, as Bevy's `RunFixedMainLoop` in a real `App` over 10,000 seeded frames
-//! (`bevy-adapter/tests/parity.rs`); the same file shows the two differences on purpose (an
-//! exact 60 Hz grid where Bevy's is one tick short after an hour, and a 1 s stall reported as
-//! `TimeDiscarded { ticks: 49 }` where Bevy only falls 760 ms behind real time).
-//! `tests/three_clocks.rs` runs 60, 30 and 10 Hz for an hour of seeded frames: 216,000, 108,000 and
-//! 36,000 ticks, the fold's total order, every tick's `t` and `Time` exact. The headless example
-//! prints per-clock tick counts and the drops of a stall:
+//! Nothing is dropped silently: lost virtual time, drops, discarded time, deferrals and the
+//! end of time are Bevy messages with exact tick numbers and counts (`VirtualTimeClamped`,
+//! `TicksDropped`, `TimeDiscarded`, `TicksDeferred`, `ClockEnded`); the other events
+//! of a step (rate changes, a clock that went backwards) are `LoopNotice`s.
 //!
-//! ```sh
-//! cargo run --manifest-path bevy-adapter/Cargo.toml --example three_clocks
-//! cargo test --manifest-path bevy-adapter/Cargo.toml                  # its tests
-//! cargo test --manifest-path bevy-adapter/Cargo.toml --all-features   # + determinism, save games
-//! bash .ci/bevy                                                       # what CI runs
-//! ```
+//! # Input, determinism, saves, controls, interpolated transforms
 //!
-//! The crate is not a workspace member (root `Cargo.toml` `exclude`, like `benches/peers`), so
-//! `cargo build` and `cargo test --workspace` never compile Bevy; `.ci/bevy` (called by `.ci/run`)
-//! checks its format, lints, docs, tests and example. Build cost: `cargo build
-//! --manifest-path bevy-adapter/Cargo.toml` from an empty `CARGO_TARGET_DIR` compiles 75 crates
-//! (13 of them Bevy's own, `bevy_transform` and `bevy_math` for the interpolated transforms among
-//! them; tickfold-core and tickfold-bevy included) into 417 MB; it took 226 s of wall time and
-//! 258 s of CPU on the shared 2-core machine at a load average of 3 to 4 (other jobs were
-//! building), so expect roughly 2 to 3 minutes on two idle cores. The `serde` feature adds three
-//! crates (`serde`, `serde_core`, `serde_derive`; `cargo tree -e normal` lists 73 packages without
-//! it, 76 with it). Dependencies build at
-//! `opt-level = 2` in this crate's dev profile: a debug Bevy schedule run costs tens of µs, and the
-//! hour-long tests run about 650,000 of them (67 s for the parity tests alone unoptimised, 4.5 s
-//! optimised).
+//! **Input.** `TickInputApp::add_tick_input` gives every Bevy message of a type to exactly
+//! one tick of a clock, through tickfold's `InputQueue`, stamped
+//! with the frame's `Time<Virtual>`: see `TickInputs` for the rule and its accuracy.
+//!
+//! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
+//! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
+//! `save_world` and `load_world` save the loop with the components you name and load them into
+//! a fresh `App` that goes on bit for bit.
+//!
+//! **Controls.** Through `ResMut<Tickfold>`: `Tickfold::clock_mut` for one clock's rate,
+//! cap, phase, hysteresis, overstep and grid; `Tickfold::add_clock` and
+//! `Tickfold::remove_clock` at run time. They take effect at the next frame. Pause and speed
+//! are `Time<Virtual>`'s.
+//!
+//! **Interpolated transforms.** With `TransformInterpolationPlugin`, an entity marked
+//! `TransformInterpolation` (translation, rotation, scale, each optional) is drawn between
+//! the alpha clock's previous and current tick: captured on tickfold's one capture rule
+//! (before a step's last update, in the `BeforeTick` schedule), restored to its tick value
+//! in `First` so gameplay never sees a blend, blended in `PostUpdate` before transform
+//! propagation. Teleports (`TransformHistory::teleport`) and spawns show the current
+//! transform. `TransformEasing::Extrapolate` and `TransformEasing::Hermite` draw from a
+//! velocity component you name (`TransformVelocity`, `TransformVelocityPlugin`). A save
+//! game keeps `TransformHistory` (and `VelocityHistory`) with the `Transform`. A
+//! `Transform` written outside the clocks' schedules (`PreUpdate`, `Update`) is taken as a
+//! teleport by comparison with the simulated value, so it shows at once;
+//! `TransformInterpolationPlugin::every_entity` marks every entity with a `Transform`.
+//! Interpolation follows the alpha clock (`TickfoldPlugin::alpha_clock`, the main clock by
+//! default).
+//!
+//! **`GlobalTransform` in gameplay** is not the simulated one: Bevy propagates transforms once
+//! a frame, in `PostUpdate` after the blend, so a clock's schedule reads last frame's drawn
+//! `GlobalTransform`. Re-propagating before every tick would cost a full propagation per
+//! tick; gameplay that needs world positions reads `Transform` (always the simulated value in
+//! the clocks' runs, since the blend is restored in `First`) and composes parents itself, or
+//! runs Bevy's propagation systems in `FixedPostUpdate`. Bevy's own
+//! `bevy_transform_interpolation` (and avian's `PhysicsInterpolationPlugin`, built on it) also
+//! runs unchanged on the main clock, since it reads `Time<Fixed>`.
+//!
+//! # Examples and tests of the plugin
+//!
+//! * `cargo run --manifest-path bevy-adapter/Cargo.toml --example three_clocks`: three exact
+//!   clocks (60, 30, 10 Hz) in one headless `App`, the main one on `FixedMain`.
+//! * `cargo run --manifest-path bevy-adapter/Cargo.toml --example interpolated_transform`:
+//!   `Transform`s interpolated, extrapolated and Hermite-blended.
+//! * `bash .ci/bevy`: the crate's format, lints, docs and tests (parity with Bevy's loop over
+//!   10,000 frames with stalls, pause and speed through `Time<Virtual>`, tick input, saves,
+//!   interpolation); `bash .ci/bevy-ecosystem`: avian2d and `bevy_transform_interpolation`.

@@ -60,7 +60,7 @@ pub struct Log(pub Vec<Run>);
 /// The tests' clock names as `&'static str`, so a log entry compares with a literal in tuples
 /// (`CurrentTick::name` borrows from the resource).
 pub fn test_clock(name: &str) -> &'static str {
-    ["physics", "ai", "net", "fixed"]
+    ["main", "physics", "ai", "net", "fixed"]
         .into_iter()
         .find(|known| *known == name)
         .unwrap_or_else(|| panic!("a clock name the tests do not use: {name:?}"))

@@ -1,0 +1,1 @@
+//! Ecosystem tests live in tests/.
