@@ -70,17 +70,7 @@ impl Clock {
                 _ => rate.ticks_in_wide(local_v),
             }
             .saturating_add(self.base);
-            if j > self.next_tick {
-                let count = j - self.next_tick;
-                out.extend(Some(Event::DroppedTicks {
-                    clock: self.id,
-                    first: self.next_tick,
-                    count,
-                    reason: DropReason::SlotMissed,
-                }));
-                self.dropped_slots = self.dropped_slots.saturating_add(count);
-                self.jump_to(j);
-            }
+            self.drop_slots_before(j, out);
         }
         self.origin
             .saturating_add(self.tick_start.ceil())
@@ -106,7 +96,15 @@ impl Clock {
             return;
         }
         let j = self.ticks_at(v);
-        if j > self.next_tick && !self.ended() {
+        if !self.ended() {
+            self.drop_slots_before(j, out);
+        }
+    }
+
+    /// The one place missed slots are dropped: the slots from the next tick up to (not
+    /// including) slot `j`, reported as one [`DropReason::SlotMissed`] event and counted.
+    fn drop_slots_before<T>(&mut self, j: u64, out: &mut impl Extend<Event<T>>) {
+        if j > self.next_tick {
             let count = j - self.next_tick;
             out.extend(Some(Event::DroppedTicks {
                 clock: self.id,
