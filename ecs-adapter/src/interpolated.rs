@@ -400,7 +400,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     }
 
     /// Appends to `out` (any `Extend`) what [`extract`](Self::extract) would hold, in the same
-    /// order, without clearing it: the reading of [`BlendColumns::blend_into`] when the world
+    /// order, without clearing it: the reading of [`BlendColumns::blend_into`](tickfold_core::BlendColumns::blend_into) when the world
     /// is only borrowed.
     ///
     /// # Panics
