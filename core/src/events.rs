@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 use crate::event::{Event, Render, Tick};
 use crate::few::{BeforeCursor, Few, Rare};
 use crate::grid::Run;
+use crate::time::Nanos;
 use crate::walk::{INLINE_RUNS, Walk};
 
 /// The most events other than updates and the render that one step of one to four clocks makes
@@ -235,6 +236,43 @@ impl<T> Events<T> {
             v: self.v,
             walk: Walk::new(self.runs.as_slice(), self.v),
         }
+    }
+
+    /// Where `tick`, one of this step's updates, ends: the simulation time at the start of the
+    /// grid point after it, exact and rounded down like [`Tick::t`]. While the clock's period
+    /// holds it is the next tick's `t`, so `end − t` is the tick's length in whole ns (`dt`
+    /// rounded down or up) and the lengths of consecutive ticks add up exactly: 60 ticks at
+    /// 60 Hz end at exactly 1 s. (The first tick after
+    /// [`set_rate`](crate::ClockMut::set_rate) starts at the old grid's boundary rounded *up*,
+    /// so it may start 1 ns after the last tick of the old period ends.) A shell that keeps a
+    /// clock's elapsed time, as Bevy's `Time<Fixed>` does, reads it here instead of keeping a
+    /// grid of its own. `None` when `tick` is not one of this step's updates.
+    ///
+    /// Computed on demand from the step's description (one division): reading the updates
+    /// costs nothing more for shells that never ask.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let (_, events) = state.step(Nanos::from_millis(40));
+    /// let spans: Vec<(u64, u64)> = events
+    ///     .updates()
+    ///     .map(|tick| (tick.t.0, events.tick_end(&tick).unwrap().0))
+    ///     .collect();
+    /// // Ticks of 16,666,666.67 ns: each ends where the next starts, lengths 16,666,666 or 16,666,667.
+    /// assert_eq!(spans, [(0, 16_666_666), (16_666_666, 33_333_333)]);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn tick_end(&self, tick: &Tick) -> Option<Nanos> {
+        self.runs
+            .as_slice()
+            .iter()
+            .filter(|run| run.clock == tick.clock)
+            .find_map(|run| run.end(tick.index))
     }
 
     /// The events before the updates, then those after them, by reference.

@@ -158,6 +158,17 @@ impl Run {
         )
     }
 
+    /// Where the run's tick `index` ends: the simulation time at the start of the grid point
+    /// after it, exact and rounded down like [`t`](Self::t) (so it is the next tick's `t` while
+    /// the period holds). `None` when `index` is not one of the run's ticks.
+    pub(crate) fn end(&self, index: u64) -> Option<Nanos> {
+        let j = index.checked_sub(self.base.saturating_add(self.start.m))?;
+        let j = u32::try_from(j).ok().filter(|&j| j < self.count)?;
+        let mut g = self.point(j);
+        g.advance_by(self.step);
+        Some(self.t(g))
+    }
+
     /// The grid point of the run's tick `j` (0 for the first): one division past the first.
     #[inline]
     pub(crate) fn point(&self, j: u32) -> GridPoint {
