@@ -80,10 +80,7 @@ fn every_render_shows_the_exact_motion_at_its_alpha() {
             steps_with_updates,
             "one capture per step with updates"
         );
-        assert_eq!(
-            updates,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-        );
+        assert_eq!(updates, state.clock("main").unwrap().stats().ticks_run);
         assert!(
             renders > 300 && catch_up > 10,
             "seed {seed}: {renders} renders, {catch_up} catch-ups"

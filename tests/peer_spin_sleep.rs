@@ -93,13 +93,7 @@ fn first_tick_is_immediate_then_ticks_on_schedule() {
             assert_eq!(e.updates().next().unwrap().t, Nanos(k * 50 * MS));
             now = k * 50 * MS; // the shell slept until the slot
         }
-        assert_eq!(
-            state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-            0
-        );
+        assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
     }
 }
 
@@ -134,14 +128,8 @@ fn skip_after_a_long_task_reports_the_slots_it_skipped() {
         let e = state.advance(Nanos(201 * MS));
         assert_eq!(sleeps(&e), [250 * MS], "{policy:?}");
         assert_eq!(updates(&e), [5]);
-        assert_eq!(
-            state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-            3
-        );
-        assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
+        assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 3);
+        assert_eq!(state.clock("main").unwrap().stats().ticks_run, 3);
     }
 }
 
@@ -202,14 +190,8 @@ fn already_past_the_target_does_not_sleep() {
         let e = state.advance(Nanos(5 * MS));
         assert!(sleeps(&e).is_empty(), "{policy:?}");
         assert_eq!(e.updates().count(), 1);
-        assert_eq!(
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-                + state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_dropped,
-            state.clock_stats(state.alpha_clock()).unwrap().next_tick
-        );
+        let stats = state.clock("main").unwrap().stats();
+        assert_eq!(stats.ticks_run + stats.ticks_dropped, stats.next_tick);
     }
 }
 
@@ -281,22 +263,13 @@ fn keep_working_returns_exactly_when_skip_does() {
         t_oracle = returned + work;
         t_fold += work;
     }
+    let stats = state.clock("main").unwrap().stats();
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-        state.clock_stats(state.alpha_clock()).unwrap().next_tick,
+        stats.ticks_run + stats.ticks_dropped,
+        stats.next_tick,
         "every skipped slot was reported"
     );
-    assert!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped
-            > 0
-    );
+    assert!(state.clock("main").unwrap().stats().ticks_dropped > 0);
 }
 
 /// `MissedTickBehavior::Burst` against the catch-up policy capped at one update per step (one
@@ -339,13 +312,7 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
         t_oracle = returned + work;
         t_fold += work;
     }
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
 }
 
 /// A sleeper that wakes `early` ns before the deadline (an OS timer with coarse slack, or a
@@ -455,13 +422,7 @@ fn delay_runs_the_late_tick_and_moves_the_grid() {
     let e = state.advance(Nanos(130 * MS));
     assert_eq!(sleeps(&e), [175 * MS]);
     assert_eq!(updates(&e), [2]);
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
 }
 
 /// The doc's diagram of `Delay` against `Skip` and `Burst`: after the same 200 ms task at a
@@ -550,13 +511,7 @@ fn policy_delay_returns_exactly_when_delay_does() {
             _ => x % (3 * period),
         };
     }
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
     assert!(late > 500, "{late} late calls");
 }
 
@@ -620,13 +575,7 @@ fn reset_grid_under_delay_restarts_the_period_at_the_next_step() {
         let e = state.advance(Nanos((at - 50) * MS));
         assert_eq!((sleeps(&e), updates(&e)), (vec![at * MS], vec![k]));
     }
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
 }
 
 /// `reset_grid` under `Policy::DropAndRest`, after a step that slept until tick 1's slot at
@@ -656,13 +605,7 @@ fn reset_grid_under_drop_and_rest_restarts_where_the_shell_slept_to() {
     let e = state.advance(Nanos(120 * MS));
     assert_eq!(dropped(&e), [(2, 1)]);
     assert_eq!((sleeps(&e), updates(&e)), (vec![200 * MS], vec![3]));
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        1
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 1);
 }
 
 /// `spin_sleep` `loop_helper_test::get_set_target_rate`: 100 per second, then 150; tickfold's

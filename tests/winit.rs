@@ -116,7 +116,7 @@ fn ticks_renders_and_exit(event_loop: &mut EventLoop<()>) -> Check {
     let wall = start.elapsed();
     let state = app.runner().state();
     let g = app.game();
-    let ticks = state.clock_stats(state.alpha_clock()).unwrap().ticks_run;
+    let ticks = state.clock("main").unwrap().stats().ticks_run;
     println!(
         "  {wall:.3?}: {ticks} ticks, {} renders, {} redraws requested, {} received, {} frames",
         g.renders,
@@ -133,27 +133,20 @@ fn ticks_renders_and_exit(event_loop: &mut EventLoop<()>) -> Check {
         || format!("exit requested after {exit_after:?}, run_app returned after {wall:?}"),
     )?;
     ensure(
-        g.updates == ticks
-            && state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-                == 0,
+        g.updates == ticks && state.clock("main").unwrap().stats().ticks_dropped == 0,
         || {
             format!(
                 "{} updates handed on, {ticks} run, {} dropped",
                 g.updates,
-                state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_dropped
+                state.clock("main").unwrap().stats().ticks_dropped
             )
         },
     )?;
     // The fold's count for the real time of its latest step: floor(t / (1/60 s)).
     let due = state
-        .clock_stats(state.alpha_clock())
+        .clock("main")
         .unwrap()
+        .stats()
         .rate
         .ticks_in(state.real_time().elapsed().0);
     ensure(ticks == due, || {

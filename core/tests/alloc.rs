@@ -96,10 +96,7 @@ fn a_thousand_updates_never_allocate() {
     assert!(!events.spilled());
     assert_eq!(events.updates().count(), 1_000);
     assert_eq!(events.len(), 1_001);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        1_000
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1_000);
     let (allocations, last) = allocations_during(|| events.updates().last());
     assert_eq!(allocations, 0, "reading the updates allocated");
     assert_eq!(last.map(|t| (t.index, t.last_in_step)), Some((999, true)));

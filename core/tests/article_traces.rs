@@ -125,10 +125,7 @@ fn constant_rate(policy: Policy, work_ms: &[u64], updates: usize) -> ConstantRun
     // A lone constant-rate clock runs exactly one update per step.
     assert_eq!(run.starts.len(), updates);
     assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
+        state.clock("main").unwrap().stats().ticks_dropped,
         run.drops.iter().map(|d| d.1).sum()
     );
     run
@@ -357,26 +354,17 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
     assert_eq!(counts, expected);
     // The clock only ever moves 160 ms per step, below the 250 ms clamp: nothing is discarded.
     assert_eq!(rows.last().unwrap().0, 150 + 16 * 160);
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
     // Updates can never catch up (20 ms of work per 10 ms tick): the backlog is due - run.
     let due = state.real_time().elapsed().0 / (10 * MS);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_due, due);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-        due
-    );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         1 + 2 + 4 + 8 * 17
     );
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().pending,
-        due - state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+        state.clock("main").unwrap().stats().pending,
+        due - state.clock("main").unwrap().stats().ticks_run
     );
 
     // Each capped step reports exactly the ticks it leaves due.
@@ -398,7 +386,7 @@ fn simloop_spike_default_cap_bounds_work_and_reports_backlog() {
                 _ => None,
             })
             .collect();
-        let left = now / (10 * MS) - state.clock_stats(state.alpha_clock()).unwrap().ticks_run;
+        let left = now / (10 * MS) - state.clock("main").unwrap().stats().ticks_run;
         if left > 0 {
             assert_eq!(deferred, [left]);
             assert_eq!(
@@ -453,24 +441,14 @@ fn simloop_spike_default_clamp_discards_a_long_stall() {
     // Virtual time 258, 266, 274 ms …: 25 + 0, then 26, 27 ticks due.
     assert_eq!(more[..3], [8, 8, 3]);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().pending,
+        state.clock("main").unwrap().stats().pending,
         0,
         "caught up after {more:?}"
     );
+    let stats = state.clock("main").unwrap().stats();
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-            + state.clock_stats(state.alpha_clock()).unwrap().pending,
+        stats.ticks_run + stats.ticks_dropped + stats.pending,
         now / (10 * MS)
     );
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        75
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 75);
 }

@@ -97,17 +97,11 @@ fn the_clamp_bounds_virtual_time_at_a_high_scale() {
         )));
         reported += events.dropped_ticks();
     }
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 0);
+    assert_eq!(state.clock("main").unwrap().stats().pending, 0);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, reported);
     assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        reported
-    );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run + reported,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+        state.clock("main").unwrap().stats().ticks_run + reported,
+        state.clock("main").unwrap().stats().ticks_due
     );
 }
 
@@ -145,9 +139,9 @@ fn sleep_to_deadlines(rate: Period, s: TimeScale) -> (u64, u64, u64) {
         assert!(steps < 1_000, "the deadline does not move");
     }
     (
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         dropped,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
+        state.clock("main").unwrap().stats().ticks_due,
     )
 }
 
@@ -177,7 +171,7 @@ fn a_real_stall_still_discards_and_reports() {
         now += 16_666_667;
         state.advance(Nanos(now));
     }
-    let before = state.clock_stats(state.alpha_clock()).unwrap().ticks_run;
+    let before = state.clock("main").unwrap().stats().ticks_run;
     now += 5 * SEC;
     let events = state.advance(Nanos(now));
     let (time, ticks) = events
@@ -189,11 +183,8 @@ fn a_real_stall_still_discards_and_reports() {
         .expect("a 5 s stall is discarded");
     assert_eq!(time, 5 * SEC - 250 * MS);
     assert_eq!(ticks, 285);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run - before,
-        8
-    );
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 7);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run - before, 8);
+    assert_eq!(state.clock("main").unwrap().stats().pending, 7);
 }
 
 // 4. A time scale of 0 runs nothing on a constant-rate clock.
@@ -289,7 +280,7 @@ fn a_clock_reaches_the_end_of_time_once() {
         assert_eq!(events.deadline(), None);
         identity_holds(&state).unwrap();
     }
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 4);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 4);
 }
 
 #[test]
@@ -420,10 +411,7 @@ fn a_nearest_early_tick_reports_its_lag() {
     let tick = events.updates().last().unwrap();
     assert_eq!(tick.index, 1);
     assert_eq!(tick.lag, Lag::from(Nanos(30 * MS - 16_666_667)));
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_early,
-        1
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_early, 1);
     identity_holds(&state).unwrap();
 }
 
@@ -446,7 +434,7 @@ fn the_nearest_rule_moves_at_most_one_tick_after_a_long_frame() {
         "{}",
         events.updates().count()
     );
-    assert!(state.clock_stats(state.alpha_clock()).unwrap().ticks_early <= 1);
+    assert!(state.clock("main").unwrap().stats().ticks_early <= 1);
     identity_holds(&state).unwrap();
     // The fuzzer's input: 89 Hz, a 97 ms max frame delta and a leap of 7.48e17 ns.
     let config = LoopConfig::new(hz(89))
@@ -457,7 +445,7 @@ fn the_nearest_rule_moves_at_most_one_tick_after_a_long_frame() {
     state.advance(Nanos(0));
     let events = state.advance(Nanos(748_057_134_003_912_704));
     assert!(events.updates().all(|t| !t.lag.is_early()), "{events:?}");
-    assert!(state.clock_stats(state.alpha_clock()).unwrap().ticks_early <= 1);
+    assert!(state.clock("main").unwrap().stats().ticks_early <= 1);
     identity_holds(&state).unwrap();
 }
 

@@ -64,10 +64,7 @@ fn the_reported_schedule_keeps_every_deadline() {
         199_073_897,
         238_922_017,
     ]);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        13
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 13);
     assert!(deadline.is_some());
 }
 
@@ -96,7 +93,7 @@ fn a_tick_hysteresis_holds_is_not_reported_as_a_backlog() {
         last,
     ]);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().pending,
+        state.clock("main").unwrap().stats().pending,
         1,
         "a tick is due"
     );

@@ -251,7 +251,7 @@ fn run(case: &Case, pattern: &[i64]) -> (Vec<Option<u64>>, u64, usize) {
     while step(&mut state, &mut queue, at) {}
     (
         got,
-        state.clock_stats(state.alpha_clock()).unwrap().next_tick,
+        state.clock("main").unwrap().stats().next_tick,
         queue.len(),
     )
 }

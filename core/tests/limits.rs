@@ -120,7 +120,7 @@ fn clock_going_backwards_is_reported_and_never_double_counted() {
         (
             ticks,
             backwards,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            state.clock("main").unwrap().stats().ticks_run,
         )
     };
     for cap in [None, Some(8)] {
@@ -169,19 +169,9 @@ fn gap_of_centuries_without_clamp_is_bounded_per_step() {
         assert_eq!(events.updates().count() as u64, per_step, "{cap:?}");
         assert_eq!(deferred(&events), [due - per_step], "{cap:?}");
         assert_eq!(events.deadline(), Some(&Nanos(CENTURIES)), "go on at once");
-        assert_eq!(
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-            due
-        );
-        assert_eq!(
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-                + state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_dropped
-                + state.clock_stats(state.alpha_clock()).unwrap().pending,
-            due
-        );
+        assert_eq!(state.clock("main").unwrap().stats().ticks_due, due);
+        let stats = state.clock("main").unwrap().stats();
+        assert_eq!(stats.ticks_run + stats.ticks_dropped + stats.pending, due);
         // The backlog keeps running at most the cap per step, with no new render.
         let events = state.advance(Nanos(CENTURIES));
         assert_eq!(events.updates().count() as u64, per_step);
@@ -220,35 +210,19 @@ fn gap_with_clamp_reports_discarded_time_and_ticks() {
     assert_eq!(deferred(&events), [7]);
     assert_eq!(
         (
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-            state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-            state.clock_stats(state.alpha_clock()).unwrap().pending
+            state.clock("main").unwrap().stats().ticks_run,
+            state.clock("main").unwrap().stats().ticks_dropped,
+            state.clock("main").unwrap().stats().pending
         ),
         (8, 585, 7)
     );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-        600
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_due, 600);
     // A second, odd gap keeps the identity exact.
     state.advance(Nanos(10 * SEC + 3_333_333_333));
     let due = (10 * SEC + 3_333_333_333) * 60 / SEC;
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-        due
-    );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-            + state.clock_stats(state.alpha_clock()).unwrap().pending,
-        due
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_due, due);
+    let stats = state.clock("main").unwrap().stats();
+    assert_eq!(stats.ticks_run + stats.ticks_dropped + stats.pending, due);
 }
 
 // ---------------------------------------------------------------- deadlines
@@ -273,14 +247,14 @@ fn deadline_is_exactly_when_the_next_tick_is_due() {
         };
         let events = state.advance(Nanos(now));
         let deadline = events.deadline().copied().unwrap().0;
-        if state.clock_stats(state.alpha_clock()).unwrap().pending > 0 {
+        if state.clock("main").unwrap().stats().pending > 0 {
             backlogs += 1;
             assert_eq!(deadline, now, "a backlog asks to go on at once");
             continue;
         }
         catch_ups += u32::from(events.updates().count() > 1);
         // Tick k is due once (k + 1)/60 s have passed: ceil((k + 1)·10⁹/60) ns.
-        let due = (u128::from(state.clock_stats(state.alpha_clock()).unwrap().next_tick + 1)
+        let due = (u128::from(state.clock("main").unwrap().stats().next_tick + 1)
             * u128::from(SEC))
         .div_ceil(60);
         assert_eq!(u128::from(deadline), due, "step {step}");

@@ -86,10 +86,7 @@ fn same_now_renders_nothing_even_while_a_backlog_runs() {
         assert!(events.render().is_none(), "re-rendered at the same now");
     }
     assert_eq!(ran, [2, 2, 2, 2, 0]);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        10
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 10);
 }
 
 /// Arbitrary frame schedules: frame lengths of 0–40 ms, repeated `now`s, spikes of 1.3 s and
@@ -183,10 +180,7 @@ fn irregular_frames(config: LoopConfig, period: (u64, u64), amp: u64, frames: u6
         state = next;
         irregular += u64::from(events.updates().count() != 1);
     }
-    (
-        irregular,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-    )
+    (irregular, state.clock("main").unwrap().stats().ticks_run)
 }
 
 #[test]
@@ -275,10 +269,7 @@ fn pause_stops_updates_and_freezes_alpha() {
     for ms in (0..=1005).step_by(5) {
         at(&mut state, ms);
     }
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        100
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 100);
     state.virtual_time_mut().set_paused(true);
     state.virtual_time_mut().set_paused(true);
     let (mut paused_events, mut alphas) = (0, Vec::new());
@@ -305,10 +296,7 @@ fn pause_stops_updates_and_freezes_alpha() {
     assert_eq!(resumed, 1);
     // The paused second never happened in virtual time.
     assert_eq!(state.virtual_time().elapsed(), Nanos(2005 * MS));
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        200
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 200);
 }
 
 #[test]
@@ -359,7 +347,7 @@ fn half_time_scale_is_exactly_half() {
         }
         (
             state.virtual_time().elapsed(),
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            state.clock("main").unwrap().stats().ticks_run,
             changed,
         )
     };
@@ -402,7 +390,7 @@ fn one_hour_of_frames(rate: Period) -> (u64, i64, f64) {
     }
     let r = last.unwrap();
     (
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         (r.lag.as_nanos() as i64),
         r.alpha,
     )

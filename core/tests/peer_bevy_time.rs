@@ -36,7 +36,7 @@ fn fixed_update_runs_after_two_half_timestep_frames() {
     for k in 0..5 {
         let events = state.advance(Nanos(k * frame));
         assert!(events.render().is_some(), "frame {k} renders");
-        counts.push(state.clock_stats(state.alpha_clock()).unwrap().ticks_run);
+        counts.push(state.clock("main").unwrap().stats().ticks_run);
     }
     assert_eq!(counts, [0, 0, 1, 1, 2]);
     assert_eq!(Period::from_hz(64).unwrap(), period(BEVY_TIMESTEP));
@@ -52,7 +52,7 @@ fn fixed_update_count_follows_accumulated_frames() {
     for k in 0..10u64 {
         let events = state.advance(Nanos(k * frame));
         assert_eq!(
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            state.clock("main").unwrap().stats().ticks_run,
             k * frame / BEVY_TIMESTEP,
             "frame {k}"
         );
@@ -88,7 +88,7 @@ fn expend_half_then_full_then_half() {
     let mut state = new(LoopConfig::new(period(2 * SEC)).max_frame_delta(None));
     let first = state.advance(Nanos(0));
     assert_eq!(render(&first).alpha, 0.0);
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 0);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 0);
 
     let e = state.advance(Nanos(SEC));
     assert_eq!(e.updates().count(), 0);
@@ -104,14 +104,14 @@ fn expend_half_then_full_then_half() {
         .collect();
     assert_eq!(ticks, [(0, 0, 2 * SEC)]);
     assert_eq!((render(&e).alpha, render(&e).lag.as_nanos()), (0.0, 0));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1);
 
     // Bevy's second `expend()` with no new overstep returns false: a step at the same `now`
     // runs nothing (and tickfold does not even re-render).
     let e = state.advance(Nanos(2 * SEC));
     assert_eq!(e.updates().count(), 0);
     assert!(e.render().is_none());
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1);
 
     let e = state.advance(Nanos(3 * SEC));
     assert_eq!(e.updates().count(), 0);
@@ -146,7 +146,7 @@ fn expend_multiple_in_one_frame() {
         (render(&e).alpha, render(&e).lag.as_nanos()),
         (0.5, SEC as i128)
     );
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 3);
 }
 
 /// bevy `fixed.rs::test_set_timestep`: the timestep built from a duration, from seconds and from
@@ -233,7 +233,7 @@ fn relative_speed_scales_the_following_frames() {
     assert!(e.contains(&Event::ScaleChanged(TimeScale::ratio(2, 1).unwrap())));
     assert_eq!(state.virtual_time().elapsed(), Nanos(750 * MS));
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         6,
         "750 ms of 125 ms ticks"
     );
@@ -244,7 +244,7 @@ fn relative_speed_scales_the_following_frames() {
     let e = state.advance(Nanos(750 * MS));
     assert!(e.contains(&Event::ScaleChanged(TimeScale::ratio(1, 2).unwrap())));
     assert_eq!(state.virtual_time().elapsed(), Nanos(875 * MS));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 7);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 7);
     assert_eq!(state.real_time().elapsed(), Nanos(750 * MS));
 }
 
@@ -256,7 +256,7 @@ fn pause_freezes_virtual_time_and_the_accumulator() {
     let mut state = new(LoopConfig::new(Period::from_hz(5).unwrap()));
     state.advance(Nanos(0));
     let e = state.advance(Nanos(250 * MS));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1);
     let before = render(&e);
     assert_eq!(before.lag.as_nanos(), 50 * MS as i128);
 
@@ -301,31 +301,21 @@ fn max_delta_clamps_a_long_frame_and_reports_it() {
         discarded(&e).is_empty(),
         "a frame of exactly max delta is not clamped"
     );
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 3);
 
     let e = state.advance(Nanos(1_500 * MS));
     assert_eq!(discarded(&e), [(250 * MS, 3, 1)]);
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [4, 5]);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         5,
         "Bevy: 1,250 ms of virtual time is 5 ticks"
     );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 1);
+    let stats = state.clock("main").unwrap().stats();
     assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        1
-    );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-            + state.clock_stats(state.alpha_clock()).unwrap().pending,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+        stats.ticks_run + stats.ticks_dropped + stats.pending,
+        stats.ticks_due
     );
 }
 
@@ -343,14 +333,8 @@ fn max_delta_clamps_virtual_time_after_speed() {
     let e = state.advance(Nanos(16 * MS));
     assert_eq!(e.updates().count(), 60);
     assert_eq!(e.dropped_ticks(), 32 * 60 - 60);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
-    );
+    let stats = state.clock("main").unwrap().stats();
+    assert_eq!(stats.ticks_run + stats.ticks_dropped, stats.ticks_due);
 }
 
 /// bevy `virt.rs::test_dont_overclamp_at_low_speed`: speed 0.01, max delta 10 ms, a raw delta of
@@ -443,7 +427,7 @@ fn zero_delta_and_backwards_time() {
     // The next frame is measured from the latest `now` (750 ms), not from 250 ms.
     state.advance(Nanos(1_000 * MS));
     assert_eq!(state.virtual_time().elapsed(), Nanos(1_000 * MS));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 4);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 4);
 }
 
 /// Bevy's fixed timestep with many tiny frames versus one big frame (the accumulator is a
@@ -495,7 +479,7 @@ fn speed_changes_keep_sub_nanosecond_remainders() {
         }
     }
     assert_eq!(state.virtual_time().elapsed(), Nanos(1_000));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1);
 }
 
 /// bevy `real.rs::test_update_with_instant`: `Time<Real>` driven by explicit `Instant`s (no

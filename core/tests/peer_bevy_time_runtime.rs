@@ -133,7 +133,7 @@ fn max_delta_changed_at_run_time() {
     let e = state.advance(Nanos(1_500 * MS));
     assert_eq!(discarded(&e), [(250 * MS, 3, 1)]);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         5,
         "Bevy: 1,250 ms"
     );
@@ -152,7 +152,7 @@ fn max_delta_changed_at_run_time() {
         "750 ms is under the new max delta"
     );
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         8,
         "Bevy: 2,000 ms"
     );
@@ -165,18 +165,14 @@ fn max_delta_changed_at_run_time() {
         [10, 11, 12, 13]
     );
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         12,
         "Bevy: 3,000 ms is 12 ticks"
     );
+    let stats = state.clock("main").unwrap().stats();
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-            + state.clock_stats(state.alpha_clock()).unwrap().pending,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+        stats.ticks_run + stats.ticks_dropped + stats.pending,
+        stats.ticks_due
     );
     // A zero max delta is refused (Bevy accepts it and stops virtual time); `None` lifts it.
     assert!(
@@ -322,7 +318,7 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
         assert_eq!(r.paused, bevy.paused);
     }
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         bevy.expended
     );
 }
@@ -364,7 +360,7 @@ fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
         );
     }
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         bevy.expended
     );
 }
@@ -408,7 +404,7 @@ fn bevy_fixed_pipeline_with_timestep_changes_agrees_frame_by_frame() {
     }
     assert!(changes > 1_000, "{changes} changes");
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         bevy.expended
     );
 }

@@ -65,10 +65,7 @@ fn update_index_counts_the_updates_before_it() {
         assert_eq!(*index, i as u64);
     }
     assert_eq!(seen.len(), 10);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        10
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 10);
 }
 
 /// game-loop `it_provides_number_of_renders_to_the_closures` and
@@ -85,10 +82,7 @@ fn every_frame_renders_once() {
         let e = state.advance(Nanos(k * MS));
         let r = render(&e);
         assert_eq!(r.ticks, k / 10, "frame {k}");
-        assert_eq!(
-            r.ticks,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-        );
+        assert_eq!(r.ticks, state.clock("main").unwrap().stats().ticks_run);
         assert_eq!(
             e.iter().filter(|e| matches!(e, Event::Render(_))).count(),
             1
@@ -141,13 +135,10 @@ fn hundred_updates_per_second_run_ten_in_a_tenth() {
         now += 7 * US;
     }
     state.advance(Nanos(100 * MS - 1));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 9);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 9);
     let e = state.advance(Nanos(100 * MS));
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [9]);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        10
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 10);
 }
 
 /// game-loop `it_limits_the_maximum_frame_time_which_reduces_the_number_of_updates`: 100 ups,
@@ -176,17 +167,8 @@ fn max_frame_time_limits_the_updates_of_a_long_frame() {
         e.updates().map(|t| t.index).collect::<Vec<_>>(),
         (10..20).collect::<Vec<_>>()
     );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        10
-    );
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        10
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 10);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 10);
     assert_eq!(render(&e).alpha, 0.0);
 }
 
@@ -206,11 +188,8 @@ fn max_frame_time_with_the_default_update_cap() {
     assert_eq!(e.deadline(), Some(&Nanos(200 * MS)), "call again at once");
     let e = state.advance(Nanos(200 * MS));
     assert_eq!(e.updates().map(|t| t.index).collect::<Vec<_>>(), [18, 19]);
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        10
-    );
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 0);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 10);
+    assert_eq!(state.clock("main").unwrap().stats().pending, 0);
 }
 
 /// game-loop `it_provides_blending_factor_so_that_render_can_interpolate_between_frames`: the
@@ -254,14 +233,7 @@ fn fixed_time_step_is_handed_to_each_update() {
         assert_eq!(tick.dt.as_nanos_ratio(), (10 * MS, 1));
         assert_eq!(tick.t, Nanos(tick.index * 10 * MS));
     }
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .rate
-            .hz_f64(),
-        100.0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().rate.hz_f64(), 100.0);
 }
 
 /// game-loop accumulates `f64` seconds (`accumulated_time -= fixed_time_step`), so its count
@@ -373,12 +345,9 @@ fn game_loop_accumulator_agrees_frame_by_frame() {
             assert!((r.alpha - blend).abs() < 1e-6, "frame {frame}");
         }
     }
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, peer_total);
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        peer_total
-    );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock("main").unwrap().stats().ticks_run,
         now / (10 * MS),
         "exactly floor(now / step)"
     );

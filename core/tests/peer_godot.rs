@@ -226,16 +226,11 @@ fn tickfold_steps(times: &[u64], tps: u64, hysteresis: f64) -> Vec<i64> {
             let e = state.advance(Nanos(t));
             let alpha = e.render().expect("time advanced").alpha;
             assert!((0.0..=1.0).contains(&alpha));
-            let due = state.clock_stats(state.alpha_clock()).unwrap().ticks_due;
+            let due = state.clock("main").unwrap().stats().ticks_due;
             assert!(
-                state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_run
-                    .abs_diff(due)
-                    <= 1,
+                state.clock("main").unwrap().stats().ticks_run.abs_diff(due) <= 1,
                 "run {} due {due}",
-                state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+                state.clock("main").unwrap().stats().ticks_run
             );
             e.updates().count() as i64
         })
@@ -295,24 +290,15 @@ fn eight_steps_per_frame_then_the_backlog() {
         clock: ClockId(0),
         ticks: 4
     }));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().pending, 4);
+    assert_eq!(state.clock("main").unwrap().stats().pending, 4);
     assert_eq!(e.render().unwrap().alpha, 1.0, "alpha clamps while behind");
     let e = state.advance(Nanos(200 * MS));
     assert_eq!(
         e.updates().map(|t| t.index).collect::<Vec<_>>(),
         [8, 9, 10, 11]
     );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        12
-    );
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 12);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
 }
 
 /// A one-second hitch: Godot runs 8 of 60 steps and loses 52 without a word. tickfold runs 8,
@@ -329,14 +315,10 @@ fn a_long_hitch_is_capped_and_accounted() {
         clock: ClockId(0),
         ticks: 7
     }));
+    let stats = state.clock("main").unwrap().stats();
     assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped
-            + state.clock_stats(state.alpha_clock()).unwrap().pending,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+        stats.ticks_run + stats.ticks_dropped + stats.pending,
+        stats.ticks_due
     );
 }
 
@@ -424,10 +406,7 @@ fn fixed_fps_runs_a_constant_number_of_steps() {
     for &t in &frames {
         assert_eq!(state.advance(Nanos(t)).updates().count(), 2, "frame at {t}");
     }
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        600
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 600);
 }
 
 /// `Engine.time_scale` = ½: Godot keeps the number of physics steps and scales each step's delta
@@ -440,14 +419,11 @@ fn time_scale_halves_the_ticks_not_their_length() {
     for k in 1..=60u64 {
         state.advance(Nanos(k * SEC / 60));
     }
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
-        30
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 30);
     assert_eq!(state.virtual_time().elapsed(), Nanos(SEC / 2));
     let godot_sim_time = 60.0 * (1.0 / 60.0) * 0.5;
     assert!(
-        (state.clock_stats(state.alpha_clock()).unwrap().ticks_run as f64 * hz(60).dt_secs_f64()
+        (state.clock("main").unwrap().stats().ticks_run as f64 * hz(60).dt_secs_f64()
             - godot_sim_time)
             .abs()
             < 1e-12
@@ -499,7 +475,7 @@ fn time_scale_zero_mid_accumulation() {
     let mut state = new(LoopConfig::new(hz(60)).max_frame_delta(Some(Duration::from_secs(1))));
     state.advance(Nanos(0));
     state.advance(Nanos(25 * MS));
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 1);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 1);
     state
         .virtual_time_mut()
         .set_scale(TimeScale::ratio(0, 1).unwrap());

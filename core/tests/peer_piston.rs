@@ -58,15 +58,9 @@ fn ups_is_exact_over_an_hour() {
     let config = LoopConfig::new(hz(UPS)).max_frame_delta(None);
     let mut state = new(config);
     state.advance(Nanos(hour - 1));
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-        431_999
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_due, 431_999);
     state.advance(Nanos(hour));
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due,
-        432_000
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_due, 432_000);
 
     let mut state = new(LoopConfig::new(hz(UPS)));
     let e = state.advance(Nanos(25 * MS));
@@ -90,7 +84,7 @@ fn bench_mode_jumps_from_deadline_to_deadline() {
         updates += e.updates().count() as u64;
         renders += u64::from(e.render().is_some());
         let next_update =
-            hz(UPS).tick_start_nanos(state.clock_stats(state.alpha_clock()).unwrap().next_tick + 1);
+            hz(UPS).tick_start_nanos(state.clock("main").unwrap().stats().next_tick + 1);
         let next = deadline(&e);
         assert!(next > now, "the deadline is in the future");
         assert!(next <= next_update + 1, "never later than the next update");
@@ -99,13 +93,7 @@ fn bench_mode_jumps_from_deadline_to_deadline() {
     assert_eq!(updates, 7_200);
     assert_eq!(renders, 3_601);
     assert_eq!(steps, 7_201, "every step has something to do");
-    assert_eq!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_dropped,
-        0
-    );
+    assert_eq!(state.clock("main").unwrap().stats().ticks_dropped, 0);
 }
 
 /// `max_fps`: Piston schedules the next frame from the previous one, so a frame 5 ms late moves
@@ -167,14 +155,8 @@ fn ups_reset_gives_up_the_backlog_and_says_so() {
         108_333_334,
         "tick 12 ends on the original grid"
     );
-    assert_eq!(
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            + state
-                .clock_stats(state.alpha_clock())
-                .unwrap()
-                .ticks_dropped,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_due
-    );
+    let stats = state.clock("main").unwrap().stats();
+    assert_eq!(stats.ticks_run + stats.ticks_dropped, stats.ticks_due);
 }
 
 /// `ups_reset = 0`: "it will always try to catch up": no max frame delta and no cap, the same
@@ -216,7 +198,7 @@ fn lazy_loop_renders_on_input_only() {
         assert!(render(&e).paused);
         assert_eq!(e.deadline(), None, "wait for the next input");
     }
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 0);
+    assert_eq!(state.clock("main").unwrap().stats().ticks_run, 0);
 }
 
 /// The `Idle` event carries the time until the next frame or update. tickfold's deadline gives
@@ -299,15 +281,8 @@ fn bench_mode_with_nearest_firing_wakes_only_for_work() {
         assert!(
             steps <= 120,
             "{steps} wake-ups for {} ticks",
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            state.clock("main").unwrap().stats().ticks_run
         );
     }
-    assert!(
-        state
-            .clock_stats(state.alpha_clock())
-            .unwrap()
-            .ticks_run
-            .abs_diff(60)
-            <= 1
-    );
+    assert!(state.clock("main").unwrap().stats().ticks_run.abs_diff(60) <= 1);
 }

@@ -167,27 +167,20 @@ fn check(config: &Config, schedule: &Schedule) -> Result<(), String> {
         if updates > cap {
             return fail("more updates than the cap");
         }
-        if seen_updates != state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-            || seen_dropped
-                != state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_dropped
+        if seen_updates != state.clock("main").unwrap().stats().ticks_run
+            || seen_dropped != state.clock("main").unwrap().stats().ticks_dropped
         {
             return fail("events and counters disagree");
         }
         if config.policy == Policy::CatchUp && config.firing == Firing::Late {
-            let lhs = state.clock_stats(state.alpha_clock()).unwrap().ticks_run
-                + state
-                    .clock_stats(state.alpha_clock())
-                    .unwrap()
-                    .ticks_dropped
-                + state.clock_stats(state.alpha_clock()).unwrap().pending;
+            let lhs = state.clock("main").unwrap().stats().ticks_run
+                + state.clock("main").unwrap().stats().ticks_dropped
+                + state.clock("main").unwrap().stats().pending;
             let slack = u64::from(config.hysteresis > 0.0);
-            if lhs.abs_diff(state.clock_stats(state.alpha_clock()).unwrap().ticks_due) > slack {
+            if lhs.abs_diff(state.clock("main").unwrap().stats().ticks_due) > slack {
                 return fail(&format!(
                     "identity: {lhs} vs due {}",
-                    state.clock_stats(state.alpha_clock()).unwrap().ticks_due
+                    state.clock("main").unwrap().stats().ticks_due
                 ));
             }
         }

@@ -138,7 +138,7 @@ fn stepping(case: Case) -> bool {
             }
             Op::Frame(d) => d,
             Op::Step(n) => {
-                let n = if state.clock_stats(state.alpha_clock()).unwrap().pending > 0 {
+                let n = if state.clock("main").unwrap().stats().pending > 0 {
                     0
                 } else {
                     n
