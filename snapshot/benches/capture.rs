@@ -38,6 +38,7 @@
 use std::hint::black_box;
 use std::ops::Range;
 use std::time::{Duration, Instant};
+use tickfold_testing::SplitMix64;
 
 use bytemuck::NoUninit;
 use criterion::{
@@ -67,21 +68,9 @@ fn world(n: usize) -> Vec<Obj> {
     (0..n).map(obj).collect()
 }
 
-/// splitmix64, for reproducible indices without a dependency.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// A reproducible index below `n` (the kit's seeded generator).
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// One tick's writes.
@@ -110,14 +99,18 @@ impl Pattern {
 
     /// `PATTERNS` ticks of writes over `n` objects.
     fn ticks(self, n: usize, seed: u64) -> Vec<Writes> {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix64::new(seed);
         (0..PATTERNS)
             .map(|_| match self {
-                Pattern::Random1 => Writes::Scattered((0..n / 100).map(|_| rng.below(n)).collect()),
-                Pattern::Random10 => Writes::Scattered((0..n / 10).map(|_| rng.below(n)).collect()),
+                Pattern::Random1 => {
+                    Writes::Scattered((0..n / 100).map(|_| below(&mut rng, n)).collect())
+                }
+                Pattern::Random10 => {
+                    Writes::Scattered((0..n / 10).map(|_| below(&mut rng, n)).collect())
+                }
                 Pattern::Clustered1 => {
                     let len = n / 100;
-                    let start = rng.below(n - len + 1);
+                    let start = below(&mut rng, n - len + 1);
                     Writes::Run(start..start + len)
                 }
             })
@@ -156,31 +149,25 @@ impl Target for Vec<Obj> {
     }
 }
 
-impl Target for DoubleBuffer<Obj> {
-    fn one(&mut self, i: usize) {
-        if let Some(o) = self.get_mut(i) {
-            touch(o);
+/// The two buffers with `get_mut` and `slice_mut`.
+macro_rules! sliced_target {
+    ($($buffer:ty),*) => {$(
+        impl Target for $buffer {
+            fn one(&mut self, i: usize) {
+                if let Some(o) = self.get_mut(i) {
+                    touch(o);
+                }
+            }
+            fn run(&mut self, r: Range<usize>) {
+                if let Ok(s) = self.slice_mut(r) {
+                    s.iter_mut().for_each(touch);
+                }
+            }
         }
-    }
-    fn run(&mut self, r: Range<usize>) {
-        if let Ok(s) = self.slice_mut(r) {
-            s.iter_mut().for_each(touch);
-        }
-    }
+    )*};
 }
 
-impl Target for Tracked<Obj> {
-    fn one(&mut self, i: usize) {
-        if let Some(o) = self.get_mut(i) {
-            touch(o);
-        }
-    }
-    fn run(&mut self, r: Range<usize>) {
-        if let Ok(s) = self.slice_mut(r) {
-            s.iter_mut().for_each(touch);
-        }
-    }
-}
+sliced_target!(DoubleBuffer<Obj>, Tracked<Obj>);
 
 impl Target for Persistent<Obj> {
     fn one(&mut self, i: usize) {

@@ -26,6 +26,7 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use tickfold_testing::SplitMix64;
 
 use tickfold_snapshot::{DEFAULT_CHUNK_BYTES, DoubleBuffer, Tracked};
 
@@ -39,21 +40,9 @@ const BUDGET: Duration = Duration::from_nanos(1_666_667);
 /// Captures run before the timed samples of each size.
 const WARM_UP: usize = 3;
 
-/// splitmix64, for reproducible indices without a dependency.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// A reproducible index below `n` (the kit's seeded generator).
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 #[derive(Copy, Clone)]
@@ -73,7 +62,7 @@ impl Mode {
     }
 
     /// One tick of writes on a world of `buf.len()` objects.
-    fn write(self, buf: &mut DoubleBuffer<Obj>, rng: &mut SplitMix) {
+    fn write(self, buf: &mut DoubleBuffer<Obj>, rng: &mut SplitMix64) {
         let n = buf.len();
         match self {
             Mode::Full => {
@@ -81,14 +70,14 @@ impl Mode {
             }
             Mode::Random(p) => {
                 for _ in 0..n * p / 100 {
-                    if let Some(o) = buf.get_mut(rng.below(n)) {
+                    if let Some(o) = buf.get_mut(below(rng, n)) {
                         o[0] = o[0].wrapping_add(1);
                     }
                 }
             }
             Mode::Clustered(p) => {
                 let len = n * p / 100;
-                let start = rng.below(n - len + 1);
+                let start = below(rng, n - len + 1);
                 if let Ok(run) = buf.slice_mut(start..start + len) {
                     for o in run {
                         o[0] = o[0].wrapping_add(1);
@@ -119,7 +108,7 @@ struct Point {
     full: f64,
 }
 
-fn measure(n: usize, mode: Mode, set: &Settings, rng: &mut SplitMix) -> Point {
+fn measure(n: usize, mode: Mode, set: &Settings, rng: &mut SplitMix64) -> Point {
     let samples = set.samples;
     let tracked = Tracked::with_chunk_bytes(world(n), set.chunk_bytes)
         .expect("the chunk size was checked in main");
@@ -191,7 +180,7 @@ fn report(p: &Point, mode: Mode) {
     );
 }
 
-fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix) -> Fit {
+fn fit(mode: Mode, set: &Settings, rng: &mut SplitMix64) -> Fit {
     let at_seed = measure(SEED_OBJECTS, mode, set, rng);
     report(&at_seed, mode);
     let (mut lo, mut hi, mut capped);
@@ -313,7 +302,7 @@ fn main() {
         Mode::Random(10),
         Mode::Clustered(10),
     ];
-    let mut rng = SplitMix(0x0003_5EED);
+    let mut rng = SplitMix64::new(0x0003_5EED);
     let fits: Vec<(Mode, Fit)> = modes.iter().map(|&m| (m, fit(m, &set, &mut rng))).collect();
     println!();
     println!(
