@@ -3,14 +3,13 @@
 //! for it, as Bevy's own `run_fixed_main_schedule` sets them.
 
 use core::mem;
-use core::time::Duration;
 use std::sync::Arc;
 
 use bevy_app::FixedMain;
 use bevy_ecs::schedule::{Schedule, Schedules};
 use bevy_ecs::world::World;
 use bevy_time::{Fixed, Real, Time, Virtual};
-use tickfold_core::{Event, Nanos, Period, Tick};
+use tickfold_core::{Event, Events, Nanos, Period, Tick};
 
 use crate::messages::{
     ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
@@ -48,12 +47,12 @@ pub fn run_tickfold_clocks(world: &mut World) {
         .is_some_and(|s| s.contains(BeforeTick));
     let main = world.try_schedule_scope(FixedMain, |world, main| {
         for event in &events {
-            handle(world, event, Some(&mut *main), before);
+            handle(world, &events, event, Some(&mut *main), before);
         }
     });
     if main.is_err() {
         for event in &events {
-            handle(world, event, None, before);
+            handle(world, &events, event, None, before);
         }
     }
     let mut tf = world.resource_mut::<Tickfold>();
@@ -139,10 +138,21 @@ fn set_resource<
     }
 }
 
-fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, before: bool) {
+fn handle(
+    world: &mut World,
+    events: &Events<Nanos>,
+    event: Event<Nanos>,
+    main: Option<&mut Schedule>,
+    before: bool,
+) {
     let name = |world: &World, clock| world.resource::<Tickfold>().name_of(clock);
     match event {
-        Event::Update(tick) => run_tick(world, &tick, main, before),
+        Event::Update(tick) => {
+            // The core's own answer for where the tick ends (its next tick's start while the
+            // period holds); every update of the step has one.
+            let end = events.tick_end(&tick).map_or(tick.t.0, |end| end.0);
+            run_tick(world, &tick, end, main, before);
+        }
         Event::Render(render) => world.resource_mut::<Tickfold>().render = Some(render),
         Event::DroppedTicks {
             clock,
@@ -187,30 +197,19 @@ fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, b
             });
         }
         other => {
-            if let Event::RateChanged {
-                clock, from_tick, ..
-            } = other
-            {
-                world
-                    .resource_mut::<Tickfold>()
-                    .entry(clock)
-                    .rate_changed(from_tick);
-            }
             world.write_message(LoopNotice(other));
         }
     }
 }
 
-fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before: bool) {
+fn run_tick(world: &mut World, tick: &Tick, end: u64, main: Option<&mut Schedule>, before: bool) {
     let (is_main, label, fixed, name) = {
         let mut tf = world.resource_mut::<Tickfold>();
         let now = tf.now;
         tf.frame_updates += 1;
         let entry = tf.entry(tick.clock);
         entry.frame_updates += 1;
-        entry.ticks_run += 1;
-        let (start, end) = entry.span(tick);
-        entry.run(start, end, now);
+        entry.run(tick.t.0, end, now);
         let (label, fixed, name) = (entry.label, entry.fixed, Arc::clone(&entry.name));
         (tf.clocks[0].id == tick.clock, label, fixed, name)
     };
@@ -245,17 +244,4 @@ fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before:
             }
         }
     }
-}
-
-/// `Time<Fixed>` for a tick spanning `start .. end` ns read at virtual time `now` ns: timestep
-/// and delta the tick's whole-ns length, elapsed its end, overstep what virtual time is past
-/// it. `wrap` keeps the resource's wrap period.
-pub(crate) fn fixed_time(start: u64, end: u64, now: u64, wrap: Duration) -> Time<Fixed> {
-    let len = Duration::from_nanos(end - start);
-    let mut time = Time::<Fixed>::from_duration(len.max(Duration::from_nanos(1)));
-    time.set_wrap_period(wrap);
-    time.advance_to(Duration::from_nanos(start));
-    time.advance_by(len);
-    time.accumulate_overstep(Duration::from_nanos(now.saturating_sub(end)));
-    time
 }

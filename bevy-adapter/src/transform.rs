@@ -409,7 +409,9 @@ fn blend_transforms(
     )>,
 ) {
     let Some(tf) = tf else { return };
-    let alpha = tf.render().map_or(1.0, |r| r.alpha);
+    // The alpha clock's alpha at the latest step's virtual time: the render's, asked of the
+    // loop (a loaded loop answers it before its first render).
+    let alpha = tf.state().alpha(alpha_clock(&tf)).unwrap_or(1.0);
     let alpha = if alpha.is_nan() {
         0.0
     } else {

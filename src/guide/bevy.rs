@@ -31,7 +31,11 @@
 //! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
 //! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
 //! tick's length in whole ns, its overstep the virtual time still past the tick; `Time` is
-//! `Time<Fixed>`'s generic copy. Between the runs `Time<Fixed>` is the main clock's, with its
+//! `Time<Fixed>`'s generic copy. Start, end and number of each tick are tickfold's own
+//! answers (`Tick::t`, `Events::tick_end`, `Tick::index`): the plugin keeps no grid. Elapsed
+//! never goes backwards, and moves by more than the delta only where simulation time does:
+//! over dropped ticks, and by 1 ns when the first tick after a rate change starts at the old
+//! grid's boundary rounded up (elapsed is the exact tick end, not a sum of deltas). Between the runs `Time<Fixed>` is the main clock's, with its
 //! overstep reaching the frame's virtual time (so `overstep_fraction()` is the main clock's
 //! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
 //! them. `Tickfold::fixed_time` holds every clock's `Time<Fixed>` for reading outside its
@@ -104,8 +108,9 @@
 //!
 //! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
 //! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
-//! `save_world` and `load_world` save the loop with the components you name and load them into
-//! a fresh `App` that goes on bit for bit.
+//! `save_world` and `load_world` save the loop (and each clock's `Time<Fixed>` until its next
+//! tick) with the components you name and load them into a fresh `App` that goes on bit for
+//! bit, `Time<Fixed>` included, frame by frame.
 //!
 //! **Controls.** Through `ResMut<Tickfold>`: `Tickfold::clock_mut` for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; `Tickfold::add_clock` and
