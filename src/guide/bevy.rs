@@ -119,7 +119,7 @@
 //!
 //! **Interpolated transforms.** With `TransformInterpolationPlugin`, an entity marked
 //! `TransformInterpolation` (translation, rotation, scale, each optional) is drawn between
-//! the alpha clock's previous and current tick: captured on tickfold's one capture rule
+//! the previous and current tick of the clock it follows: captured on tickfold's one capture rule
 //! (before a step's last update, in the `BeforeTick` schedule), restored to its tick value
 //! in `First` so gameplay never sees a blend, blended in `PostUpdate` before transform
 //! propagation. Teleports (`TransformHistory::teleport`) and spawns show the current
@@ -129,8 +129,10 @@
 //! `Transform` written outside the clocks' schedules (`PreUpdate`, `Update`) is taken as a
 //! teleport by comparison with the simulated value, so it shows at once;
 //! `TransformInterpolationPlugin::every_entity` marks every entity with a `Transform`.
-//! Interpolation follows the alpha clock (`TickfoldPlugin::alpha_clock`, the main clock by
-//! default).
+//! Each entity follows one clock, captured on its ticks and drawn at its alpha: by default the
+//! alpha clock (`TickfoldPlugin::alpha_clock`, the main clock unless changed), or any clock with
+//! `TransformInterpolation::on`, so entities moved at 60 Hz and at 10 Hz are each drawn between their
+//! own ticks.
 //!
 //! **`GlobalTransform` in gameplay** is not the simulated one: Bevy propagates transforms once
 //! a frame, in `PostUpdate` after the blend, so a clock's schedule reads last frame's drawn
