@@ -38,6 +38,9 @@ pub struct Tickfold {
     pub(crate) real_offset: i128,
     /// The loop's `now` at the latest step.
     pub(crate) now: Nanos,
+    /// The schedules a frame's ticks run, out of `Schedules` during the frame's runs (empty
+    /// between frames: its buffers are kept).
+    pub(crate) taken: crate::schedules::Taken,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -154,6 +157,7 @@ impl Tickfold {
             frame_updates: 0,
             real_offset: 0,
             now: Nanos(0),
+            taken: crate::schedules::Taken::default(),
         }
     }
 
