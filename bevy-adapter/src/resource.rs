@@ -263,7 +263,11 @@ impl Tickfold {
             .ok_or(ClockError::UnknownId(id))
     }
 
-    /// The render of the latest frame: alpha and lag of the alpha clock, for interpolation.
+    /// The render of the latest frame in which time passed: alpha and lag of the alpha clock
+    /// (`None` before the first such frame and after `load_world` (feature `serde`) until
+    /// the next). Any clock's alpha at the latest step is
+    /// [`LoopState::alpha`](tickfold_core::LoopState::alpha) on [`state`](Self::state), which
+    /// interpolated transforms read.
     #[must_use]
     pub fn render(&self) -> Option<Render> {
         self.render
