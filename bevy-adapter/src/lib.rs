@@ -139,9 +139,9 @@
 //! takes `FixedMainScheduleOrder` out of the world and each of the five sub-schedules out of
 //! `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
 //! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
-//! main clock's ticks run, `FixedFirst` … `FixedLast` are out of `Schedules` (a system in one
-//! of them cannot run another by label) and a `FixedMain` holding systems of its own besides
-//! Bevy's runs whole on each tick instead.
+//! frame's ticks run, `FixedFirst` … `FixedLast`, the extra clocks' schedules and
+//! `BeforeTick` are out of `Schedules` (a system in one of them cannot run another by label),
+//! and a `FixedMain` holding systems of its own besides Bevy's runs whole on each tick instead.
 //!
 //! # Messages
 //!

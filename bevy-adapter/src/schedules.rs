@@ -217,3 +217,54 @@ impl Taken {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy_app::{App, FixedMain, FixedMainScheduleOrder, FixedUpdate};
+    use bevy_ecs::schedule::ScheduleLabel;
+
+    use super::Taken;
+
+    fn noop() {}
+
+    /// Bevy's own `FixedMain` is run by its parts (one slot per label of the order); one with
+    /// a system of its own runs whole.
+    #[test]
+    fn bevys_fixed_main_is_run_by_its_parts_and_any_other_whole() {
+        for own in [false, true] {
+            let mut app = App::new();
+            app.add_systems(FixedUpdate, noop);
+            if own {
+                app.add_systems(FixedMain, noop);
+            }
+            let world = app.world_mut();
+            let order = world.resource::<FixedMainScheduleOrder>().labels.len();
+            let mut taken = Taken::default();
+            taken.take(world);
+            let want: Vec<_> = if own {
+                vec![FixedMain.intern()]
+            } else {
+                world.resource::<FixedMainScheduleOrder>().labels.clone()
+            };
+            assert_eq!(taken.main_labels, want, "own system: {own}");
+            assert_eq!(taken.main.len(), if own { 1 } else { order });
+            // FixedUpdate (or FixedMain) is out of `Schedules` until put back.
+            let label = if own {
+                FixedMain.intern()
+            } else {
+                FixedUpdate.intern()
+            };
+            assert!(
+                !world
+                    .resource::<bevy_ecs::schedule::Schedules>()
+                    .contains(label)
+            );
+            taken.put_back(world);
+            assert!(
+                world
+                    .resource::<bevy_ecs::schedule::Schedules>()
+                    .contains(label)
+            );
+        }
+    }
+}
