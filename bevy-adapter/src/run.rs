@@ -82,6 +82,10 @@ pub fn run_tickfold_clocks(world: &mut World) {
 /// Bevy's `Time<Virtual>` clamps a frame longer than its `max_delta` and loses the rest with
 /// only a `debug!` line: the same time, exactly, as a message.
 fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
+    // A clamped frame's delta is the max delta: any other frame is not looked at further.
+    if virt.delta() != virt.max_delta() {
+        return;
+    }
     let Some(real) = world.get_resource::<Time<Real>>() else {
         return;
     };

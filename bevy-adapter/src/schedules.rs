@@ -17,6 +17,12 @@ use crate::transform::BeforeTick;
 /// usual case) reuses the slots as they are.
 pub(crate) struct Taken {
     slots: Vec<(InternedScheduleLabel, Option<Schedule>)>,
+    /// Per slot: `Schedules` had no such schedule when last looked up.
+    missing: Vec<bool>,
+    /// How many schedules `Schedules` held when `missing` was found: while it holds as many,
+    /// the missing labels are not looked up again (a lookup that misses costs about as much
+    /// as one that finds). A schedule added since makes the count differ.
+    count: Option<usize>,
     /// What one tick of the main clock runs, in order: `FixedMain`'s sub-schedules in
     /// `FixedMainScheduleOrder`'s order (a label listed twice runs twice), or `FixedMain`
     /// itself when it is not Bevy's own.
@@ -41,6 +47,8 @@ impl Default for Taken {
     fn default() -> Self {
         Taken {
             slots: Vec::new(),
+            missing: Vec::new(),
+            count: None,
             main: Vec::new(),
             main_labels: Vec::new(),
             clock_labels: Vec::new(),
@@ -115,10 +123,21 @@ impl Taken {
         let Some(mut schedules) = world.get_resource_mut::<Schedules>() else {
             return;
         };
-        for (label, slot) in &mut self.slots {
+        // `Schedules::iter` is exact-sized: its length costs nothing.
+        let count = schedules.iter().size_hint().0;
+        let recheck = self.count != Some(count);
+        self.count = Some(count);
+        for ((label, slot), missing) in self.slots.iter_mut().zip(&mut self.missing) {
+            if *missing && !recheck {
+                continue;
+            }
             // Written only when found: moving a `None` costs a schedule's size.
-            if let Some(schedule) = schedules.remove_temporarily(*label) {
-                *slot = Some(schedule);
+            match schedules.remove_temporarily(*label) {
+                Some(schedule) => {
+                    *slot = Some(schedule);
+                    *missing = false;
+                }
+                None => *missing = true,
             }
         }
     }
@@ -127,7 +146,9 @@ impl Taken {
     #[cold]
     fn relabel(&mut self) {
         self.slots.clear();
+        self.missing.clear();
         self.main.clear();
+        self.count = None;
         for k in 0..self.main_labels.len() {
             let i = self.slot(self.main_labels[k]);
             self.main.push(i);
@@ -144,6 +165,7 @@ impl Taken {
             Some(i) => i,
             None => {
                 self.slots.push((label, None));
+                self.missing.resize(self.slots.len(), false);
                 self.slots.len() - 1
             }
         }
@@ -220,7 +242,7 @@ impl Taken {
 
 #[cfg(test)]
 mod tests {
-    use bevy_app::{App, FixedMain, FixedMainScheduleOrder, FixedUpdate};
+    use bevy_app::{App, FixedLast, FixedMain, FixedMainScheduleOrder, FixedUpdate};
     use bevy_ecs::schedule::ScheduleLabel;
 
     use super::Taken;
@@ -266,5 +288,29 @@ mod tests {
                     .contains(label)
             );
         }
+    }
+
+    /// A label the app had no schedule for is not looked up again until `Schedules` holds
+    /// another number of schedules: a schedule added later is found and run.
+    #[test]
+    fn a_schedule_added_later_is_taken() {
+        let mut app = App::new();
+        app.add_systems(FixedUpdate, noop);
+        let mut taken = Taken::default();
+        let has_last = |app: &App| {
+            app.world()
+                .resource::<bevy_ecs::schedule::Schedules>()
+                .contains(FixedLast)
+        };
+        assert!(!has_last(&app));
+        for _ in 0..3 {
+            taken.take(app.world_mut());
+            taken.put_back(app.world_mut());
+        }
+        app.add_systems(FixedLast, noop);
+        taken.take(app.world_mut());
+        assert!(!has_last(&app), "taken out for the frame");
+        taken.put_back(app.world_mut());
+        assert!(has_last(&app));
     }
 }
