@@ -72,7 +72,8 @@
 //!
 //! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
 //! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
-//! tick's length in whole ns, its overstep the virtual time still past the tick; `Time` is
+//! tick's length in whole ns, its overstep the virtual time still past the tick (its wrap
+//! period the one the app set on `Time<Fixed>`); `Time` is
 //! `Time<Fixed>`'s generic copy. Start, end and number of each tick are tickfold's own
 //! answers ([`Tick::t`](tickfold_core::Tick::t),
 //! [`Events::tick_end`](tickfold_core::Events::tick_end), [`Tick::index`](tickfold_core::Tick::index)): the plugin keeps no grid. Elapsed

@@ -28,7 +28,9 @@ pub fn run_tickfold_clocks(world: &mut World) {
         return;
     };
     report_clamp(world, &virt);
-    let written = world.get_resource::<Time<Fixed>>().map(Time::timestep);
+    let written = world
+        .get_resource::<Time<Fixed>>()
+        .map(|t| (t.timestep(), t.wrap_period()));
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
         return;
     };
@@ -113,14 +115,17 @@ fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
 
 /// A user who writes `Time<Fixed>`'s timestep (as a Bevy app configures its fixed rate) sets
 /// the main clock's rate: the resource's (`written`) differs from the value the plugin last
-/// wrote.
-fn follow_timestep(tf: &mut Tickfold, written: Option<Duration>) {
-    let Some(written) = written else {
+/// wrote. A wrap period written there is the main clock's from then on, as in Bevy's loop.
+fn follow_timestep(tf: &mut Tickfold, written: Option<(Duration, Duration)>) {
+    let Some((written, wrap)) = written else {
         return;
     };
     let Some(main) = tf.clocks.first_mut() else {
         return;
     };
+    if main.fixed.wrap_period() != wrap {
+        main.fixed.set_wrap_period(wrap);
+    }
     if main.fixed.timestep() == written {
         return;
     }

@@ -85,3 +85,32 @@ fn fixed_main_runs_its_schedules_in_order_as_bevys_loop_does() {
         assert_eq!(bevy.len(), tickfold.len());
     }
 }
+
+/// A wrap period the app sets on `Time<Fixed>` (after the plugin is added) holds inside the
+/// runs, as in Bevy's loop: the plugin sets the resource's fields, it does not replace it.
+#[test]
+fn the_apps_wrap_period_holds() {
+    fn wrapped(time: Res<Time>, mut runs: ResMut<Runs>) {
+        runs.0.push(("wrapped", time.elapsed_wrapped()));
+    }
+    let run_with = |tickfold: bool| {
+        let mut app = base_app();
+        app.init_resource::<Runs>()
+            .add_systems(FixedUpdate, wrapped);
+        if tickfold {
+            app.add_plugins(TickfoldPlugin::new());
+        }
+        frame(&mut app, 0, Duration::ZERO);
+        app.world_mut()
+            .resource_mut::<Time<Fixed>>()
+            .set_wrap_period(Duration::from_millis(100));
+        for n in 1..40 {
+            frame(&mut app, n, Duration::from_millis(37));
+        }
+        app.world().resource::<Runs>().0.clone()
+    };
+    let bevy = run_with(false);
+    assert!(bevy.iter().all(|r| r.1 < Duration::from_millis(100)));
+    assert!(bevy.len() > 80, "{}", bevy.len());
+    assert_eq!(run_with(true), bevy);
+}
