@@ -72,8 +72,14 @@
 //!
 //! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
 //! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
-//! tick's length in whole ns, its overstep the virtual time still past the tick; `Time` is
-//! `Time<Fixed>`'s generic copy. Between the runs `Time<Fixed>` is the main clock's, with its
+//! tick's length in whole ns, its overstep the virtual time still past the tick (its wrap
+//! period the one the app set on `Time<Fixed>`); `Time` is
+//! `Time<Fixed>`'s generic copy. Start, end and number of each tick are tickfold's own
+//! answers ([`Tick::t`](tickfold_core::Tick::t),
+//! [`Events::tick_end`](tickfold_core::Events::tick_end), [`Tick::index`](tickfold_core::Tick::index)): the plugin keeps no grid. Elapsed
+//! never goes backwards, and moves by more than the delta only where simulation time does:
+//! over dropped ticks, and by 1 ns when the first tick after a rate change starts at the old
+//! grid's boundary rounded up (elapsed is the exact tick end, not a sum of deltas). Between the runs `Time<Fixed>` is the main clock's, with its
 //! overstep reaching the frame's virtual time (so `overstep_fraction()` is the main clock's
 //! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
 //! them. [`Tickfold::fixed_time`] holds every clock's `Time<Fixed>` for reading outside its
@@ -126,10 +132,17 @@
 //!
 //! `benches/overhead.rs`: the same app (`TimePlugin`, one trivial `FixedUpdate` system, manual
 //! time, 1 and 8 updates a frame) on Bevy's own fixed loop at its default `Time<Fixed>`
-//! (nothing disabled) and with `TickfoldPlugin::new()` added. Medians of 5 criterion runs on
-//! a shared 2-core machine at load average 5–7: 10.93 µs against Bevy's 10.44 µs a frame at 1
-//! update (1.05×), 28.18 µs against 25.59 µs at 8 (1.10×); the runs' spread (up to ±40%)
-//! exceeds the difference, so repeat it on a quiet machine.
+//! (nothing disabled) and with `TickfoldPlugin::new()` added, side by side in one criterion
+//! run. Medians of 5 runs on a shared 2-core machine (load average 2–3): 6.49 µs against
+//! Bevy's 7.55 µs a frame at 1 update (0.86×; each run 0.86–0.95×), 9.83 µs against 19.89 µs
+//! at 8 (0.49×); instruction counts (callgrind, 2,000 frames) agree: 30,689 against 32,947 a
+//! frame (0.93×) and 48,557 against 98,364 (0.49×). The difference is the dispatch of
+//! `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
+//! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
+//! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
+//! frame's ticks run, `FixedFirst` … `FixedLast`, the extra clocks' schedules and
+//! `BeforeTick` are out of `Schedules` (a system in one of them cannot run another by label),
+//! and a `FixedMain` holding systems of its own besides Bevy's runs whole on each tick instead.
 //!
 //! # Messages
 //!
@@ -146,8 +159,9 @@
 //!
 //! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
 //! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
-//! `save_world` and `load_world` save the loop with the components you name and load them into
-//! a fresh `App` that goes on bit for bit.
+//! `save_world` and `load_world` save the loop (and each clock's `Time<Fixed>` until its next
+//! tick) with the components you name and load them into a fresh `App` that goes on bit for
+//! bit, `Time<Fixed>` included, frame by frame.
 //!
 //! **Controls.** Through `ResMut<Tickfold>`: [`Tickfold::clock_mut`] for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; [`Tickfold::add_clock`] and
@@ -156,7 +170,7 @@
 //!
 //! **Interpolated transforms.** With [`TransformInterpolationPlugin`], an entity marked
 //! [`TransformInterpolation`] (translation, rotation, scale, each optional) is drawn between
-//! the alpha clock's previous and current tick: captured on tickfold's one capture rule
+//! the previous and current tick of the clock it follows: captured on tickfold's one capture rule
 //! (before a step's last update, in the [`BeforeTick`] schedule), restored to its tick value
 //! in `First` so gameplay never sees a blend, blended in `PostUpdate` before transform
 //! propagation. Teleports ([`TransformHistory::teleport`]) and spawns show the current
@@ -166,8 +180,10 @@
 //! `Transform` written outside the clocks' schedules (`PreUpdate`, `Update`) is taken as a
 //! teleport by comparison with the simulated value, so it shows at once;
 //! [`TransformInterpolationPlugin::every_entity`] marks every entity with a `Transform`.
-//! Interpolation follows the alpha clock ([`TickfoldPlugin::alpha_clock`], the main clock by
-//! default).
+//! Each entity follows one clock, captured on its ticks and drawn at its alpha: by default the
+//! alpha clock ([`TickfoldPlugin::alpha_clock`], the main clock unless changed), or any clock with
+//! [`TransformInterpolation::on`], so entities moved at 60 Hz and at 10 Hz are each drawn between their
+//! own ticks.
 //!
 //! **`GlobalTransform` in gameplay** is not the simulated one: Bevy propagates transforms once
 //! a frame, in `PostUpdate` after the blend, so a clock's schedule reads last frame's drawn
@@ -185,6 +201,7 @@ mod resource;
 mod run;
 #[cfg(feature = "serde")]
 mod save;
+mod schedules;
 #[cfg(feature = "testing")]
 mod testing;
 mod transform;

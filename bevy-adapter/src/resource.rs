@@ -38,6 +38,9 @@ pub struct Tickfold {
     pub(crate) real_offset: i128,
     /// The loop's `now` at the latest step.
     pub(crate) now: Nanos,
+    /// The schedules a frame's ticks run, out of `Schedules` during the frame's runs (empty
+    /// between frames: its buffers are kept).
+    pub(crate) taken: crate::schedules::Taken,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -47,15 +50,7 @@ pub(crate) struct ClockEntry {
     /// The clock's name, shared by the ticks and messages that carry it.
     pub(crate) name: Arc<str>,
     pub(crate) label: Option<InternedScheduleLabel>,
-    /// Where the clock's current period started: `t` of tick `index` is
-    /// `base_t + period.tick_start_nanos(index - base_index)`.
-    base_index: u64,
-    base_t: u64,
-    period: Option<Period>,
-    /// A rate change took effect from this tick: rebase there.
-    rate_from: Option<u64>,
     pub(crate) frame_updates: u64,
-    pub(crate) ticks_run: u64,
     /// The clock's `Time<Fixed>`: its latest tick and the overstep past it.
     pub(crate) fixed: Time<Fixed>,
 }
@@ -70,12 +65,7 @@ impl ClockEntry {
             id,
             name,
             label,
-            base_index: 0,
-            base_t: 0,
-            period: None,
-            rate_from: None,
             frame_updates: 0,
-            ticks_run: 0,
             fixed: Time::<Fixed>::default(),
         }
     }
@@ -87,72 +77,52 @@ impl ClockEntry {
         self
     }
 
-    /// A tick spanning `start .. end` runs at virtual time `now`.
+    /// A tick spanning `start .. end` (the core's [`Tick::t`] and [`Events::tick_end`]) runs
+    /// at virtual time `now`: see [`fixed_time`] for what `Time<Fixed>` becomes.
+    #[inline]
     pub(crate) fn run(&mut self, start: u64, end: u64, now: Nanos) {
-        let wrap = self.fixed.wrap_period();
-        self.fixed = crate::run::fixed_time(start, end, now.0, wrap);
+        fixed_time(&mut self.fixed, start, end, now.0);
     }
 
     /// After the frame's runs: the overstep reaches virtual time `now`, as Bevy's accumulator.
     pub(crate) fn settle(&mut self, now: Nanos) {
-        let end = self.fixed.elapsed();
-        let over = Duration::from_nanos(now.0).saturating_sub(end);
-        let had = self.fixed.overstep();
-        self.fixed.discard_overstep(had);
-        self.fixed.accumulate_overstep(over);
+        set_overstep(&mut self.fixed, now.0);
     }
+}
 
-    /// Where the clock's current period started, a pending rate change and the ticks run:
-    /// what a save keeps so that a loaded run sets `Time` exactly as the original.
-    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-    pub(crate) fn grid(&self) -> (u64, u64, Option<Period>, Option<u64>, u64) {
-        (
-            self.base_index,
-            self.base_t,
-            self.period,
-            self.rate_from,
-            self.ticks_run,
-        )
+/// Sets `time` for a tick spanning `start .. end` ns read at virtual time `now` ns, in place
+/// (the wrap period and everything else of the resource stay): timestep and delta the tick's
+/// whole-ns length `end − start` (at least 1 ns), elapsed its end, overstep what virtual time
+/// is past it.
+///
+/// Elapsed is the core's tick end, so it never goes backwards (ticks start where the
+/// previous ones ended or later) and may move forward by more than `delta`: over ticks
+/// dropped since the previous run, and by the 1 ns the first tick after a rate change may
+/// start past the old period's last tick end (the new period starts at the old grid's
+/// boundary rounded up). Elapsed stays the exact simulation time of the tick's end; it is the
+/// sum of the deltas only while no tick is dropped and the rate never changes. A start before
+/// the current elapsed (which the core never gives) advances by the tick's length.
+pub(crate) fn fixed_time(time: &mut Time<Fixed>, start: u64, end: u64, now: u64) {
+    let len = Duration::from_nanos(end.saturating_sub(start).max(1));
+    if time.timestep() != len {
+        time.set_timestep(len);
     }
-
-    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-    pub(crate) fn set_grid(&mut self, grid: (u64, u64, Option<Period>, Option<u64>, u64)) {
-        (
-            self.base_index,
-            self.base_t,
-            self.period,
-            self.rate_from,
-            self.ticks_run,
-        ) = grid;
+    let start = Duration::from_nanos(start);
+    if start > time.elapsed() {
+        time.advance_to(start);
     }
+    time.advance_by(len);
+    set_overstep(time, now);
+}
 
-    pub(crate) fn rate_changed(&mut self, from_tick: u64) {
-        self.rate_from = Some(from_tick);
-    }
-
-    /// The tick's exact span on the clock's grid in whole ns: `(t, end)`, where `end` is the
-    /// next tick's `t` (the grid's next boundary, rounded down like `t`).
-    pub(crate) fn span(&mut self, tick: &Tick) -> (u64, u64) {
-        let on_grid = |e: &ClockEntry| {
-            e.period == Some(tick.dt)
-                && tick.index >= e.base_index
-                && e.base_t + tick.dt.tick_start_nanos(tick.index - e.base_index) == tick.t.0
-        };
-        if self.rate_from.is_some() || !on_grid(self) {
-            // The period started at `from`, whose start is a whole ns B; later ticks start at
-            // B + floor(j·dt), so B is exact whichever tick of the period comes first.
-            let from = self.rate_from.take().filter(|&f| f <= tick.index);
-            let (index, t) = match from {
-                Some(f) => (f, tick.t.0 - tick.dt.tick_start_nanos(tick.index - f)),
-                None => (tick.index, tick.t.0),
-            };
-            self.base_index = index;
-            self.base_t = t;
-            self.period = Some(tick.dt);
-            debug_assert!(on_grid(self));
-        }
-        let end = self.base_t + tick.dt.tick_start_nanos(tick.index + 1 - self.base_index);
-        (tick.t.0, end)
+/// `time`'s overstep: virtual time `now` ns past its elapsed (0 when not past).
+#[inline]
+fn set_overstep(time: &mut Time<Fixed>, now: u64) {
+    let over = Duration::from_nanos(now).saturating_sub(time.elapsed());
+    let had = time.overstep();
+    if had != over {
+        time.discard_overstep(had);
+        time.accumulate_overstep(over);
     }
 }
 
@@ -187,6 +157,7 @@ impl Tickfold {
             frame_updates: 0,
             real_offset: 0,
             now: Nanos(0),
+            taken: crate::schedules::Taken::default(),
         }
     }
 
@@ -292,7 +263,11 @@ impl Tickfold {
             .ok_or(ClockError::UnknownId(id))
     }
 
-    /// The render of the latest frame: alpha and lag of the alpha clock, for interpolation.
+    /// The render of the latest frame in which time passed: alpha and lag of the alpha clock
+    /// (`None` before the first such frame and after `load_world` (feature `serde`) until
+    /// the next). Any clock's alpha at the latest step is
+    /// [`LoopState::alpha`](tickfold_core::LoopState::alpha) on [`state`](Self::state), which
+    /// interpolated transforms read.
     #[must_use]
     pub fn render(&self) -> Option<Render> {
         self.render
@@ -313,13 +288,13 @@ impl Tickfold {
             .map_or(0, |c| c.frame_updates)
     }
 
-    /// Updates run by clock `id` since it joined the app (0 for a clock it does not have).
+    /// Updates run by clock `id` since it joined the app (0 for a clock it does not have):
+    /// the loop's own count, [`ClockStats::ticks_run`](tickfold_core::ClockStats::ticks_run).
     #[must_use]
     pub fn clock_ticks_run(&self, id: ClockId) -> u64 {
-        self.clocks
-            .iter()
-            .find(|c| c.id == id)
-            .map_or(0, |c| c.ticks_run)
+        self.state
+            .clock_stats(id)
+            .map_or(0, |stats| stats.ticks_run)
     }
 
     /// Clock `id`'s name, shared (empty for a clock the loop does not have).

@@ -6,21 +6,21 @@ use core::mem;
 use core::time::Duration;
 use std::sync::Arc;
 
-use bevy_app::FixedMain;
-use bevy_ecs::schedule::{Schedule, Schedules};
 use bevy_ecs::world::World;
 use bevy_time::{Fixed, Real, Time, Virtual};
-use tickfold_core::{Event, Nanos, Period, Tick};
+use tickfold_core::{Event, Events, Nanos, Period, Tick};
 
 use crate::messages::{
     ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
 };
 use crate::resource::{CurrentTick, Tickfold};
-use crate::transform::BeforeTick;
+use crate::schedules::Taken;
 
 /// Steps the [`Tickfold`] loop to `Time<Virtual>`'s elapsed time and handles the step's
-/// events in order: each update runs its clock's schedule once (`FixedMain` for the main
-/// clock), every other event becomes a message. Added by
+/// events in order: each update runs its clock's schedule once (for the main clock,
+/// `FixedMain`'s sub-schedules in `FixedMainScheduleOrder`'s order, as `FixedMain` runs them;
+/// the schedules are taken out of `Schedules` once for the frame), every other event becomes
+/// a message. Added by
 /// [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop` in place of Bevy's own
 /// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system.
 pub fn run_tickfold_clocks(world: &mut World) {
@@ -28,37 +28,41 @@ pub fn run_tickfold_clocks(world: &mut World) {
         return;
     };
     report_clamp(world, &virt);
-    follow_timestep(world);
-    let mut events = {
-        let mut tf = world.resource_mut::<Tickfold>();
-        let tf = &mut *tf;
-        let now = tf.loop_now(virt.elapsed());
-        tf.state.advance_into(now, &mut tf.events);
-        tf.now = now;
-        tf.frame_updates = 0;
-        for c in &mut tf.clocks {
-            c.frame_updates = 0;
-        }
-        mem::take(&mut tf.events)
+    let written = world
+        .get_resource::<Time<Fixed>>()
+        .map(|t| (t.timestep(), t.wrap_period()));
+    let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
+        return;
     };
-    // `FixedMain` is taken out of the schedules once a frame, as Bevy's own loop does, and the
-    // pre-tick schedule looked up once.
-    let before = world
-        .get_resource::<Schedules>()
-        .is_some_and(|s| s.contains(BeforeTick));
-    let main = world.try_schedule_scope(FixedMain, |world, main| {
-        for event in &events {
-            handle(world, event, Some(&mut *main), before);
-        }
-    });
-    if main.is_err() {
-        for event in &events {
-            handle(world, event, None, before);
-        }
+    let tf = &mut *tf;
+    follow_timestep(tf, written);
+    let now = tf.loop_now(virt.elapsed());
+    tf.state.advance_into(now, &mut tf.events);
+    tf.now = now;
+    tf.frame_updates = 0;
+    for c in &mut tf.clocks {
+        c.frame_updates = 0;
+    }
+    let mut events = mem::take(&mut tf.events);
+    let mut taken = mem::take(&mut tf.taken);
+    // The schedules the ticks run are taken out of `Schedules` once a frame (as Bevy's own loop
+    // takes `FixedMain`), when the frame has ticks, and put back after them.
+    let ticks = events.updates().next().is_some();
+    if ticks {
+        // The extra clocks' schedules (the main clock's, `FixedMain`, is taken by its parts).
+        taken.set_clocks(tf.clocks.iter().skip(1).filter_map(|c| c.label));
+        taken.take(world);
+    }
+    for event in &events {
+        handle(world, &events, event, &mut taken);
+    }
+    if ticks {
+        taken.put_back(world);
     }
     let mut tf = world.resource_mut::<Tickfold>();
-    // Keep the events' buffers for the next frame.
+    // Keep the events' and schedules' buffers for the next frame.
     mem::swap(&mut tf.events, &mut events);
+    mem::swap(&mut tf.taken, &mut taken);
     // Every clock's overstep now reaches the frame's virtual time; `Time<Fixed>` is the main
     // clock's again and `Time` is `Time<Virtual>`, as `run_fixed_main_schedule` leaves them.
     let now = tf.now;
@@ -66,8 +70,10 @@ pub fn run_tickfold_clocks(world: &mut World) {
         c.settle(now);
     }
     let main = tf.clocks.first().map(|c| c.fixed);
-    if let Some(mut current) = world.get_resource_mut::<CurrentTick>() {
-        current.running = false;
+    if ticks {
+        if let Some(mut current) = world.get_resource_mut::<CurrentTick>() {
+            current.running = false;
+        }
     }
     if let Some(main) = main {
         set_resource(world, main);
@@ -78,6 +84,10 @@ pub fn run_tickfold_clocks(world: &mut World) {
 /// Bevy's `Time<Virtual>` clamps a frame longer than its `max_delta` and loses the rest with
 /// only a `debug!` line: the same time, exactly, as a message.
 fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
+    // A clamped frame's delta is the max delta: any other frame is not looked at further.
+    if virt.delta() != virt.max_delta() {
+        return;
+    }
     let Some(real) = world.get_resource::<Time<Real>>() else {
         return;
     };
@@ -104,16 +114,18 @@ fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
 }
 
 /// A user who writes `Time<Fixed>`'s timestep (as a Bevy app configures its fixed rate) sets
-/// the main clock's rate: the resource differs from the value the plugin last wrote.
-fn follow_timestep(world: &mut World) {
-    let Some(written) = world.get_resource::<Time<Fixed>>().map(Time::timestep) else {
+/// the main clock's rate: the resource's (`written`) differs from the value the plugin last
+/// wrote. A wrap period written there is the main clock's from then on, as in Bevy's loop.
+fn follow_timestep(tf: &mut Tickfold, written: Option<(Duration, Duration)>) {
+    let Some((written, wrap)) = written else {
         return;
     };
-    let mut tf = world.resource_mut::<Tickfold>();
-    let tf = &mut *tf;
     let Some(main) = tf.clocks.first_mut() else {
         return;
     };
+    if main.fixed.wrap_period() != wrap {
+        main.fixed.set_wrap_period(wrap);
+    }
     if main.fixed.timestep() == written {
         return;
     }
@@ -139,10 +151,15 @@ fn set_resource<
     }
 }
 
-fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, before: bool) {
+fn handle(world: &mut World, events: &Events<Nanos>, event: Event<Nanos>, taken: &mut Taken) {
     let name = |world: &World, clock| world.resource::<Tickfold>().name_of(clock);
     match event {
-        Event::Update(tick) => run_tick(world, &tick, main, before),
+        Event::Update(tick) => {
+            // The core's own answer for where the tick ends (its next tick's start while the
+            // period holds); every update of the step has one.
+            let end = events.tick_end(&tick).map_or(tick.t.0, |end| end.0);
+            run_tick(world, &tick, end, taken);
+        }
         Event::Render(render) => world.resource_mut::<Tickfold>().render = Some(render),
         Event::DroppedTicks {
             clock,
@@ -187,30 +204,19 @@ fn handle(world: &mut World, event: Event<Nanos>, main: Option<&mut Schedule>, b
             });
         }
         other => {
-            if let Event::RateChanged {
-                clock, from_tick, ..
-            } = other
-            {
-                world
-                    .resource_mut::<Tickfold>()
-                    .entry(clock)
-                    .rate_changed(from_tick);
-            }
             world.write_message(LoopNotice(other));
         }
     }
 }
 
-fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before: bool) {
+fn run_tick(world: &mut World, tick: &Tick, end: u64, taken: &mut Taken) {
     let (is_main, label, fixed, name) = {
         let mut tf = world.resource_mut::<Tickfold>();
         let now = tf.now;
         tf.frame_updates += 1;
         let entry = tf.entry(tick.clock);
         entry.frame_updates += 1;
-        entry.ticks_run += 1;
-        let (start, end) = entry.span(tick);
-        entry.run(start, end, now);
+        entry.run(tick.t.0, end, now);
         let (label, fixed, name) = (entry.label, entry.fixed, Arc::clone(&entry.name));
         (tf.clocks[0].id == tick.clock, label, fixed, name)
     };
@@ -233,29 +239,11 @@ fn run_tick(world: &mut World, tick: &Tick, main: Option<&mut Schedule>, before:
     set_resource(world, fixed.as_generic());
     crate::input::before_tick(world, tick);
     // Captures for interpolation and other pre-tick work; an app without it has no schedule.
-    if before {
-        let _ = world.try_run_schedule(BeforeTick);
+    taken.run_before(world);
+    if is_main {
+        taken.run_main(world);
+    } else if let Some(label) = label {
+        // A clock whose schedule has no systems yet has no schedule: nothing to run.
+        taken.run(label, world);
     }
-    match (is_main, main) {
-        (true, Some(main)) => main.run(world),
-        _ => {
-            if let Some(label) = label {
-                // A clock whose schedule has no systems yet has no schedule: nothing to run.
-                let _ = world.try_run_schedule(label);
-            }
-        }
-    }
-}
-
-/// `Time<Fixed>` for a tick spanning `start .. end` ns read at virtual time `now` ns: timestep
-/// and delta the tick's whole-ns length, elapsed its end, overstep what virtual time is past
-/// it. `wrap` keeps the resource's wrap period.
-pub(crate) fn fixed_time(start: u64, end: u64, now: u64, wrap: Duration) -> Time<Fixed> {
-    let len = Duration::from_nanos(end - start);
-    let mut time = Time::<Fixed>::from_duration(len.max(Duration::from_nanos(1)));
-    time.set_wrap_period(wrap);
-    time.advance_to(Duration::from_nanos(start));
-    time.advance_by(len);
-    time.accumulate_overstep(Duration::from_nanos(now.saturating_sub(end)));
-    time
 }

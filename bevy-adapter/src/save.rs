@@ -2,14 +2,15 @@
 //! fresh `App` to go on bit for bit as the run that was never interrupted.
 
 use core::fmt;
+use core::time::Duration;
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
-use bevy_time::{Time, Virtual};
+use bevy_time::{Fixed, Time, Virtual};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tickfold_core::{ClockId, LoopState, Nanos, Period, Render};
+use tickfold_core::{ClockId, LoopState, Nanos, Period};
 
 use crate::resource::Tickfold;
 
@@ -67,31 +68,34 @@ component_set!(A a, B b, C c, D d);
 component_set!(A a, B b, C c, D d, E e);
 component_set!(A a, B b, C c, D d, E e, F f);
 
-/// One clock's place on its grid as the plugin sets `Time` from it (see `resource.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-struct ClockGrid {
+/// One clock's `Time<Fixed>` as Bevy's systems read it between frames: where its latest tick
+/// ended (elapsed), its length (delta) and the timestep. The loop answers where a tick ends
+/// for the ticks of the step that ran them only, so a save keeps these three numbers for the
+/// frames before the clock's next tick; every later tick's `Time` comes from the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct FixedTime {
     id: ClockId,
-    base_index: u64,
-    base_t: u64,
-    period: Option<Period>,
-    rate_from: Option<u64>,
-    ticks_run: u64,
+    elapsed: Duration,
+    delta: Duration,
+    timestep: Duration,
 }
 
 /// A save: the plugin's whole [`LoopState`] (every private field, tickfold-core's `serde`),
-/// where each clock's `Time` grid stands, the latest render, and the components `C` of every
-/// entity marked [`Saved`]. Write it with [`save_world`], read it back with any serde format
-/// and give it to [`load_world`].
+/// each clock's `Time<Fixed>` as its systems read it, and the components `C` of every entity
+/// marked [`Saved`]. Write it with [`save_world`], read it back with any serde format and
+/// give it to [`load_world`].
+///
+/// Each tick's start, end and number come from the loop itself, so the save holds no grid of
+/// the plugin's: a loaded run sets every `Time` from the loop as the original did.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct WorldSave<C: ComponentSet> {
     /// The loop.
     pub state: LoopState,
-    clocks: Vec<ClockGrid>,
-    /// The latest render ([`Tickfold::render`](crate::Tickfold::render)): a frame with no
-    /// time passed makes none, and the blend of interpolated transforms reads this one.
+    /// Each clock's `Time<Fixed>` until its next tick (empty in a save of an earlier version:
+    /// then `Time<Fixed>` is right from each clock's next tick on).
     #[serde(default)]
-    render: Option<Render>,
+    fixed: Vec<FixedTime>,
     /// The entities by their [`Saved`] id, with their components.
     pub entities: Vec<(u64, C::Values)>,
 }
@@ -198,31 +202,24 @@ pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
         .map(|(e, saved)| (saved.0, C::read(&e)))
         .collect();
     entities.sort_by_key(|e| e.0);
-    let (state, clocks, render) = match world.get_resource::<Tickfold>() {
+    let (state, fixed) = match world.get_resource::<Tickfold>() {
         Some(tf) => (
             tf.state.clone(),
             tf.clocks
                 .iter()
-                .map(|c| {
-                    let (base_index, base_t, period, rate_from, ticks_run) = c.grid();
-                    ClockGrid {
-                        id: c.id,
-                        base_index,
-                        base_t,
-                        period,
-                        rate_from,
-                        ticks_run,
-                    }
+                .map(|c| FixedTime {
+                    id: c.id,
+                    elapsed: c.fixed.elapsed(),
+                    delta: c.fixed.delta(),
+                    timestep: c.fixed.timestep(),
                 })
                 .collect(),
-            tf.render,
         ),
-        None => (empty_state(), Vec::new(), None),
+        None => (empty_state(), Vec::new()),
     };
     WorldSave {
         state,
-        clocks,
-        render,
+        fixed,
         entities,
     }
 }
@@ -239,11 +236,15 @@ fn empty_state() -> LoopState {
 
 /// Loads `save` into a world built by the same plugin: the loop goes on from the save's
 /// latest reading as if no time had passed (the next frame of `d` steps it at that reading
-/// plus `d`, whatever the app's own `Time<Virtual>` shows), each clock sets `Time` on the grid it
-/// had, and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
+/// plus `d`, whatever the app's own `Time<Virtual>` shows), each clock's `Time<Fixed>` (and the
+/// world's, the main clock's) is the saved one with its overstep reaching the loaded loop's
+/// latest reading, and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
 /// when the save has none). A saved id with no entity is spawned; an entity whose `Saved` id
 /// the save does not hold is despawned. From the next frame on, the same frames run the same
-/// ticks with the same `Time` and the same components as the original run.
+/// ticks with the same `Time` and the same components as the original run, and every frame
+/// reads the same `Time<Fixed>`. [`Tickfold::render`](crate::Tickfold::render) is `None`
+/// until the next frame in which time passes (interpolated transforms read the loop's alpha,
+/// which the save holds).
 ///
 /// # Errors
 ///
@@ -270,18 +271,28 @@ pub fn load_world<C: ComponentSet>(
     let real = i128::from(save.state.real_time().elapsed().0);
     tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
     tf.state = save.state.rebase(Nanos(0));
-    tf.render = save.render;
+    tf.render = None;
+    tf.now = Nanos(u64::try_from(real).unwrap_or(u64::MAX));
     let tf = &mut *tf;
-    for grid in &save.clocks {
-        if let Some(entry) = tf.clocks.iter_mut().find(|c| c.id == grid.id) {
-            entry.set_grid((
-                grid.base_index,
-                grid.base_t,
-                grid.period,
-                grid.rate_from,
-                grid.ticks_run,
-            ));
+    for entry in &mut tf.clocks {
+        // The saved `Time<Fixed>` on the app's wrap period; the overstep reaches the loaded
+        // loop's latest reading, as in the original between frames.
+        let mut fixed = Time::<Fixed>::default();
+        fixed.set_wrap_period(entry.fixed.wrap_period());
+        match save.fixed.iter().find(|f| f.id == entry.id) {
+            Some(saved) => {
+                fixed.set_timestep(saved.timestep.max(Duration::from_nanos(1)));
+                fixed.advance_to(saved.elapsed.saturating_sub(saved.delta));
+                fixed.advance_by(saved.delta.min(saved.elapsed));
+            }
+            None => fixed.set_timestep(entry.fixed.timestep()),
         }
+        entry.fixed = fixed;
+        entry.settle(tf.now);
+    }
+    let main = tf.clocks.first().map(|c| c.fixed);
+    if let Some(main) = main {
+        world.insert_resource(main);
     }
     crate::input::reset_queues(world);
     save.entities.sort_by_key(|e| e.0);

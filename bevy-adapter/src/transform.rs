@@ -21,22 +21,30 @@ use crate::resource::{CurrentTick, Tickfold};
 pub struct BeforeTick;
 
 /// Marks an entity's `Transform` for blending between the previous tick and the current one
-/// of the alpha clock (the clock whose alpha the render carries, see
-/// [`TickfoldPlugin::alpha_clock`](crate::TickfoldPlugin::alpha_clock)): move the entity in
-/// that clock's schedule. Which parts blend (translation, rotation, scale), and how
-/// ([`TransformEasing`]).
+/// of the clock it follows: by default the alpha clock (the clock whose alpha the render
+/// carries, the main clock unless
+/// [`TickfoldPlugin::alpha_clock`](crate::TickfoldPlugin::alpha_clock) chose another), or any
+/// clock with [`on`](Self::on). Move the entity in that clock's schedule: it is captured on
+/// that clock's ticks (the one capture rule) and drawn at that clock's alpha
+/// ([`LoopState::alpha`](tickfold_core::LoopState::alpha)), so entities moved by a 60 Hz
+/// clock and by a 10 Hz one are each drawn between their own ticks. Which parts blend
+/// (translation, rotation, scale), and how ([`TransformEasing`]).
 ///
 /// Requires [`TransformHistory`] (added with it). Needs [`TransformInterpolationPlugin`].
 ///
 /// # Examples
 ///
 /// ```
-/// use tickfold_bevy::{TransformEasing, TransformInterpolation};
+/// use tickfold_bevy::{ClockId, TransformEasing, TransformInterpolation};
 ///
 /// let all = TransformInterpolation::default(); // translation, rotation and scale, linear
 /// assert!(all.translation && all.rotation && all.scale);
+/// assert_eq!(all.clock, None); // the alpha clock's ticks and alpha
 /// let moved = TransformInterpolation::translation_only().easing(TransformEasing::Extrapolate);
 /// assert!(moved.translation && !moved.rotation);
+/// // Clock 1: the first extra clock (`Tickfold::state().clock_id("ai")` by name).
+/// let ai = TransformInterpolation::default().on(ClockId(1));
+/// assert_eq!(ai.clock, Some(ClockId(1)));
 /// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -50,6 +58,10 @@ pub struct TransformInterpolation {
     pub scale: bool,
     /// How the parts are drawn.
     pub easing: TransformEasing,
+    /// The clock whose ticks move the entity and whose alpha draws it: `None` (the default)
+    /// for the alpha clock. A clock the loop no longer has draws the current transform.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub clock: Option<ClockId>,
 }
 
 impl Default for TransformInterpolation {
@@ -59,6 +71,7 @@ impl Default for TransformInterpolation {
             rotation: true,
             scale: true,
             easing: TransformEasing::Interpolate,
+            clock: None,
         }
     }
 }
@@ -88,6 +101,15 @@ impl TransformInterpolation {
     #[must_use]
     pub fn easing(mut self, easing: TransformEasing) -> Self {
         self.easing = easing;
+        self
+    }
+
+    /// Follows clock `clock` (its id: `Tickfold::state().clock_id(name)`, or what
+    /// [`Tickfold::add_clock`](crate::Tickfold::add_clock) returned): captured on its ticks,
+    /// drawn at its alpha. Move the entity in that clock's schedule.
+    #[must_use]
+    pub fn on(mut self, clock: ClockId) -> Self {
+        self.clock = Some(clock);
         self
     }
 }
@@ -206,13 +228,15 @@ pub enum TransformInterpolationSystems {
 /// Interpolated `Transform`s for entities marked [`TransformInterpolation`]. Add it after
 /// [`TickfoldPlugin`](crate::TickfoldPlugin).
 ///
-/// * **Capture**: before each tick of the alpha clock, on the one capture rule of tickfold-core
+/// * **Capture**: before each tick, of the entities that follow its clock (the alpha clock, or
+///   the one [`TransformInterpolation::on`] names), on the one capture rule of tickfold-core
 ///   ([`Columns::before_update`]: only before the step's last update), in [`BeforeTick`].
 /// * **Restore**: in `First`, every blended `Transform` gets its simulation value back, so
 ///   everything from `First` to `PostUpdate` (the clock schedules, `Update`) sees and writes
 ///   tick values, never a blend.
-/// * **Blend**: in `PostUpdate`, before `TransformSystems::Propagate`, at the latest render's
-///   alpha ([`Tickfold::render`]).
+/// * **Blend**: in `PostUpdate`, before `TransformSystems::Propagate`, at the alpha of the
+///   clock each entity follows ([`LoopState::alpha`](tickfold_core::LoopState::alpha) after
+///   the frame's step: for the alpha clock, the render's).
 /// * **Teleports** ([`TransformHistory::teleport`]) show the current transform until the next
 ///   capture; an entity **spawned** since the last capture (no previous transform yet) shows
 ///   its current one. What happens in a step's earlier updates never reaches the render.
@@ -300,7 +324,14 @@ fn alpha_clock(tf: &Tickfold) -> ClockId {
     tf.state().alpha_clock()
 }
 
+/// The clock an entity follows: its own, or the alpha clock.
+#[inline]
+fn followed(marked: Option<&TransformInterpolation>, alpha: ClockId) -> ClockId {
+    marked.and_then(|m| m.clock).unwrap_or(alpha)
+}
+
 /// The one capture rule applied to a query: [`Columns`] implemented by a closure's effect.
+/// Applied with the tick's own clock: the closure captures the entities that follow it.
 struct Capture<F: FnMut()> {
     clock: ClockId,
     copy: F,
@@ -319,12 +350,20 @@ impl<F: FnMut()> Columns for Capture<F> {
 fn capture_transforms(
     tick: Res<CurrentTick>,
     tf: Res<Tickfold>,
-    mut query: Query<(&Transform, &mut TransformHistory)>,
+    mut query: Query<(
+        &Transform,
+        &mut TransformHistory,
+        Option<&TransformInterpolation>,
+    )>,
 ) {
+    let alpha = alpha_clock(&tf);
     let mut rule = Capture {
-        clock: alpha_clock(&tf),
+        clock: tick.clock,
         copy: || {
-            for (transform, mut history) in &mut query {
+            for (transform, mut history, marked) in &mut query {
+                if followed(marked, alpha) != tick.clock {
+                    continue;
+                }
                 let now = if history.blended {
                     history.current
                 } else {
@@ -341,13 +380,16 @@ fn capture_transforms(
 fn capture_velocities<V: TransformVelocity>(
     tick: Res<CurrentTick>,
     tf: Res<Tickfold>,
-    mut query: Query<(&V, &mut VelocityHistory)>,
+    mut query: Query<(&V, &mut VelocityHistory, Option<&TransformInterpolation>)>,
 ) {
+    let alpha = alpha_clock(&tf);
     let mut rule = Capture {
-        clock: alpha_clock(&tf),
+        clock: tick.clock,
         copy: || {
-            for (v, mut history) in &mut query {
-                history.previous = Some((v.linear(), v.angular()));
+            for (v, mut history, marked) in &mut query {
+                if followed(marked, alpha) == tick.clock {
+                    history.previous = Some((v.linear(), v.angular()));
+                }
             }
         },
     };
@@ -409,19 +451,21 @@ fn blend_transforms(
     )>,
 ) {
     let Some(tf) = tf else { return };
-    let alpha = tf.render().map_or(1.0, |r| r.alpha);
-    let alpha = if alpha.is_nan() {
-        0.0
-    } else {
-        alpha.clamp(0.0, 1.0)
-    };
-    let dt = tf
-        .state()
-        .clock(alpha_clock(&tf))
-        .ok()
-        .map(|c| c.rate())
-        .map_or(0.0, |p| p.dt_secs_f64());
+    let default_clock = alpha_clock(&tf);
+    // Each clock's alpha at the latest step's virtual time (the render's for the alpha clock,
+    // asked of the loop, so a loaded loop answers before its first render) and tick length,
+    // looked up once per run of entities on the same clock.
+    let mut seen: Option<(ClockId, f64, f64)> = None;
     for (mut transform, mut history, marked, velocity) in &mut query {
+        let clock = followed(Some(marked), default_clock);
+        let (alpha, dt) = match seen {
+            Some((id, alpha, dt)) if id == clock => (alpha, dt),
+            _ => {
+                let (alpha, dt) = clock_blend(&tf, clock);
+                seen = Some((clock, alpha, dt));
+                (alpha, dt)
+            }
+        };
         let current = if history.blended {
             history.current
         } else {
@@ -432,6 +476,23 @@ fn blend_transforms(
         let shown = blend(&history, marked, velocity, alpha, dt);
         transform.set_if_neq(shown);
     }
+}
+
+/// Clock `clock`'s alpha (in `[0, 1]`; 1 for a clock the loop does not have: the current
+/// transform) and tick length in seconds.
+fn clock_blend(tf: &Tickfold, clock: ClockId) -> (f64, f64) {
+    let state = tf.state();
+    let alpha = state.alpha(clock).unwrap_or(1.0);
+    let alpha = if alpha.is_nan() {
+        0.0
+    } else {
+        alpha.clamp(0.0, 1.0)
+    };
+    let dt = state
+        .clock(clock)
+        .ok()
+        .map_or(0.0, |c| c.rate().dt_secs_f64());
+    (alpha, dt)
 }
 
 /// What to draw for one entity: the one place the blending rules live.

@@ -159,3 +159,41 @@ fn deferred_and_dropped_ticks_arrive_as_messages() {
     // The tick after the gap still sits on the exact grid: [100, 110) ms.
     assert_eq!(runs(&app, 2)[0].elapsed, Duration::from_millis(110));
 }
+
+/// Across rate changes `Time<Fixed>` inside each run is the core's tick: elapsed its end
+/// (`t + delta`), delta its whole-ns length; elapsed never goes backwards, and where the first
+/// tick of a new period starts 1 ns after the old period's last tick ended (the new period
+/// starts at the old boundary rounded up), elapsed moves by that 1 ns with no delta.
+#[test]
+fn time_fixed_elapsed_is_the_ticks_end_across_rate_changes() {
+    let mut app =
+        app(TickfoldPlugin::new().clock(FixedPhysics, ClockConfig::new("physics", hz(60))));
+    let rates = [90, 60, 7, 144, 60, 30];
+    for n in 1..=120u64 {
+        if n % 20 == 0 {
+            let hz_now = rates[(n / 20) as usize % rates.len()];
+            tickfold(&mut app)
+                .clock_mut("physics")
+                .unwrap()
+                .set_rate(hz(hz_now));
+        }
+        frame(&mut app, n, Duration::from_micros(23_456 + 1_000 * (n % 7)));
+    }
+    let log: Vec<Run> = app.world().resource::<Log>().0.clone();
+    assert!(log.len() > 150, "{} ticks", log.len());
+    let mut gaps = 0;
+    for (i, run) in log.iter().enumerate() {
+        assert_eq!(
+            run.elapsed.as_nanos(),
+            u128::from(run.t) + run.delta.as_nanos(),
+            "tick {i}"
+        );
+        if let Some(prev) = i.checked_sub(1).map(|p| log[p]) {
+            // Ticks start where the previous one ended, or 1 ns later after a rate change.
+            let gap = u128::from(run.t) - prev.elapsed.as_nanos();
+            assert!(gap <= 1, "tick {i}: starts {gap} ns after the previous end");
+            gaps += usize::try_from(gap).unwrap();
+        }
+    }
+    assert!(gaps >= 1, "no rate change left a 1 ns gap");
+}

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use bevy_app::{App, FixedUpdate, Update};
 use bevy_ecs::prelude::*;
+use bevy_time::Time;
 use bevy_transform::components::Transform;
 use common::{Frame, Lcg, base_app, frame};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
@@ -426,5 +427,98 @@ fn a_transform_written_in_update_is_a_teleport_and_every_entity_can_be_marked() 
     assert!(
         drawn[..6].iter().any(|&x| x.fract() != 0.0),
         "a blend is drawn: {drawn:?}"
+    );
+}
+
+#[derive(bevy_ecs::schedule::ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+struct FixedSlow;
+#[derive(Component)]
+struct OnMain;
+#[derive(Component)]
+struct OnSlow;
+
+/// Units per second: each entity's tick value is this times its clock's simulation time.
+const SPEED: f64 = 3.0;
+
+/// In a clock's run `Time`'s elapsed is the tick's end: the entity's tick value is the exact
+/// position of a constant-speed path there (set, not accumulated, so f32 sums do not drift).
+fn place<M: Component>(time: Res<Time>, mut q: Query<&mut Transform, With<M>>) {
+    for mut t in &mut q {
+        t.translation.x = (time.elapsed_secs_f64() * SPEED) as f32;
+    }
+}
+
+/// Two clocks at different rates, an entity on each: each is captured on its own clock's ticks
+/// and drawn at its own clock's alpha, so a constant-speed path is drawn one tick of *its*
+/// clock behind virtual time: `SPEED · (v − dt)`, the analytic blend.
+#[test]
+fn each_entity_follows_its_own_clock() {
+    let mut app = base_app();
+    let slow = ClockConfig::new("slow", Period::from_hz(7).unwrap());
+    app.add_plugins(
+        TickfoldPlugin::new()
+            .main_clock(ClockConfig::new("main", Period::from_hz(60).unwrap()))
+            .clock(FixedSlow, slow),
+    )
+    .add_plugins(TransformInterpolationPlugin::default())
+    .add_systems(FixedUpdate, place::<OnMain>)
+    .add_systems(FixedSlow, place::<OnSlow>);
+    let slow_id = app
+        .world()
+        .resource::<Tickfold>()
+        .state()
+        .clock_id("slow")
+        .unwrap();
+    let on_main = app
+        .world_mut()
+        .spawn((
+            Transform::default(),
+            TransformInterpolation::default(),
+            OnMain,
+        ))
+        .id();
+    let on_slow = app
+        .world_mut()
+        .spawn((
+            Transform::default(),
+            TransformInterpolation::translation_only().on(slow_id),
+            OnSlow,
+        ))
+        .id();
+    let mut rng = Lcg(0x0007_0060);
+    let (mut checked, mut between) = (0, 0);
+    for n in 0..1_500 {
+        let ms = if rng.range(0, 19) == 0 {
+            0
+        } else {
+            rng.range(1, 40)
+        };
+        frame(&mut app, n, Duration::from_millis(ms));
+        let v = app
+            .world()
+            .resource::<Time<bevy_time::Virtual>>()
+            .elapsed_secs_f64();
+        for (e, hz) in [(on_main, 60.0), (on_slow, 7.0)] {
+            let dt = 1.0 / hz;
+            if v < dt {
+                continue; // before the clock's first tick: nothing to blend from
+            }
+            let got = f64::from(rendered(&app, e).translation.x);
+            let want = SPEED * (v - dt);
+            assert!(
+                (got - want).abs() < 1e-4,
+                "frame {n}, {hz} Hz: drawn {got}, analytic {want}"
+            );
+            checked += 1;
+            let sim = app.world().get::<TransformHistory>(e).unwrap().previous();
+            if sim.is_some_and(|p| f64::from(p.translation.x) < got - 1e-3) {
+                between += 1;
+            }
+        }
+    }
+    assert!(checked > 2_500, "{checked}");
+    assert!(
+        between > 1_000,
+        "{between} frames drawn strictly past the previous tick"
     );
 }
