@@ -1,14 +1,13 @@
 //! The general step: several clocks merged by due time, constant-rate policies, pauses, time
 //! scales, hysteresis, the nearest rule and the render cap.
 
-use crate::clock::Clock;
 use crate::config::Policy;
-use crate::event::{Event, Render};
+use crate::event::Event;
 use crate::events::Events;
-use crate::rate::GridPoint;
+use crate::render_grid::render_slot;
 use crate::state::Inner;
-use crate::step::deadline_from;
-use crate::time::{Lag, Timestamp};
+use crate::step::{deadline_from, end_clock_step, render_of, renders, report_end_of_time};
+use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
     /// The step for every configuration.
@@ -41,15 +40,15 @@ impl<T: Timestamp> Inner<T> {
         };
         for clock in &mut self.clocks {
             clock.spend_spare();
-            if let Some(next_tick) = clock.end_of_time() {
-                ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id(),
-                    next_tick,
-                });
-            }
+            report_end_of_time(clock, ev);
         }
-        if (first || elapsed > 0 || stepped) && self.render_slot_open(now_real) {
-            ev.render = Some(self.render_event());
+        if (renders(first, elapsed) || stepped) && self.render_slot_open(now_real) {
+            ev.render = Some(render_of(
+                self.alpha_clock_ref(),
+                self.virt.now(),
+                self.virt.is_paused(),
+                self.virtual_view().delta(),
+            ));
         }
         if let Some(slot) = self.render_next {
             let r = slot.ceil();
@@ -97,11 +96,7 @@ impl<T: Timestamp> Inner<T> {
     /// deadline (ns since start).
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
         let v = self.virt.now();
-        for clock in &mut self.clocks {
-            if clock.config().policy != Policy::CatchUp && !clock.ended() {
-                clock.skip_missed(v, false, &mut ev.before);
-            }
-        }
+        self.skip_missed_slots(v, ev);
         // Each clock's ticks depend on that clock alone, so each clock is worked off on its
         // own (O(1) for a plain clock, O(its updates) otherwise) and the lazy merge of
         // `Events` orders the runs by due time: O(clocks + updates) in all.
@@ -126,29 +121,16 @@ impl<T: Timestamp> Inner<T> {
         if capped {
             let _ = self.hold_after_deferral(ev, v);
         }
-        let mut wake = u64::MAX;
+        let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
             clock.drop_passed_after_refused(v, &mut ev.before);
-            if let Some(ticks) = clock.end_step(v) {
-                backlog = true;
-                ev.before.push_after(Event::Deferred {
-                    clock: clock.id(),
-                    ticks,
-                });
-            }
+            backlog |= end_clock_step(clock, v, true, false, ev);
             if !clock.ended() {
-                wake = wake.min(clock.wake());
+                wake = Some(wake.map_or(clock.wake(), |w| w.min(clock.wake())));
             }
         }
-        if backlog {
-            return Some(now_real);
-        }
-        if self.clocks.iter().all(Clock::ended) {
-            return None;
-        }
-        self.virt
-            .real_needed(wake.saturating_sub(v))
+        self.wake_after(backlog, wake, v, false)
             .map(|r| now_real.saturating_add(r))
     }
 
@@ -218,7 +200,7 @@ impl<T: Timestamp> Inner<T> {
         run.count = 1;
         ev.runs.push(run);
         clock.drop_passed_after_refused(v, &mut ev.before);
-        clock.end_step(v);
+        end_clock_step(clock, v, true, false, ev);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None
@@ -235,24 +217,8 @@ impl<T: Timestamp> Inner<T> {
         if self.render_next.is_some_and(|slot| now_real < slot.ceil()) {
             return false;
         }
-        // Next slot: the first one strictly after now, on the fixed grid (it never slips).
-        self.render_next = Some(GridPoint::at(
-            rate,
-            rate.ticks_in(now_real).saturating_add(1),
-        ));
+        // Next slot: the first one strictly after now.
+        self.render_next = Some(render_slot(rate, now_real, 1));
         true
-    }
-
-    fn render_event(&self) -> Render {
-        let (alpha, lag) = self
-            .alpha_clock_ref()
-            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt.now()));
-        Render {
-            alpha,
-            lag,
-            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran()),
-            paused: self.virt.is_paused(),
-            delta: self.virtual_view().delta(),
-        }
     }
 }

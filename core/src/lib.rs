@@ -52,6 +52,7 @@ mod step;
 mod virtual_handle;
 
 mod real_handle;
+mod render_grid;
 
 mod handle;
 

@@ -9,8 +9,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::{Broken, Clock, ClockIn};
 use crate::id::ClockId;
-use crate::rate::{GridPoint, Period, TimeScale};
+use crate::rate::{Period, TimeScale};
 use crate::real::Real;
+use crate::render_grid::slot;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::state::{Inner, LoopState, PENDING_CLOCKS};
@@ -198,7 +199,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     }
     let render_next = match (s.render_rate, s.render_next) {
         (None, None) => None,
-        (Some(rate), Some(m)) => Some(GridPoint::at(rate, m)),
+        (Some(rate), Some(m)) => Some(slot(rate, m)),
         (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
         (Some(_), None) => return Err(StateError::MissingRenderSlot),
     };

@@ -11,6 +11,7 @@ use crate::error::ConfigError;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, Period};
 use crate::real::Real;
+use crate::render_grid::render_slot;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
@@ -231,7 +232,7 @@ impl<T: Timestamp> LoopState<T> {
             alpha_clock: ClockId(0),
             next_id: 0,
             render_rate: config.render_rate,
-            render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
+            render_next: config.render_rate.map(|r| render_slot(r, 0, 0)),
             clocks_pending: false,
             reports: Vec::new(),
             span: StepSpan::new(config.scale, config.paused),

@@ -2,10 +2,11 @@
 //! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
 //! paused). Everything else takes the general path in `general.rs`.
 
+use crate::clock::Clock;
 use crate::event::{Event, Render};
 use crate::events::Events;
 use crate::state::{Inner, LoopState};
-use crate::time::{Nanos, Timestamp};
+use crate::time::{Lag, Nanos, Timestamp};
 
 impl<T: Timestamp> LoopState<T> {
     /// Advances the loop to `now` and says what happened: the pure fold.
@@ -171,7 +172,8 @@ impl<T: Timestamp> Inner<T> {
 
     /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
     /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
-    /// once instead of one by one.
+    /// once instead of one by one. The rules every path shares are the helpers below, called
+    /// here as on the general path.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.real.latest().is_none();
@@ -189,46 +191,58 @@ impl<T: Timestamp> Inner<T> {
         let v = self.virt.now();
         ev.v = v;
         let clock = &mut self.clocks[0];
-        let mut n = 0;
-        if v >= clock.due() {
+        let backlog = if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
             let start = clock.tick_start();
-            n = clock.catch_up_alone(v);
+            let n = clock.catch_up(v);
             if n > 0 {
                 ev.runs.push_with(|| clock.run_from(start, n));
             }
-        }
-        clock.end_plain_step(n);
-        let deadline = if n >= clock.checked().cap && v >= clock.due() && !clock.ended() {
-            // The cap stopped the clock with ticks still due.
-            ev.before.push_after(Event::Deferred {
-                clock: clock.id(),
-                ticks: clock.pending(v).max(1),
-            });
-            Some(0)
-        } else if clock.due() == u64::MAX && clock.ended() {
-            if let Some(next_tick) = clock.end_of_time() {
-                ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id(),
-                    next_tick,
-                });
-            }
-            None
+            end_clock_step(clock, v, true, true, ev)
         } else {
-            Some(clock.due() - v)
+            // The same rule, which finds no tick due (the branch lets it know).
+            end_clock_step(clock, v, true, true, ev)
         };
-        if first || elapsed > 0 {
-            let (alpha, lag) = clock.alpha(v);
-            ev.render = Some(Render {
-                alpha,
-                lag,
-                ticks: clock.ran(),
-                paused: false,
-                delta: Nanos(v - before),
-            });
+        report_end_of_time(clock, ev);
+        let wake = (!clock.ended()).then(|| clock.due());
+        if renders(first, elapsed) {
+            ev.render = Some(render_of(Some(clock), v, false, Nanos(v - before)));
         }
-        ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
+        ev.deadline = self
+            .wake_after(backlog, wake, v, true)
+            .map(|after| deadline_from(now, behind, after));
+    }
+
+    /// When the clocks next want a step, in real ns after the latest `now`: at once when the
+    /// cap left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more
+    /// (`wake` is `None`) or virtual time never reaches `wake` (a time scale of 0); else when
+    /// virtual time, now at `v`, reaches `wake` (`unscaled`: at a scale of 1 with no fraction
+    /// of a ns carried, as on the fast path, where that is `wake − v` itself).
+    #[inline(always)]
+    pub(crate) fn wake_after(
+        &self,
+        backlog: bool,
+        wake: Option<u64>,
+        v: u64,
+        unscaled: bool,
+    ) -> Option<u64> {
+        match wake {
+            _ if backlog => Some(0),
+            None => None,
+            Some(wake) if unscaled => Some(wake.saturating_sub(v)),
+            Some(wake) => self.virt.real_needed(wake.saturating_sub(v)),
+        }
+    }
+
+    /// The constant-rate clocks of a loop of several (or single-stepped) skip the slots that
+    /// passed before `v`, reporting them; nobody sleeps, so each runs the slot in progress.
+    pub(crate) fn skip_missed_slots(&mut self, v: u64, ev: &mut Events<T>) {
+        for clock in &mut self.clocks {
+            if clock.constant_rate() && !clock.ended() {
+                clock.skip_missed(v, false, &mut ev.before);
+            }
+        }
     }
 
     /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
@@ -254,6 +268,65 @@ impl<T: Timestamp> Inner<T> {
             }
             self.virt.add_discarded(most);
         }
+    }
+}
+
+/// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
+/// a step at the same `v` would run (or held them behind another clock's deferred tick), they
+/// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
+/// deadline is "now": returns whether they were. `plain`: the fast path's clock (see
+/// `Clock::end_step`).
+#[inline(always)]
+pub(crate) fn end_clock_step<T>(
+    clock: &mut Clock,
+    v: u64,
+    report: bool,
+    plain: bool,
+    ev: &mut Events<T>,
+) -> bool {
+    let Some(ticks) = clock.end_step(v, plain) else {
+        return false;
+    };
+    if report {
+        ev.before.push_after(Event::Deferred {
+            clock: clock.id(),
+            ticks,
+        });
+    }
+    true
+}
+
+/// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per
+/// clock, at the first step that finds `clock` at the end of the time axis.
+#[inline(always)]
+pub(crate) fn report_end_of_time<T>(clock: &mut Clock, ev: &mut Events<T>) {
+    if let Some(next_tick) = clock.end_of_time() {
+        ev.before.push_after(Event::EndOfTime {
+            clock: clock.id(),
+            next_tick,
+        });
+    }
+}
+
+/// Whether a step renders (before the render cap, if any, has its say): the first step
+/// always does, then every step that moved real time (`elapsed` ns).
+#[inline(always)]
+pub(crate) fn renders(first: bool, elapsed: u64) -> bool {
+    first || elapsed > 0
+}
+
+/// The render event of a step that left virtual time at `v`: the alpha clock's (`clock`)
+/// alpha, lag and ticks run, whether the loop is paused, and the virtual time the step moved
+/// (`delta`).
+#[inline(always)]
+pub(crate) fn render_of(clock: Option<&Clock>, v: u64, paused: bool, delta: Nanos) -> Render {
+    let (alpha, lag) = clock.map_or((0.0, Lag::ZERO), |c| c.alpha(v));
+    Render {
+        alpha,
+        lag,
+        ticks: clock.map_or(0, Clock::ran),
+        paused,
+        delta,
     }
 }
 
