@@ -19,7 +19,7 @@ impl<T: Timestamp> Inner<T> {
             clock.start_step();
         }
         let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev);
+        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let paused = self.virt.is_paused();
         if !paused && elapsed > 0 {
             let before = self.virt.now();
@@ -40,7 +40,7 @@ impl<T: Timestamp> Inner<T> {
         };
         for clock in &mut self.clocks {
             clock.spend_spare();
-            report_end_of_time(clock, ev);
+            report_end_of_time(clock, ev.sink(&mut self.pool));
         }
         if (renders(first, elapsed) || stepped) && self.render_slot_open(now_real) {
             ev.render = Some(render_of(
@@ -59,37 +59,13 @@ impl<T: Timestamp> Inner<T> {
 
     fn emit_controls(&mut self, ev: &mut Events<T>) {
         if self.virt.has_pending() {
-            self.virt.emit_controls(ev);
+            self.virt.emit_controls(&mut ev.sink(&mut self.pool));
         }
         if self.clocks_pending {
-            // Copied if they fit beside the worst case of what the step adds; else moved with
-            // their list, so the step never allocates for them (see `Events`).
-            if ev.before.fits(&self.reports, self.own_words_before()) {
-                self.emit_clock_reports(ev);
-            } else {
-                ev.before.take_reports(&mut self.reports);
-            }
+            // Moved with their list (swapped for the buffer's previous one), never copied.
+            ev.sink(&mut self.pool).take_reports(&mut self.reports);
             self.clocks_pending = false;
         }
-    }
-
-    /// The most words the events this step adds before the updates after the controls can take
-    /// (see `few::BEFORE_WORDS`): discarded time for every clock with a backlog to drop (4
-    /// words each) and the slots a constant-rate clock then missed (2), or a backwards clock
-    /// (2) and every constant-rate clock's missed slots (3 each). A sleep takes no word.
-    fn own_words_before(&self) -> usize {
-        let (mut discarded, mut missed) = (0, 0);
-        for clock in &self.clocks {
-            match clock.config().policy {
-                Policy::CatchUp => discarded += 4,
-                Policy::Delay => {}
-                _ => {
-                    discarded += 4 + 2;
-                    missed += 3;
-                }
-            }
-        }
-        discarded.max(2 + missed)
     }
 
     /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
@@ -113,7 +89,7 @@ impl<T: Timestamp> Inner<T> {
             };
             if n > 0 {
                 run.count = n;
-                ev.runs.push(run);
+                ev.runs.push(run, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }
@@ -124,8 +100,8 @@ impl<T: Timestamp> Inner<T> {
         let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
-            clock.drop_passed_after_refused(v, &mut ev.before);
-            backlog |= end_clock_step(clock, v, true, false, ev);
+            clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
+            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
             if !clock.ended() {
                 wake = Some(wake.map_or(clock.wake(), |w| w.min(clock.wake())));
             }
@@ -160,10 +136,10 @@ impl<T: Timestamp> Inner<T> {
             moved |= clock.hold_after(due, place, i);
         }
         if moved {
-            ev.runs.clear();
+            ev.runs.reset();
             for clock in &self.clocks {
                 if clock.count() > 0 {
-                    ev.runs.push(clock.step_run());
+                    ev.runs.push(clock.step_run(), &mut self.pool);
                 }
             }
         }
@@ -186,21 +162,21 @@ impl<T: Timestamp> Inner<T> {
         if clock.ended() {
             return None;
         }
-        let slot = clock.skip_missed(v, true, &mut ev.before);
+        let slot = clock.skip_missed(v, true, &mut ev.sink(&mut self.pool));
         if clock.ended() {
             return None;
         }
         if v < slot {
             let real = self.virt.real_needed(slot - v)?;
             let until = deadline_from(now, behind, real);
-            ev.before.push(Event::Sleep { until });
+            ev.sink(&mut self.pool).push(Event::Sleep { until });
         }
         let mut run = clock.run();
         clock.fire();
         run.count = 1;
-        ev.runs.push(run);
-        clock.drop_passed_after_refused(v, &mut ev.before);
-        end_clock_step(clock, v, true, false, ev);
+        ev.runs.push(run, &mut self.pool);
+        clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
+        end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None

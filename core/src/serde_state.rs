@@ -8,6 +8,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::{Broken, Clock, ClockIn};
+use crate::few::Pool;
 use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::real::Real;
@@ -250,6 +251,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::UnknownAlphaClock(s.alpha_clock));
     }
     check_reports(&clocks, &s.reports)?;
+    let pool = Pool::for_clocks(&clocks);
     Ok(LoopState {
         inner: alloc::boxed::Box::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
@@ -262,6 +264,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             clocks_pending: s.pending_controls & PENDING_CLOCKS != 0,
             reports: s.reports,
             span,
+            pool,
         }),
     })
 }

@@ -5,6 +5,7 @@
 use crate::clock::Clock;
 use crate::event::{Event, Render};
 use crate::events::Events;
+use crate::few::Sink;
 use crate::state::{Inner, LoopState};
 use crate::time::{Lag, Nanos, Timestamp};
 
@@ -13,12 +14,9 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// Returns the next state and the events, in the order the shell must handle them. See the
     /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
-    /// repeated `now`s. Never panics. Allocates nothing in a loop of one to four clocks,
-    /// however many updates and whatever else the step reports: the events hold inline every
-    /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
-    /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
-    /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
-    /// bytes of state in and out, and the 896-byte events out.
+    /// repeated `now`s. Never panics. Allocates nothing, however many clocks and updates and
+    /// whatever else the step reports, as long as the previous step's events were dropped
+    /// (see [`Events`]). Moves 8 bytes of state in and out, and the 184-byte events out.
     ///
     /// # Examples
     ///
@@ -120,6 +118,7 @@ impl<T: Timestamp> LoopState<T> {
         } else {
             s.advance_general(now, events);
         }
+        events.settle(&mut s.pool);
     }
 }
 
@@ -177,7 +176,7 @@ impl<T: Timestamp> Inner<T> {
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev);
+        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let before = self.virt.now();
         if elapsed > 0 {
             // At a scale of 1 the virtual advance is the real one.
@@ -195,17 +194,23 @@ impl<T: Timestamp> Inner<T> {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
             let start = clock.tick_start();
-            let n = clock.catch_up(v);
+            let n = clock.catch_up_alone(v);
             if n > 0 {
-                ev.runs.push_with(|| clock.run_from(start, n));
+                ev.runs
+                    .push_with(|| clock.run_from(start, n), &mut self.pool);
             }
-            end_clock_step(clock, v, true, true, ev)
+            end_clock_step(clock, v, true, Some(n), ev.sink(&mut self.pool))
         } else {
             // The same rule, which finds no tick due (the branch lets it know).
-            end_clock_step(clock, v, true, true, ev)
+            end_clock_step(clock, v, true, Some(0), ev.sink(&mut self.pool))
         };
-        report_end_of_time(clock, ev);
-        let wake = (!clock.ended()).then(|| clock.due());
+        report_end_of_time(clock, ev.sink(&mut self.pool));
+        // An ended clock is due at `u64::MAX`: the common case asks one comparison.
+        let wake = if clock.due() == u64::MAX && clock.ended() {
+            None
+        } else {
+            Some(clock.due())
+        };
         if renders(first, elapsed) {
             ev.render = Some(render_of(Some(clock), v, false, Nanos(v - before)));
         }
@@ -227,11 +232,14 @@ impl<T: Timestamp> Inner<T> {
         v: u64,
         unscaled: bool,
     ) -> Option<u64> {
-        match wake {
-            _ if backlog => Some(0),
-            None => None,
-            Some(wake) if unscaled => Some(wake.saturating_sub(v)),
-            Some(wake) => self.virt.real_needed(wake.saturating_sub(v)),
+        if backlog {
+            return Some(0);
+        }
+        let ahead = wake?.saturating_sub(v);
+        if unscaled {
+            Some(ahead)
+        } else {
+            self.virt.real_needed(ahead)
         }
     }
 
@@ -240,7 +248,7 @@ impl<T: Timestamp> Inner<T> {
     pub(crate) fn skip_missed_slots(&mut self, v: u64, ev: &mut Events<T>) {
         for clock in &mut self.clocks {
             if clock.constant_rate() && !clock.ended() {
-                clock.skip_missed(v, false, &mut ev.before);
+                clock.skip_missed(v, false, &mut ev.sink(&mut self.pool));
             }
         }
     }
@@ -258,7 +266,7 @@ impl<T: Timestamp> Inner<T> {
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, after) {
                     most = most.max(time);
-                    ev.before.push(Event::DiscardedTime {
+                    ev.sink(&mut self.pool).push(Event::DiscardedTime {
                         clock: clock.id(),
                         time: Nanos(time),
                         first,
@@ -274,21 +282,21 @@ impl<T: Timestamp> Inner<T> {
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
 /// a step at the same `v` would run (or held them behind another clock's deferred tick), they
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
-/// deadline is "now": returns whether they were. `plain`: the fast path's clock (see
+/// deadline is "now": returns whether they were. `plain`: the fast path's count (see
 /// `Clock::end_step`).
 #[inline(always)]
 pub(crate) fn end_clock_step<T>(
     clock: &mut Clock,
     v: u64,
     report: bool,
-    plain: bool,
-    ev: &mut Events<T>,
+    plain: Option<u32>,
+    mut out: Sink<'_, T>,
 ) -> bool {
     let Some(ticks) = clock.end_step(v, plain) else {
         return false;
     };
     if report {
-        ev.before.push_after(Event::Deferred {
+        out.push_after(Event::Deferred {
             clock: clock.id(),
             ticks,
         });
@@ -299,9 +307,9 @@ pub(crate) fn end_clock_step<T>(
 /// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per
 /// clock, at the first step that finds `clock` at the end of the time axis.
 #[inline(always)]
-pub(crate) fn report_end_of_time<T>(clock: &mut Clock, ev: &mut Events<T>) {
+pub(crate) fn report_end_of_time<T>(clock: &mut Clock, mut out: Sink<'_, T>) {
     if let Some(next_tick) = clock.end_of_time() {
-        ev.before.push_after(Event::EndOfTime {
+        out.push_after(Event::EndOfTime {
             clock: clock.id(),
             next_tick,
         });

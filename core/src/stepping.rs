@@ -53,7 +53,7 @@ impl<T: Timestamp> Inner<T> {
             }
             if clock.count() > 0 {
                 run.count = clock.count();
-                ev.runs.push(run);
+                ev.runs.push(run, &mut self.pool);
             }
         }
         // Another clock's deferred tick may hold the alpha clock's back (the loop's order):
@@ -71,7 +71,7 @@ impl<T: Timestamp> Inner<T> {
         // in `ClockStats::pending`, for the loop to resume.
         let going_on = self.virt.step_request() > 0;
         for clock in &mut self.clocks {
-            end_clock_step(clock, v, going_on, false, ev);
+            end_clock_step(clock, v, going_on, None, ev.sink(&mut self.pool));
         }
         going_on.then_some(now_real)
     }

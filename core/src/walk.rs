@@ -1,22 +1,23 @@
 //! The walk over a step's updates: the ticks of one run in order, or several runs merged by
-//! due time (ties to the clock declared first), produced one at a time without allocating for
-//! up to [`INLINE_RUNS`] runs.
+//! due time (ties to the clock declared first), produced one at a time without allocating:
+//! up to [`INLINE_RUNS`] runs merged as they are read, more along an order the step worked
+//! out in a reused buffer (see `few::RunsBuf`).
 
 use crate::event::Tick;
 use crate::grid::Run;
 use crate::rate::GridPoint;
 
-/// How many clocks can update in one step before the description of a step spills to the
-/// heap, and before reading the step's merged updates needs the heap.
+/// How many runs the walk merges as it reads them; past that (or with a run past `u16::MAX`
+/// ticks) the step works out the merged order once (see [`needs_order`]).
 pub(crate) const INLINE_RUNS: usize = 4;
 
-/// Where a merge with cursors on the heap (more than [`INLINE_RUNS`] runs, or a run past
-/// `u16::MAX` ticks) stands in one run: the ticks left and the due time of the next one. Its
-/// grid point is recomputed from the tick number when it fires (one division).
+/// Where the merge that works out an order stands in one run: the ticks left and the due
+/// time of the next one.
 #[derive(Copy, Clone, Debug)]
-struct Head {
+pub(crate) struct Head {
     left: u32,
     due: u64,
+    g: GridPoint,
 }
 
 /// How many ticks of a merge of up to [`INLINE_RUNS`] runs one plan orders (2 bits each, below
@@ -137,7 +138,75 @@ enum Merge {
     /// A single run, or none.
     None,
     Few(FewHeads),
-    Many(alloc::vec::Vec<Head>),
+    /// The place in the order the step worked out.
+    Order(usize),
+}
+
+/// Where a walk reads its runs: the only one (asked for only when there is exactly one), all
+/// of them, and the merged order when [`needs_order`]. The events' runs (`few::Runs`) answer the first
+/// without looking at how many there are, which keeps a single run's walk in registers.
+pub(crate) trait Source {
+    fn first(&self) -> Option<&Run>;
+    fn all(&self) -> &[Run];
+    fn order(&self) -> &[u64];
+}
+
+impl Source for [Run] {
+    #[inline(always)]
+    fn first(&self) -> Option<&Run> {
+        <[Run]>::first(self)
+    }
+    #[inline(always)]
+    fn all(&self) -> &[Run] {
+        self
+    }
+    fn order(&self) -> &[u64] {
+        &[]
+    }
+}
+
+/// Whether the walk over `runs` reads a merged order worked out by the step ([`order`]):
+/// more than [`INLINE_RUNS`] runs, or a run past `u16::MAX` ticks.
+#[inline]
+pub(crate) fn needs_order(runs: &[Run]) -> bool {
+    runs.len() > 1
+        && (runs.len() > INLINE_RUNS || runs.iter().any(|r| u16::try_from(r.count).is_err()))
+}
+
+/// The merged order of `runs`' ticks into `out` (per tick its run's place in the high 32 bits
+/// and its place in the run in the low ones): the earliest due first, ties to the clock
+/// declared first (the runs are in declaration order). `heads` is scratch room.
+pub(crate) fn order(
+    runs: &[Run],
+    heads: &mut alloc::vec::Vec<Head>,
+    out: &mut alloc::vec::Vec<u64>,
+) {
+    heads.clear();
+    heads.extend(runs.iter().map(|r| Head {
+        left: r.count,
+        due: r.due(r.start),
+        g: r.start,
+    }));
+    out.clear();
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, h) in heads.iter().enumerate() {
+            if h.left > 0 && best.is_none_or(|(due, _)| h.due < due) {
+                best = Some((h.due, i));
+            }
+        }
+        let Some((_, i)) = best else { break };
+        let (Some(h), Some(run)) = (heads.get_mut(i), runs.get(i)) else {
+            break;
+        };
+        let j = run.count - h.left;
+        out.push((i as u64) << 32 | u64::from(j));
+        h.left -= 1;
+        if h.left > 0 {
+            h.g.advance_by(run.step);
+            h.due = run.due(h.g);
+        }
+    }
 }
 
 impl Walk {
@@ -176,78 +245,63 @@ impl Walk {
         }
     }
 
-    /// The merge's state: inline for up to [`INLINE_RUNS`] runs of at most `u16::MAX` ticks
-    /// each, cursors on the heap (one per run) past that.
+    /// The merge's state: merged as read for up to [`INLINE_RUNS`] runs of at most
+    /// `u16::MAX` ticks each, along the step's order past that.
     #[cold]
     #[inline(never)]
     fn merge(runs: &[Run]) -> Merge {
-        if runs.len() <= INLINE_RUNS && runs.iter().all(|r| u16::try_from(r.count).is_ok()) {
-            return Merge::Few(FewHeads {
+        if needs_order(runs) {
+            Merge::Order(0)
+        } else {
+            Merge::Few(FewHeads {
                 taken: [0; INLINE_RUNS],
                 plan: 1,
-            });
+            })
         }
-        Merge::Many(
-            runs.iter()
-                .map(|r| Head {
-                    left: r.count,
-                    due: r.due(r.start),
-                })
-                .collect(),
-        )
     }
 
-    /// The next tick, in order.
+    /// The next tick of `src`'s runs, in order.
     #[inline(always)]
-    pub(crate) fn next(&mut self, runs: &[Run], v: u64) -> Option<Tick> {
+    pub(crate) fn next<S: Source + ?Sized>(&mut self, src: &S, v: u64) -> Option<Tick> {
         if self.left == 0 {
             return None;
         }
         self.left -= 1;
         if self.direct {
-            let run = runs.first()?;
+            let run = src.first()?;
             let tick = run.tick_direct(self.g, self.x, self.left == 0);
             self.g.advance_by(run.step);
             return Some(tick);
         }
         match &mut self.merge {
             Merge::None => {
-                let run = runs.first()?;
+                let run = src.first()?;
                 let tick = run.tick(self.g, v, self.left == 0);
                 self.g.advance_by(run.step);
                 Some(tick)
             }
             // By value (see `FewHeads`).
             Merge::Few(heads) => {
-                let (next, tick) = heads.next(runs, v);
+                let (next, tick) = heads.next(src.all(), v);
                 *heads = next;
                 tick
             }
-            Merge::Many(heads) => Walk::next_many(heads, runs, v),
+            // By value too: a pointer into the walk would pin it to memory (see `FewHeads`).
+            Merge::Order(at) => {
+                let tick = Walk::in_order(*at, src.all(), src.order(), v);
+                *at += 1;
+                tick
+            }
         }
     }
 
-    /// The next tick of a merge with cursors on the heap: the earliest due, ties to the clock
-    /// declared first (the runs are in declaration order).
+    /// The tick at place `at` of the step's order.
     #[inline(never)]
-    fn next_many(heads: &mut [Head], runs: &[Run], v: u64) -> Option<Tick> {
-        let mut best: Option<(u64, usize)> = None;
-        for (i, h) in heads.iter().enumerate() {
-            if h.left > 0 && best.is_none_or(|(due, _)| h.due < due) {
-                best = Some((h.due, i));
-            }
-        }
-        let (_, i) = best?;
-        let h = heads.get_mut(i)?;
-        let run = runs.get(i)?;
-        let g = run.point(run.count - h.left);
-        h.left -= 1;
-        if h.left > 0 {
-            let mut next = g;
-            next.advance_by(run.step);
-            h.due = run.due(next);
-        }
-        Some(run.tick(g, v, h.left == 0))
+    fn in_order(at: usize, runs: &[Run], order: &[u64], v: u64) -> Option<Tick> {
+        let entry = *order.get(at)?;
+        let run = runs.get((entry >> 32) as usize)?;
+        let j = entry as u32;
+        Some(run.tick(run.point(j), v, j + 1 == run.count))
     }
 
     /// Ticks left.
