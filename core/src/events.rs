@@ -77,10 +77,20 @@ impl<T> Events<T> {
     /// state's next step can reuse them).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.before.clear();
-        self.runs.clear();
+        // The common step held no buffer: two looks, and no drop code on the way.
+        if self.before.holds() || self.runs.holds() {
+            self.let_go();
+        }
+        self.runs.reset();
         self.render = None;
         self.deadline = None;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn let_go(&mut self) {
+        self.before.clear();
+        self.runs.clear();
     }
 
     /// Where the step writes its rare events, taking a buffer from `pool` at the first.

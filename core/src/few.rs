@@ -169,6 +169,12 @@ impl<T> Rare<T> {
         self.buf = None;
     }
 
+    /// Whether the list holds a buffer.
+    #[inline(always)]
+    pub(crate) fn holds(&self) -> bool {
+        self.buf.is_some()
+    }
+
     /// Whether there is any rare event (before the updates or after them).
     #[inline]
     pub(crate) fn any(&self) -> bool {
@@ -204,7 +210,7 @@ impl<'a, T> Sink<'a, T> {
     }
 
     /// The buffer to write to (see [`acquire`]).
-    fn buf(&mut self) -> Option<&mut RareBuf<T>> {
+    fn buf(self) -> Option<&'a mut RareBuf<T>> {
         let [_, _, words, reports] = self.pool.room;
         acquire(
             &mut self.rare.buf,
@@ -214,9 +220,9 @@ impl<'a, T> Sink<'a, T> {
         )
     }
 
-    /// Appends an event before the updates.
+    /// Appends an event before the updates. (By value: the sink stays in registers.)
     #[inline(never)]
-    pub(crate) fn push(&mut self, event: Event<T>) {
+    pub(crate) fn push(self, event: Event<T>) {
         let Some(b) = self.buf() else { return };
         if let Event::Sleep { until } = event {
             b.sleep = Some(until);
@@ -228,7 +234,7 @@ impl<'a, T> Sink<'a, T> {
 
     /// Appends an event after the updates.
     #[inline(never)]
-    pub(crate) fn push_after(&mut self, event: Event<T>) {
+    pub(crate) fn push_after(self, event: Event<T>) {
         if let Some(b) = self.buf() {
             b.push(&event, true);
         }
@@ -236,7 +242,7 @@ impl<'a, T> Sink<'a, T> {
 
     /// Moves `reports` here with their list (no copy, no allocation): they come after the
     /// events pushed so far. `reports` is left with the buffer's previous (emptied) list.
-    pub(crate) fn take_reports(&mut self, reports: &mut Vec<Report>) {
+    pub(crate) fn take_reports(self, reports: &mut Vec<Report>) {
         let Some(b) = self.buf() else { return };
         b.reports.clear();
         core::mem::swap(&mut b.reports, reports);
@@ -249,7 +255,7 @@ impl<'a, T> Sink<'a, T> {
 impl<T> Extend<Event<T>> for Sink<'_, T> {
     fn extend<I: IntoIterator<Item = Event<T>>>(&mut self, iter: I) {
         for e in iter {
-            self.push(e);
+            Sink::new(&mut *self.rare, &mut *self.pool).push(e);
         }
     }
 }
@@ -419,11 +425,17 @@ impl Runs {
         self.len = self.len.saturating_add(1);
     }
 
+    /// Whether the list holds a buffer.
+    #[inline(always)]
+    pub(crate) fn holds(&self) -> bool {
+        self.buf.is_some()
+    }
+
     /// Empties the list to fill it again in the same step, keeping its buffer.
     #[inline]
     pub(crate) fn reset(&mut self) {
+        // `one` is read only while `len` is 1 (see `Source::first`).
         self.len = 0;
-        self.one = None;
     }
 
     #[inline]

@@ -6,7 +6,9 @@ use crate::event::Event;
 use crate::events::Events;
 use crate::render_grid::render_slot;
 use crate::state::Inner;
-use crate::step::{deadline_from, end_clock_step, render_of, renders, report_end_of_time};
+use crate::step::{
+    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
+};
 use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
@@ -106,8 +108,7 @@ impl<T: Timestamp> Inner<T> {
                 wake = Some(wake.map_or(clock.wake(), |w| w.min(clock.wake())));
             }
         }
-        self.wake_after(backlog, wake, v, false)
-            .map(|r| now_real.saturating_add(r))
+        wake_after(backlog, || wake, v, Some(&self.virt)).map(|r| now_real.saturating_add(r))
     }
 
     /// The cap and the loop's one total order: a step runs a prefix of the loop's order of

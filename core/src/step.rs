@@ -8,6 +8,7 @@ use crate::events::Events;
 use crate::few::Sink;
 use crate::state::{Inner, LoopState};
 use crate::time::{Lag, Nanos, Timestamp};
+use crate::virtual_time::Virtual;
 
 impl<T: Timestamp> LoopState<T> {
     /// Advances the loop to `now` and says what happened: the pure fold.
@@ -206,41 +207,16 @@ impl<T: Timestamp> Inner<T> {
         };
         report_end_of_time(clock, ev.sink(&mut self.pool));
         // An ended clock is due at `u64::MAX`: the common case asks one comparison.
-        let wake = if clock.due() == u64::MAX && clock.ended() {
-            None
-        } else {
-            Some(clock.due())
-        };
+        let after = wake_after(
+            backlog,
+            || (clock.due() != u64::MAX || !clock.ended()).then(|| clock.due()),
+            v,
+            None,
+        );
         if renders(first, elapsed) {
             ev.render = Some(render_of(Some(clock), v, false, Nanos(v - before)));
         }
-        ev.deadline = self
-            .wake_after(backlog, wake, v, true)
-            .map(|after| deadline_from(now, behind, after));
-    }
-
-    /// When the clocks next want a step, in real ns after the latest `now`: at once when the
-    /// cap left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more
-    /// (`wake` is `None`) or virtual time never reaches `wake` (a time scale of 0); else when
-    /// virtual time, now at `v`, reaches `wake` (`unscaled`: at a scale of 1 with no fraction
-    /// of a ns carried, as on the fast path, where that is `wake − v` itself).
-    #[inline(always)]
-    pub(crate) fn wake_after(
-        &self,
-        backlog: bool,
-        wake: Option<u64>,
-        v: u64,
-        unscaled: bool,
-    ) -> Option<u64> {
-        if backlog {
-            return Some(0);
-        }
-        let ahead = wake?.saturating_sub(v);
-        if unscaled {
-            Some(ahead)
-        } else {
-            self.virt.real_needed(ahead)
-        }
+        ev.deadline = after.map(|after| deadline_from(now, behind, after));
     }
 
     /// The constant-rate clocks of a loop of several (or single-stepped) skip the slots that
@@ -279,6 +255,29 @@ impl<T: Timestamp> Inner<T> {
     }
 }
 
+/// When the clocks next want a step, in real ns after the latest `now`: at once when the cap
+/// left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more (`wake`
+/// gives `None`) or virtual time never reaches the wake (a time scale of 0); else when virtual
+/// time, now at `v`, reaches `wake`, the earliest time a clock wants a step (asked only
+/// without a backlog). `virt` scales the virtual span to real time; `None` on the fast path (a
+/// scale of 1 with no fraction of a ns carried), where it is the span itself.
+#[inline(always)]
+pub(crate) fn wake_after(
+    backlog: bool,
+    wake: impl FnOnce() -> Option<u64>,
+    v: u64,
+    virt: Option<&Virtual>,
+) -> Option<u64> {
+    if backlog {
+        return Some(0);
+    }
+    let ahead = wake()?.saturating_sub(v);
+    match virt {
+        None => Some(ahead),
+        Some(virt) => virt.real_needed(ahead),
+    }
+}
+
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
 /// a step at the same `v` would run (or held them behind another clock's deferred tick), they
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
@@ -290,7 +289,7 @@ pub(crate) fn end_clock_step<T>(
     v: u64,
     report: bool,
     plain: Option<u32>,
-    mut out: Sink<'_, T>,
+    out: Sink<'_, T>,
 ) -> bool {
     let Some(ticks) = clock.end_step(v, plain) else {
         return false;
@@ -307,7 +306,7 @@ pub(crate) fn end_clock_step<T>(
 /// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per
 /// clock, at the first step that finds `clock` at the end of the time axis.
 #[inline(always)]
-pub(crate) fn report_end_of_time<T>(clock: &mut Clock, mut out: Sink<'_, T>) {
+pub(crate) fn report_end_of_time<T>(clock: &mut Clock, out: Sink<'_, T>) {
     if let Some(next_tick) = clock.end_of_time() {
         out.push_after(Event::EndOfTime {
             clock: clock.id(),
