@@ -2,7 +2,7 @@
 //! never allocates once a loop has been built:
 //!
 //! * [`Runs`]: usually zero or one run (one clock updated), inline in the events; two or more
-//!   in a [`RunsBuf`] (with the merged order of their ticks past [`INLINE_RUNS`] runs);
+//!   in a [`RunsBuf`] (with the merged order of their ticks);
 //! * [`Rare`]: the rare events, those before the updates then those after them, packed into
 //!   one list of words ([`codec`]) in a [`RareBuf`].
 //!
@@ -20,7 +20,7 @@ use crate::clock::Clock;
 use crate::event::Event;
 use crate::grid::Run;
 use crate::report::Report;
-use crate::walk::{self, Head};
+use crate::walk;
 
 /// Bits of [`RareBuf::meta`] for a count of words.
 const LEN_BITS: u32 = 24;
@@ -335,15 +335,15 @@ impl<T> Rare<T> {
     }
 }
 
-/// The runs of a step with two or more, and the merged order of their ticks when
-/// [`walk::needs_order`] says the walk reads it.
+/// The runs of a step with two or more, and the merged order of their ticks (see
+/// [`walk::order`]).
 #[derive(Clone, Debug)]
 pub(crate) struct RunsBuf {
     pub(crate) runs: Vec<Run>,
     /// Per tick in due order, its run's place (high 32 bits) and its place in the run.
     pub(crate) order: Vec<u64>,
-    /// The merge's cursors while `order` is worked out.
-    heads: Vec<Head>,
+    /// Every tick's due time and place while `order` is worked out.
+    keys: Vec<(u64, u64)>,
 }
 
 impl RunsBuf {
@@ -351,7 +351,7 @@ impl RunsBuf {
         RunsBuf {
             runs: Vec::with_capacity(runs),
             order: Vec::with_capacity(order),
-            heads: Vec::with_capacity(runs),
+            keys: Vec::with_capacity(order),
         }
     }
 
@@ -408,20 +408,13 @@ impl Runs {
     #[cold]
     #[inline(never)]
     fn push_more<T>(&mut self, run: Run, pool: &mut Pool<T>) {
-        let [runs, ticks, _, _] = pool.room;
-        let Some(b) = acquire(
-            &mut self.buf,
-            &mut pool.runs,
-            || RunsBuf::with_capacity(runs, ticks),
-            RunsBuf::clear,
-        ) else {
-            return;
-        };
+        // Gathered in the pool's own list during the step (no shared buffer to look at per
+        // run), handed to a shared buffer once, when the step ends (see `Pool::settle`).
         if self.len == 1 {
-            b.runs.clear();
-            b.runs.extend(self.one.take());
+            pool.scratch.clear();
+            pool.scratch.extend(self.one.take());
         }
-        b.runs.push(run);
+        pool.scratch.push(run);
         self.len = self.len.saturating_add(1);
     }
 
@@ -447,7 +440,7 @@ impl Runs {
         }
     }
 
-    /// The merged order of the ticks (empty unless [`walk::needs_order`]).
+    /// The merged order of the ticks (empty for one run or none).
     #[inline]
     pub(crate) fn order(&self) -> &[u64] {
         match self.len {
@@ -492,6 +485,8 @@ impl walk::Source for Runs {
 #[derive(Debug)]
 pub(crate) struct Pool<T> {
     runs: Option<Arc<RunsBuf>>,
+    /// A step's runs while it has two or more, until it ends.
+    scratch: Vec<Run>,
     rare: Option<Arc<RareBuf<T>>>,
     /// The room: runs, ticks of a merged order, words, reports.
     room: [usize; 4],
@@ -502,6 +497,7 @@ impl<T> Pool<T> {
     pub(crate) fn new() -> Pool<T> {
         Pool {
             runs: None,
+            scratch: Vec::new(),
             rare: None,
             room: [0; 4],
         }
@@ -513,7 +509,7 @@ impl<T> Pool<T> {
     /// report of each kind).
     pub(crate) fn for_clocks(clocks: &[Clock]) -> Pool<T> {
         let n = clocks.len();
-        let ticks = if n > walk::INLINE_RUNS {
+        let ticks = if n > 1 {
             clocks
                 .iter()
                 .map(|c| c.checked().cap.min(1 << 12) as usize)
@@ -528,6 +524,7 @@ impl<T> Pool<T> {
         let [runs, ticks, words, reports] = room;
         Pool {
             runs: (runs > 1).then(|| Arc::new(RunsBuf::with_capacity(runs, ticks))),
+            scratch: Vec::with_capacity(if runs > 1 { runs } else { 0 }),
             rare: Some(Arc::new(RareBuf::with_capacity(words, reports))),
             room,
         }
@@ -558,7 +555,7 @@ impl<T> Pool<T> {
     /// A step that took none (the common case) costs two looks.
     #[inline(always)]
     pub(crate) fn settle(&mut self, runs: &mut Runs, rare: &mut Rare<T>) {
-        if runs.buf.is_some() || rare.buf.is_some() {
+        if runs.len >= 2 || rare.buf.is_some() {
             self.settle_taken(runs, rare);
         }
     }
@@ -568,20 +565,25 @@ impl<T> Pool<T> {
     fn settle_taken(&mut self, runs: &mut Runs, rare: &mut Rare<T>) {
         if runs.len >= 2 {
             self.settle_runs(runs);
-        } else if runs.buf.is_some() {
-            self.runs = runs.buf.take();
         }
         if rare.buf.is_some() {
             self.rare.clone_from(&rare.buf);
         }
     }
 
+    /// The step's runs go to a shared buffer (the pool's, or a new one while the shell still
+    /// holds the events that last used it), in exchange for its previous list.
     #[inline(never)]
     fn settle_runs(&mut self, runs: &mut Runs) {
-        if let Some(b) = runs.buf.as_mut().and_then(Arc::get_mut) {
-            if walk::needs_order(&b.runs) {
-                walk::order(&b.runs, &mut b.heads, &mut b.order);
-            }
+        let [n, ticks, _, _] = self.room;
+        if let Some(b) = acquire(
+            &mut runs.buf,
+            &mut self.runs,
+            || RunsBuf::with_capacity(n, ticks),
+            RunsBuf::clear,
+        ) {
+            core::mem::swap(&mut b.runs, &mut self.scratch);
+            walk::order(&b.runs, &mut b.keys, &mut b.order);
         }
         self.runs.clone_from(&runs.buf);
     }
