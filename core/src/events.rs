@@ -42,8 +42,8 @@ use crate::walk::Walk;
 /// of clocks and whatever the step reports, as long as the shell drops (or, with
 /// [`LoopState::advance_into`](crate::LoopState::advance_into), reuses) each step's events
 /// before the next step: a step whose previous events are still held (or cloned) takes new
-/// buffers. Reading the events allocates nothing either: up to four clocks' runs are merged
-/// as they are read, more along the order the step worked out in its buffer.
+/// buffers. Reading the events allocates nothing either: several clocks' updates are read
+/// along the merged order the step worked out once in its buffer.
 ///
 /// [`Events::into_vec`] gives the list as a `Vec<Event>`.
 #[derive(Clone)]

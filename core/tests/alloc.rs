@@ -177,7 +177,7 @@ fn sixty_four_clocks_never_allocate_by_value_or_in_place() {
 
 #[test]
 fn four_clocks_updating_in_one_step_never_allocate() {
-    // Up to four clocks' runs live inline in the events, by value and in place.
+    // Four clocks' runs live in the state's reused buffer, by value and in place.
     let state = clocks(4);
     let mut in_place = state.clone();
     let mut buffer = tickfold_core::Events::new();
@@ -305,7 +305,7 @@ fn reading_a_long_merge_of_four_clocks_never_allocates() {
 
 #[test]
 fn reading_a_step_of_sixteen_clocks_never_allocates() {
-    // Past four clocks the walk follows the order the step worked out in its buffer.
+    // The walk follows the order the step worked out in its buffer.
     let (_, events) = clocks(16).step(Nanos(20 * MS));
     let (allocations, (updates, _)) = allocations_during(|| read_all(&events));
     assert_eq!(allocations, 0, "reading sixteen clocks' updates allocated");
