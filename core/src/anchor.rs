@@ -54,6 +54,7 @@ impl<T> LoopState<T> {
             clocks_pending,
             reports,
             span,
+            pool,
         } = *self.inner;
         LoopState {
             inner: Box::new(Inner {
@@ -67,6 +68,7 @@ impl<T> LoopState<T> {
                 clocks_pending,
                 reports,
                 span,
+                pool: pool.rebase(),
             }),
         }
     }

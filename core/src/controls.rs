@@ -9,7 +9,6 @@ use alloc::string::String;
 
 use crate::clock::Clock;
 use crate::error::ClockError;
-use crate::events::Events;
 use crate::id::ClockId;
 use crate::report::Report;
 use crate::state::{Inner, LoopState};
@@ -131,14 +130,6 @@ impl<T> Inner<T> {
                 first,
                 count,
             });
-        }
-    }
-
-    /// The clock controls' events, at the start of the step after them (the general path:
-    /// `clocks_pending` keeps the step off the fast path).
-    pub(crate) fn emit_clock_reports(&mut self, ev: &mut Events<T>) {
-        for report in self.reports.drain(..) {
-            ev.before.push(report.event());
         }
     }
 }

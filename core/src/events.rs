@@ -4,38 +4,10 @@
 
 use core::fmt;
 
-use smallvec::SmallVec;
-
 use crate::event::{Event, Render, Tick};
-use crate::few::{BeforeCursor, Few, Rare};
-use crate::grid::Run;
+use crate::few::{Pool, Rare, Runs, Sink};
 use crate::time::Nanos;
-use crate::walk::{INLINE_RUNS, Walk};
-
-/// The most events other than updates and the render that one step of one to four clocks makes
-/// by itself: 2 + 3 per clock, one more for a lone constant-rate clock's sleep (6 for one
-/// clock, 14 for four). [`Events`] holds them all without allocating; updates never count.
-///
-/// Before the updates come a pause or a resume (not both), a scale change, then either a
-/// backwards clock (and no discarded time) or per clock its discarded time past the max frame
-/// delta, then per constant-rate clock the slots it missed, then the sleep; after the updates,
-/// per clock a deferral or its end of time (never both). Each kind comes at most once per
-/// clock and step, and four constant-rate clocks reach every count at once: resumed at a new
-/// scale in a step that drops past the max frame delta, misses slots and reaches the end of
-/// time.
-///
-/// The reports of the run-time clock controls ([`Event::RateChanged`], and
-/// [`Event::DroppedTicks`] from [`ClockMut::discard_overstep`](crate::ClockMut::discard_overstep)
-/// and [`ClockMut::reset_grid`](crate::ClockMut::reset_grid)) come on top, one per call at
-/// most, however many calls the shell made since the previous step. They never make a step
-/// allocate either: they are copied into the room the step's own events cannot need, and when
-/// they do not fit, the events take the state's list of them as it is (the next control then
-/// allocates a new list, unless a buffer reused with
-/// [`LoopState::advance_into`](crate::LoopState::advance_into) handed its previous one back).
-pub const INLINE_EVENTS: usize = 14;
-
-/// The runs of one step, in the clocks' declaration order.
-pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
+use crate::walk::Walk;
 
 /// The events of one step, in the order the shell must handle them, and when to step next.
 ///
@@ -62,26 +34,25 @@ pub(crate) type Runs = Few<Run, SmallVec<[Run; INLINE_RUNS]>>;
 /// 4. [`Event::Render`].
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
-/// room than one. Only reading them costs per update. The value takes 896 bytes for
-/// `Events<Nanos>` on 64-bit targets: room for four clocks' runs and for every other event a
-/// step of one to four clocks can make ([`INLINE_EVENTS`]: at most 14 events, 35 words, all
-/// inline). So a step of one to four clocks never allocates, whatever it reports. A step of
-/// more clocks allocates only when more than four of them update, or make rare events, at
-/// once (a reused buffer keeps its capacity, so
-/// [`LoopState::advance_into`](crate::LoopState::advance_into) allocates then only the first
-/// time). Iterating merges the clocks lazily and allocates nothing when up to four clocks
-/// updated; it allocates the merge's cursors (one per clock that updated) only when more
-/// than four did, or when two or more did and one of them ran the full
-/// [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP) backstop of updates.
+/// room than one. Only reading them costs per update. The value is small (184 bytes for
+/// `Events<Nanos>` on 64-bit targets): a single clock's run sits inline; several clocks' runs
+/// and the rare events sit in buffers the [`LoopState`](crate::LoopState) made with room for
+/// every step of its clocks and reuses from step to step, shared with the events of the step
+/// that used them. So once the state is built, stepping allocates nothing, whatever the number
+/// of clocks and whatever the step reports, as long as the shell drops (or, with
+/// [`LoopState::advance_into`](crate::LoopState::advance_into), reuses) each step's events
+/// before the next step: a step whose previous events are still held (or cloned) takes new
+/// buffers. Reading the events allocates nothing either: several clocks' updates are read
+/// along the merged order the step worked out once in its buffer.
 ///
 /// [`Events::into_vec`] gives the list as a `Vec<Event>`.
 #[derive(Clone)]
 pub struct Events<T> {
+    /// One run per clock that updated, in declaration order.
+    pub(crate) runs: Runs,
     /// The events other than updates and the render, before the updates and after them (the
     /// steps push the former into `before`, the latter with `before.push_after`).
     pub(crate) before: Rare<T>,
-    /// One run per clock that updated, in declaration order.
-    pub(crate) runs: Runs,
     /// Virtual time of the step, in ns since the start: every update's lag follows from it.
     pub(crate) v: u64,
     pub(crate) render: Option<Render>,
@@ -94,21 +65,44 @@ impl<T> Events<T> {
     #[inline]
     pub fn new() -> Events<T> {
         Events {
+            runs: Runs::new(),
             before: Rare::new(),
-            runs: Few::new(),
             v: 0,
             render: None,
             deadline: None,
         }
     }
 
-    /// Empties the events, keeping any heap capacity.
+    /// Empties the events, letting go of the buffers they shared with the state (so that the
+    /// state's next step can reuse them).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.before.clear();
-        self.runs.clear();
+        // The common step held no buffer: two looks, and no drop code on the way.
+        if self.before.holds() || self.runs.holds() {
+            self.let_go();
+        }
+        self.runs.reset();
         self.render = None;
         self.deadline = None;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn let_go(&mut self) {
+        self.before.clear();
+        self.runs.clear();
+    }
+
+    /// Where the step writes its rare events, taking a buffer from `pool` at the first.
+    #[inline(always)]
+    pub(crate) fn sink<'a>(&'a mut self, pool: &'a mut Pool<T>) -> Sink<'a, T> {
+        Sink::new(&mut self.before, pool)
+    }
+
+    /// Shares the buffers the step took with the state after the step (see `few::Pool`).
+    #[inline(always)]
+    pub(crate) fn settle(&mut self, pool: &mut Pool<T>) {
+        pool.settle(&mut self.runs, &mut self.before);
     }
 
     /// When the shell should call `step` again: the next tick due, the next render slot, or
@@ -201,14 +195,6 @@ impl<T> Events<T> {
             && self.runs.len() == 0
             && self.render.is_none()
     }
-
-    /// Whether the description spilled to the heap: updates from more than four clocks, or
-    /// more rare events than a step of four clocks makes (see [`INLINE_EVENTS`]). Never
-    /// because of the number of updates, and never for reports moved here from the state.
-    #[must_use]
-    pub fn spilled(&self) -> bool {
-        self.before.spilled() || self.runs.spilled()
-    }
 }
 
 impl<T> Events<T> {
@@ -232,7 +218,7 @@ impl<T> Events<T> {
     #[inline(always)]
     pub fn updates(&self) -> Updates<'_> {
         Updates {
-            runs: self.runs.as_slice(),
+            runs: &self.runs,
             v: self.v,
             walk: Walk::new(self.runs.as_slice(), self.v),
         }
@@ -393,7 +379,7 @@ impl<T: PartialEq> PartialEq for Events<T> {
 /// The updates of one step, by value: see [`Events::updates`].
 #[derive(Clone, Debug)]
 pub struct Updates<'a> {
-    runs: &'a [Run],
+    runs: &'a Runs,
     v: u64,
     walk: Walk,
 }
@@ -419,7 +405,7 @@ impl ExactSizeIterator for Updates<'_> {}
 /// render.
 #[derive(Clone, Debug)]
 struct Cursor {
-    before: BeforeCursor,
+    before: crate::few::BeforeCursor,
     after: usize,
     walk: Walk,
     render: bool,
@@ -443,7 +429,7 @@ impl Cursor {
                 return Some(e);
             }
         }
-        if let Some(tick) = self.walk.next(ev.runs.as_slice(), ev.v) {
+        if let Some(tick) = self.walk.next(&ev.runs, ev.v) {
             return Some(Event::Update(tick));
         }
         if self.after < ev.before.after_len() {

@@ -1,171 +1,56 @@
-//! The lists a step's description is made of, cheap to create (nothing but markers is written)
-//! and to clear (a cleared list writes its length and keeps any heap capacity):
+//! The out-of-line parts of a step's description, reused from step to step so that stepping
+//! never allocates once a loop has been built:
 //!
-//! * [`Few`]: usually zero or one item (the runs: one clock that updated), inline, more in a
-//!   spill list (a `SmallVec` that holds a few more inline);
+//! * [`Runs`]: usually zero or one run (one clock updated), inline in the events; two or more
+//!   in a [`RunsBuf`] (with the merged order of their ticks);
 //! * [`Rare`]: the rare events, those before the updates then those after them, packed into
-//!   one list of words ([`codec`]) with inline room for every event a step of one to four
-//!   clocks makes.
+//!   one list of words ([`codec`]) in a [`RareBuf`].
+//!
+//! The buffers are shared (`Arc`) between the state's [`Pool`] and the events of the latest
+//! step that used them. A step takes a buffer from the pool only when it writes to it (a
+//! second run, a rare event: see [`Sink`]), so the common step of one clock with nothing rare
+//! touches no buffer at all. If the shell still holds the events that last used the buffer,
+//! the step takes a new one (the only allocation); else it clears the buffer and fills it
+//! again. At the end of the step ([`Pool::settle`]) the buffer is shared with the pool.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
-use smallvec::SmallVec;
 
+use crate::clock::Clock;
 use crate::event::Event;
+use crate::grid::Run;
 use crate::report::Report;
+use crate::walk;
 
-/// Where a [`Few`] keeps its items once it has two or more.
-pub(crate) trait Spill<E>: Default {
-    fn push(&mut self, e: E);
-    fn as_slice(&self) -> &[E];
-    fn clear(&mut self);
-    /// Whether the list has ever needed the heap.
-    fn spilled(&self) -> bool;
-}
-
-impl<E, const N: usize> Spill<E> for SmallVec<[E; N]> {
-    #[inline]
-    fn push(&mut self, e: E) {
-        SmallVec::push(self, e);
-    }
-    #[inline]
-    fn as_slice(&self) -> &[E] {
-        self
-    }
-    #[inline]
-    fn clear(&mut self) {
-        SmallVec::clear(self);
-    }
-    #[inline]
-    fn spilled(&self) -> bool {
-        SmallVec::spilled(self)
-    }
-}
-
-/// A list of usually zero or one item: the item inline, more in a spill list.
-#[derive(Clone, Debug)]
-pub(crate) struct Few<E, S> {
-    /// The only item, while `len` is 1 (left behind otherwise).
-    one: Option<E>,
-    /// Every item, while `len` is 2 or more (left behind otherwise, and emptied only when it
-    /// is needed again: clearing the list writes nothing but `len`).
-    more: S,
-    len: u32,
-}
-
-impl<E, S: Spill<E>> Few<E, S> {
-    /// An empty list.
-    #[inline]
-    pub(crate) fn new() -> Few<E, S> {
-        Few {
-            one: None,
-            more: S::default(),
-            len: 0,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn push(&mut self, e: E) {
-        if self.len == 0 {
-            self.one = Some(e);
-            self.len = 1;
-        } else {
-            self.push_more(e);
-        }
-    }
-
-    /// [`push`](Self::push) of the item `f` makes, made where it goes: into the list's own
-    /// slot when it is empty (no copy through the stack, as the fast path's run would take).
-    #[inline(always)]
-    pub(crate) fn push_with(&mut self, f: impl FnOnce() -> E) {
-        if self.len == 0 {
-            self.one = Some(f());
-            self.len = 1;
-        } else {
-            self.push_more(f());
-        }
-    }
-
-    /// [`push`](Self::push) onto one item or more: the items go to `more`.
-    fn push_more(&mut self, e: E) {
-        if self.len == 1 {
-            self.more.clear();
-            if let Some(first) = self.one.take() {
-                self.more.push(first);
-            }
-        }
-        self.more.push(e);
-        self.len = self.len.saturating_add(1);
-    }
-
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[E] {
-        match self.len {
-            0 => &[],
-            1 => self.one.as_slice(),
-            _ => self.more.as_slice(),
-        }
-    }
-
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Empties the list, keeping the heap capacity.
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Whether the list has ever needed the heap.
-    #[inline]
-    pub(crate) fn spilled(&self) -> bool {
-        self.more.spilled()
-    }
-}
-
-impl<E, S: Spill<E>> Extend<E> for Few<E, S> {
-    fn extend<I: IntoIterator<Item = E>>(&mut self, iter: I) {
-        for e in iter {
-            self.push(e);
-        }
-    }
-}
-
-/// Words of inline room before the updates: the events before the updates of a step of one
-/// to four clocks never need more than 27 (see [`INLINE_EVENTS`](crate::INLINE_EVENTS)): a
-/// resume (1 word) and a scale change (2), then per clock discarded time (4) and the slots it
-/// then missed (2, their first tick following the discarded ones), or a backwards clock (2)
-/// and per clock missed slots (3). Exactly that: the word a 28th would take went to
-/// [`Render::delta`](crate::Render::delta), keeping `Events<Nanos>` at 896 bytes.
-pub(crate) const BEFORE_WORDS: usize = 27;
-
-/// Words of inline room after the updates: per clock a deferral or the end of time (2 each).
-/// [`Rare`] holds `BEFORE_WORDS + AFTER_WORDS` words inline.
-pub(crate) const AFTER_WORDS: usize = 8;
-
-/// Bits of [`Words::meta`] for a count of words.
+/// Bits of [`RareBuf::meta`] for a count of words.
 const LEN_BITS: u32 = 24;
 const LEN_MASK: u64 = (1 << LEN_BITS) - 1;
 
-/// A list of rare events packed into words (see [`codec`]), emptied lazily: clearing writes
-/// one word (the length and flags), the words are dropped when the next event is pushed.
+/// The rare events of a step, packed into words (see [`codec`]): those before the updates,
+/// then those after them; a sleep (always the last event before the updates) and the clock
+/// controls' reports (moved here with their list, never copied) beside the words.
 #[derive(Clone, Debug)]
-#[repr(C)]
-pub(crate) struct Words<const N: usize> {
-    /// The words in use (low 24 bits), those of them after the updates (the next 24),
-    /// [`Rare`]'s flags (the next 8) and where its moved reports go (the top 8): 0 when the
-    /// list is empty.
+pub(crate) struct RareBuf<T> {
+    /// The words in use (low 24 bits), those of them after the updates (the next 24), the
+    /// flags [`SLEEP`] and [`MOVED`] (the next 8) and where the moved reports go (the top 8).
     meta: u64,
-    words: SmallVec<[u64; N]>,
+    words: Vec<u64>,
+    sleep: Option<T>,
+    reports: Vec<Report>,
 }
 
-impl<const N: usize> Words<N> {
-    #[inline]
-    fn new() -> Words<N> {
-        Words {
-            words: SmallVec::new(),
+/// The step sleeps until [`RareBuf::sleep`] after the other events before the updates.
+const SLEEP: u8 = 1;
+/// The reports in [`RareBuf::reports`] come before the word at the mark.
+const MOVED: u8 = 2;
+
+impl<T> RareBuf<T> {
+    fn with_capacity(words: usize, reports: usize) -> RareBuf<T> {
+        RareBuf {
             meta: 0,
+            words: Vec::with_capacity(words),
+            sleep: None,
+            reports: Vec::with_capacity(reports),
         }
     }
 
@@ -194,29 +79,30 @@ impl<const N: usize> Words<N> {
         (self.meta >> 56) as u16
     }
 
-    /// Empties the list and its flags.
-    #[inline]
     fn clear(&mut self) {
         self.meta = 0;
+        self.words.clear();
     }
 
     /// The words in use.
     #[inline]
     fn as_slice(&self) -> &[u64] {
-        if self.len() == 0 { &[] } else { &self.words }
+        self.words.get(..self.len() as usize).unwrap_or(&[])
+    }
+
+    /// The words before the updates.
+    #[inline]
+    fn before_words(&self) -> &[u64] {
+        let words = self.as_slice();
+        &words[..words.len().saturating_sub(self.after_len() as usize)]
     }
 
     /// Appends `event` (never an update, a render or a sleep, which have no words), after the
     /// updates or before them (no event before the updates follows one after them).
-    fn push<T>(&mut self, event: &Event<T>, after: bool) {
-        let before = self.as_slice();
-        let before = &before[..before.len().saturating_sub(self.after_len() as usize)];
-        let Some((words, n)) = codec::encode(event, before) else {
+    fn push<U>(&mut self, event: &Event<U>, after: bool) {
+        let Some((words, n)) = codec::encode(event, self.before_words()) else {
             return;
         };
-        if self.len() == 0 {
-            self.words.clear();
-        }
         self.words.extend_from_slice(&words[..n]);
         let len = (self.words.len() as u64).min(LEN_MASK);
         let after_len = if after {
@@ -228,22 +114,38 @@ impl<const N: usize> Words<N> {
     }
 }
 
-/// The rare events of a step, those before the updates then those after them: packed in words,
-/// but for a sleep (always the last event before the updates) and the clock controls' reports
-/// when they are moved here with their list.
-#[derive(Clone, Debug)]
-pub(crate) struct Rare<T> {
-    /// The words, with the flags [`SLEEP`] and [`MOVED`] (cleared with the words, so the
-    /// fields below are read only while their flag is set) and where moved reports go.
-    words: Words<{ BEFORE_WORDS + AFTER_WORDS }>,
-    sleep: Option<T>,
-    reports: Vec<Report>,
+/// The buffer `mine` (the events' handle) holds for this step's writes: on the step's first
+/// write, the pool's (`pool`, taken from it, emptied with `clear`), or a new one (`make`) if
+/// the pool has none or the shell still holds events that share it. Always `Some`: the step's
+/// events alone hold the buffer until the step ends (see [`Pool::settle`]).
+#[inline]
+fn acquire<'a, B>(
+    mine: &'a mut Option<Arc<B>>,
+    pool: &mut Option<Arc<B>>,
+    make: impl FnOnce() -> B,
+    clear: impl FnOnce(&mut B),
+) -> Option<&'a mut B> {
+    if mine.is_none() {
+        *mine = Some(match pool.take() {
+            Some(mut b) => match Arc::get_mut(&mut b) {
+                Some(buf) => {
+                    clear(buf);
+                    b
+                }
+                None => Arc::new(make()),
+            },
+            None => Arc::new(make()),
+        });
+    }
+    mine.as_mut().and_then(Arc::get_mut)
 }
 
-/// The step sleeps until [`Rare::sleep`] after the other events before the updates.
-const SLEEP: u8 = 1;
-/// The reports in [`Rare::reports`] come before the word at the mark.
-const MOVED: u8 = 2;
+/// The rare events of a step: a handle on the [`RareBuf`] that holds them, `None` while the
+/// step has none (the common case: such a step never touches a buffer).
+#[derive(Clone, Debug)]
+pub(crate) struct Rare<T> {
+    buf: Option<Arc<RareBuf<T>>>,
+}
 
 /// Where an iteration over the events before the updates stands.
 #[derive(Copy, Clone, Debug)]
@@ -258,23 +160,25 @@ pub(crate) struct BeforeCursor {
 impl<T> Rare<T> {
     #[inline]
     pub(crate) fn new() -> Rare<T> {
-        Rare {
-            words: Words::new(),
-            sleep: None,
-            reports: Vec::new(),
-        }
+        Rare { buf: None }
     }
 
-    /// Empties the list (writes its length and flags).
+    /// Empties the list, letting go of its buffer.
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.words.clear();
+        self.buf = None;
+    }
+
+    /// Whether the list holds a buffer.
+    #[inline(always)]
+    pub(crate) fn holds(&self) -> bool {
+        self.buf.is_some()
     }
 
     /// Whether there is any rare event (before the updates or after them).
     #[inline]
     pub(crate) fn any(&self) -> bool {
-        self.words.meta != 0
+        self.buf.as_deref().is_some_and(|b| b.meta != 0)
     }
 
     /// A cursor before the first event.
@@ -284,37 +188,91 @@ impl<T> Rare<T> {
             word: 0,
             report: 0,
             slept: false,
-            live: self.words.len() != self.words.after_len() || self.words.flags() != 0,
+            live: self
+                .buf
+                .as_deref()
+                .is_some_and(|b| b.len() != b.after_len() || b.flags() != 0),
         }
     }
+}
 
+/// Where a step writes its rare events: the events' handle, and the state's pool it takes a
+/// buffer from at the first write (see [`acquire`]).
+pub(crate) struct Sink<'a, T> {
+    rare: &'a mut Rare<T>,
+    pool: &'a mut Pool<T>,
+}
+
+impl<'a, T> Sink<'a, T> {
+    #[inline(always)]
+    pub(crate) fn new(rare: &'a mut Rare<T>, pool: &'a mut Pool<T>) -> Sink<'a, T> {
+        Sink { rare, pool }
+    }
+
+    /// The buffer to write to (see [`acquire`]).
+    fn buf(self) -> Option<&'a mut RareBuf<T>> {
+        let [_, _, words, reports] = self.pool.room;
+        acquire(
+            &mut self.rare.buf,
+            &mut self.pool.rare,
+            || RareBuf::with_capacity(words, reports),
+            RareBuf::clear,
+        )
+    }
+
+    /// Appends an event before the updates. (By value: the sink stays in registers.)
     #[inline(never)]
-    pub(crate) fn push(&mut self, event: Event<T>) {
+    pub(crate) fn push(self, event: Event<T>) {
+        let Some(b) = self.buf() else { return };
         if let Event::Sleep { until } = event {
-            self.sleep = Some(until);
-            self.words.add_flags(SLEEP);
+            b.sleep = Some(until);
+            b.add_flags(SLEEP);
         } else {
-            self.words.push(&event, false);
+            b.push(&event, false);
         }
     }
 
     /// Appends an event after the updates.
     #[inline(never)]
-    pub(crate) fn push_after(&mut self, event: Event<T>) {
-        self.words.push(&event, true);
+    pub(crate) fn push_after(self, event: Event<T>) {
+        if let Some(b) = self.buf() {
+            b.push(&event, true);
+        }
     }
 
+    /// Moves `reports` here with their list (no copy, no allocation): they come after the
+    /// events pushed so far. `reports` is left with the buffer's previous (emptied) list.
+    pub(crate) fn take_reports(self, reports: &mut Vec<Report>) {
+        let Some(b) = self.buf() else { return };
+        b.reports.clear();
+        core::mem::swap(&mut b.reports, reports);
+        let mark = u8::try_from(b.len()).unwrap_or(u8::MAX);
+        b.meta = b.meta & !(u64::from(u8::MAX) << 56) | u64::from(mark) << 56;
+        b.add_flags(MOVED);
+    }
+}
+
+impl<T> Extend<Event<T>> for Sink<'_, T> {
+    fn extend<I: IntoIterator<Item = Event<T>>>(&mut self, iter: I) {
+        for e in iter {
+            Sink::new(&mut *self.rare, &mut *self.pool).push(e);
+        }
+    }
+}
+
+impl<T> Rare<T> {
     /// Words after the updates: 0 when there is no event after them.
     #[inline]
     pub(crate) fn after_len(&self) -> usize {
-        self.words.after_len() as usize
+        self.buf.as_deref().map_or(0, |b| b.after_len() as usize)
     }
 
     /// The event after the updates at word `at` of them, and its length in words.
     #[inline]
     pub(crate) fn after_get<U>(&self, at: usize) -> Option<(Event<U>, u32)> {
-        let words = self.words.as_slice();
-        let start = words.len().saturating_sub(self.after_len());
+        let b = self.buf.as_deref()?;
+        let words = b.as_slice();
+        let start = words.len().saturating_sub(b.after_len() as usize);
         codec::decode(&words[start..], at)
     }
 
@@ -327,27 +285,6 @@ impl<T> Rare<T> {
         })
     }
 
-    /// Whether `reports` fit in the inline room, leaving `keep` words free.
-    pub(crate) fn fits(&self, reports: &[Report], keep: usize) -> bool {
-        let need: usize = reports.iter().map(|r| codec::report_words(*r)).sum();
-        self.words.len() as usize + need + keep <= BEFORE_WORDS
-    }
-
-    /// Moves `reports` here with their list (no copy, no allocation): they come after the
-    /// events pushed so far. `reports` is left with this list's previous (emptied) one.
-    pub(crate) fn take_reports(&mut self, reports: &mut Vec<Report>) {
-        self.reports.clear();
-        core::mem::swap(&mut self.reports, reports);
-        let mark = u8::try_from(self.words.len()).unwrap_or(u8::MAX);
-        self.words.meta = self.words.meta & !(u64::from(u8::MAX) << 56) | u64::from(mark) << 56;
-        self.words.add_flags(MOVED);
-    }
-
-    /// Whether the list has ever needed the heap for its words.
-    pub(crate) fn spilled(&self) -> bool {
-        self.words.words.spilled()
-    }
-
     /// The next event after `at`, with `sleep` turning the sleep's time into `U` (a copy or a
     /// reference).
     #[inline(never)]
@@ -356,10 +293,13 @@ impl<T> Rare<T> {
         at: &mut BeforeCursor,
         sleep: impl FnOnce(&'a T) -> U,
     ) -> Option<Event<U>> {
-        let words = self.words.as_slice();
-        let words = &words[..words.len().saturating_sub(self.words.after_len() as usize)];
-        if self.words.flags() & MOVED != 0 && at.word == u32::from(self.words.mark()) {
-            if let Some(r) = self.reports.get(at.report as usize) {
+        let Some(b) = self.buf.as_deref() else {
+            at.live = false;
+            return None;
+        };
+        let words = b.before_words();
+        if b.flags() & MOVED != 0 && at.word == u32::from(b.mark()) {
+            if let Some(r) = b.reports.get(at.report as usize) {
                 at.report = at.report.saturating_add(1);
                 return Some(r.event());
             }
@@ -368,9 +308,9 @@ impl<T> Rare<T> {
             at.word = at.word.saturating_add(n);
             return Some(e);
         }
-        if self.words.flags() & SLEEP != 0 && !at.slept {
+        if b.flags() & SLEEP != 0 && !at.slept {
             at.slept = true;
-            if let Some(t) = &self.sleep {
+            if let Some(t) = &b.sleep {
                 return Some(Event::Sleep { until: sleep(t) });
             }
         }
@@ -395,185 +335,258 @@ impl<T> Rare<T> {
     }
 }
 
-impl<T> Extend<Event<T>> for Rare<T> {
-    fn extend<I: IntoIterator<Item = Event<T>>>(&mut self, iter: I) {
-        for e in iter {
-            self.push(e);
+/// The runs of a step with two or more, and the merged order of their ticks (see
+/// [`walk::order`]).
+#[derive(Clone, Debug)]
+pub(crate) struct RunsBuf {
+    pub(crate) runs: Vec<Run>,
+    /// Per tick in due order, its run's place (high 32 bits) and its place in the run.
+    pub(crate) order: Vec<u64>,
+    /// Every tick's due time and place while `order` is worked out.
+    keys: Vec<(u64, u64)>,
+}
+
+impl RunsBuf {
+    fn with_capacity(runs: usize, order: usize) -> RunsBuf {
+        RunsBuf {
+            runs: Vec::with_capacity(runs),
+            order: Vec::with_capacity(order),
+            keys: Vec::with_capacity(order),
         }
+    }
+
+    fn clear(&mut self) {
+        self.runs.clear();
+        self.order.clear();
     }
 }
 
-/// The rare events as words: a header (the kind in the low byte, the clock above it), then
-/// the event's numbers, one word each.
-pub(crate) mod codec {
-    use crate::event::{DropReason, Event};
-    use crate::id::ClockId;
-    use crate::rate::{Period, TimeScale};
-    use crate::report::Report;
-    use crate::time::Nanos;
+/// The runs of one step, in the clocks' declaration order: one inline, two or more in a
+/// [`RunsBuf`].
+#[derive(Clone, Debug)]
+pub(crate) struct Runs {
+    /// The only run, while `len` is 1 (left behind otherwise).
+    one: Option<Run>,
+    buf: Option<Arc<RunsBuf>>,
+    len: u32,
+}
 
-    const PAUSED: u64 = 1;
-    const RESUMED: u64 = 2;
-    const SCALE: u64 = 3;
-    const BACKWARDS: u64 = 4;
-    const DISCARDED_TIME: u64 = 5;
-    const SLOT_MISSED: u64 = 6;
-    /// Missed slots whose first tick follows the same clock's discarded time in this list.
-    const SLOT_MISSED_NEXT: u64 = 7;
-    const DISCARDED_TICKS: u64 = 8;
-    const RATE: u64 = 9;
-    const DEFERRED: u64 = 10;
-    const END_OF_TIME: u64 = 11;
-
-    /// How many words an event of `kind` takes (0: not a kind).
-    fn size(kind: u64) -> usize {
-        match kind {
-            PAUSED | RESUMED => 1,
-            SCALE | BACKWARDS | SLOT_MISSED_NEXT | DEFERRED | END_OF_TIME => 2,
-            SLOT_MISSED | DISCARDED_TICKS => 3,
-            DISCARDED_TIME | RATE => 4,
-            _ => 0,
+impl Runs {
+    #[inline]
+    pub(crate) fn new() -> Runs {
+        Runs {
+            one: None,
+            buf: None,
+            len: 0,
         }
     }
 
-    fn header(kind: u64, clock: ClockId) -> u64 {
-        kind | u64::from(clock.0) << 8
-    }
-
-    /// The tick after the last ticks discarded for `clock` in `words`, if any.
-    fn after_discarded(words: &[u64], clock: ClockId) -> Option<u64> {
-        let mut at = 0;
-        let mut next = None;
-        while let Some(&h) = words.get(at) {
-            let n = size(h & 0xff);
-            if n == 0 {
-                break;
-            }
-            if h == header(DISCARDED_TIME, clock) {
-                let first = words.get(at + 2).copied().unwrap_or(0);
-                let ticks = words.get(at + 3).copied().unwrap_or(0);
-                next = first.checked_add(ticks);
-            }
-            at += n;
+    /// Appends `run`: inline when the list is empty, else into a buffer taken from `pool`.
+    #[inline]
+    pub(crate) fn push<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        if self.len == 0 {
+            self.one = Some(run);
+            self.len = 1;
+        } else {
+            self.push_more(run, pool);
         }
-        next
     }
 
-    /// `event` as words, after the words `prior` of the same list; `None` for the events that
-    /// have none (updates, renders, sleeps).
-    pub(crate) fn encode<T>(event: &Event<T>, prior: &[u64]) -> Option<([u64; 4], usize)> {
-        let words = match *event {
-            Event::Paused => [PAUSED, 0, 0, 0],
-            Event::Resumed => [RESUMED, 0, 0, 0],
-            Event::ScaleChanged(s) => {
-                let (num, den) = s.as_ratio();
-                [SCALE, u64::from(num) << 32 | u64::from(den), 0, 0]
-            }
-            Event::TimeBackwards { by } => [BACKWARDS, by.0, 0, 0],
-            Event::DiscardedTime {
-                clock,
-                time,
-                first,
-                ticks,
-            } => [header(DISCARDED_TIME, clock), time.0, first, ticks],
-            Event::DroppedTicks {
-                clock,
-                first,
-                count,
-                reason: DropReason::SlotMissed,
-            } => {
-                if after_discarded(prior, clock) == Some(first) {
-                    [header(SLOT_MISSED_NEXT, clock), count, 0, 0]
-                } else {
-                    [header(SLOT_MISSED, clock), first, count, 0]
-                }
-            }
-            Event::DroppedTicks {
-                clock,
-                first,
-                count,
-                reason: DropReason::Discarded,
-            } => [header(DISCARDED_TICKS, clock), first, count, 0],
-            Event::RateChanged {
-                clock,
-                period,
-                from_tick,
-            } => {
-                let (num, den) = period.as_nanos_ratio();
-                [header(RATE, clock), num, den, from_tick]
-            }
-            Event::Deferred { clock, ticks } => [header(DEFERRED, clock), ticks, 0, 0],
-            Event::EndOfTime { clock, next_tick } => [header(END_OF_TIME, clock), next_tick, 0, 0],
-            Event::Sleep { .. } | Event::Update(_) | Event::Render(_) => return None,
-        };
-        Some((words, size(words[0] & 0xff)))
+    /// [`push`](Self::push) of the run `f` makes, made where it goes: into the inline slot
+    /// when the list is empty (no copy through the stack).
+    #[inline(always)]
+    pub(crate) fn push_with<T>(&mut self, f: impl FnOnce() -> Run, pool: &mut Pool<T>) {
+        if self.len == 0 {
+            self.one = Some(f());
+            self.len = 1;
+        } else {
+            self.push_more(f(), pool);
+        }
     }
 
-    /// The event at word `at` of `words` and its length in words; `None` past the end.
+    /// [`push`](Self::push) onto one run or more: the runs go to the buffer.
+    #[cold]
     #[inline(never)]
-    pub(crate) fn decode<U>(words: &[u64], at: usize) -> Option<(Event<U>, u32)> {
-        let h = *words.get(at)?;
-        let kind = h & 0xff;
-        let n = size(kind);
-        let w = words.get(at..at.checked_add(n)?)?;
-        let clock = ClockId((h >> 8) as u16);
-        let word = |i: usize| w.get(i).copied().unwrap_or(0);
-        let event = match kind {
-            PAUSED => Event::Paused,
-            RESUMED => Event::Resumed,
-            SCALE => {
-                let ratio = word(1);
-                Event::ScaleChanged(TimeScale::ratio((ratio >> 32) as u32, ratio as u32).ok()?)
-            }
-            BACKWARDS => Event::TimeBackwards { by: Nanos(word(1)) },
-            DISCARDED_TIME => Event::DiscardedTime {
-                clock,
-                time: Nanos(word(1)),
-                first: word(2),
-                ticks: word(3),
-            },
-            SLOT_MISSED | SLOT_MISSED_NEXT => {
-                let (first, count) = if kind == SLOT_MISSED {
-                    (word(1), word(2))
-                } else {
-                    (after_discarded(&words[..at], clock)?, word(1))
-                };
-                Event::DroppedTicks {
-                    clock,
-                    first,
-                    count,
-                    reason: DropReason::SlotMissed,
-                }
-            }
-            DISCARDED_TICKS => Event::DroppedTicks {
-                clock,
-                first: word(1),
-                count: word(2),
-                reason: DropReason::Discarded,
-            },
-            RATE => Event::RateChanged {
-                clock,
-                period: Period::from_ns_ratio(u128::from(word(1)), u128::from(word(2))).ok()?,
-                from_tick: word(3),
-            },
-            DEFERRED => Event::Deferred {
-                clock,
-                ticks: word(1),
-            },
-            END_OF_TIME => Event::EndOfTime {
-                clock,
-                next_tick: word(1),
-            },
-            _ => return None,
-        };
-        Some((event, n as u32))
+    fn push_more<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        // Gathered in the pool's own list during the step (no shared buffer to look at per
+        // run), handed to a shared buffer once, when the step ends (see `Pool::settle`).
+        if self.len == 1 {
+            pool.scratch.clear();
+            pool.scratch.extend(self.one.take());
+        }
+        pool.scratch.push(run);
+        self.len = self.len.saturating_add(1);
     }
 
-    /// How many words `report` takes as an event.
-    pub(crate) fn report_words(report: Report) -> usize {
-        match report {
-            Report::Rate { .. } => size(RATE),
-            Report::Dropped { .. } => size(DISCARDED_TICKS),
+    /// Whether the list holds a buffer.
+    #[inline(always)]
+    pub(crate) fn holds(&self) -> bool {
+        self.buf.is_some()
+    }
+
+    /// Empties the list to fill it again in the same step, keeping its buffer.
+    #[inline]
+    pub(crate) fn reset(&mut self) {
+        // `one` is read only while `len` is 1 (see `Source::first`).
+        self.len = 0;
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Run] {
+        match self.len {
+            0 => &[],
+            1 => self.one.as_slice(),
+            _ => self.buf.as_deref().map_or(&[], |b| &b.runs),
         }
     }
+
+    /// The merged order of the ticks (empty for one run or none).
+    #[inline]
+    pub(crate) fn order(&self) -> &[u64] {
+        match self.len {
+            0 | 1 => &[],
+            _ => self.buf.as_deref().map_or(&[], |b| &b.order),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Empties the list, letting go of its buffer.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.buf = None;
+    }
 }
+
+impl walk::Source for Runs {
+    /// The only run: the walk asks for it only when there is exactly one (a second run takes
+    /// it out of `one`), so the count is not looked at (a look per tick, measured).
+    #[inline(always)]
+    fn first(&self) -> Option<&Run> {
+        self.one.as_ref()
+    }
+    #[inline(always)]
+    fn all(&self) -> &[Run] {
+        self.as_slice()
+    }
+    #[inline]
+    fn order(&self) -> &[u64] {
+        Runs::order(self)
+    }
+}
+
+/// The state's buffers for the out-of-line parts of its steps' events (see the module docs),
+/// made with the room a step of the loop's clocks needs. Cloning makes new buffers of the
+/// same room; two pools always compare equal (they hold no state of the loop).
+#[derive(Debug)]
+pub(crate) struct Pool<T> {
+    runs: Option<Arc<RunsBuf>>,
+    /// A step's runs while it has two or more, until it ends.
+    scratch: Vec<Run>,
+    rare: Option<Arc<RareBuf<T>>>,
+    /// The room: runs, ticks of a merged order, words, reports.
+    room: [usize; 4],
+}
+
+impl<T> Pool<T> {
+    /// No buffers yet (the first step that needs one makes it).
+    pub(crate) fn new() -> Pool<T> {
+        Pool {
+            runs: None,
+            scratch: Vec::new(),
+            rare: None,
+            room: [0; 4],
+        }
+    }
+
+    /// Buffers with room for a step of `clocks`: all their runs, the merged order of their
+    /// capped ticks, and every rare event such a step makes (a resume and a scale change,
+    /// then per clock discarded time and missed slots, a deferral or its end of time, and a
+    /// report of each kind).
+    pub(crate) fn for_clocks(clocks: &[Clock]) -> Pool<T> {
+        let n = clocks.len();
+        let ticks = if n > 1 {
+            clocks
+                .iter()
+                .map(|c| c.checked().cap.min(1 << 12) as usize)
+                .sum()
+        } else {
+            0
+        };
+        Pool::with_room([n, ticks, 3 + 12 * n, 2 * n])
+    }
+
+    fn with_room(room: [usize; 4]) -> Pool<T> {
+        let [runs, ticks, words, reports] = room;
+        Pool {
+            runs: (runs > 1).then(|| Arc::new(RunsBuf::with_capacity(runs, ticks))),
+            scratch: Vec::with_capacity(if runs > 1 { runs } else { 0 }),
+            rare: Some(Arc::new(RareBuf::with_capacity(words, reports))),
+            room,
+        }
+    }
+
+    /// The same room for timestamps of another type.
+    pub(crate) fn rebase<U>(&self) -> Pool<U> {
+        Pool::with_room(self.room)
+    }
+}
+
+impl<T> Clone for Pool<T> {
+    fn clone(&self) -> Pool<T> {
+        self.rebase()
+    }
+}
+
+impl<T> PartialEq for Pool<T> {
+    fn eq(&self, _: &Pool<T>) -> bool {
+        true
+    }
+}
+
+/// Taking the buffers a step's events used back into the pool.
+impl<T> Pool<T> {
+    /// After the step: a buffer the events took from the pool is shared with it (a merged
+    /// order worked out first if the walk needs one), or given back if they did not use it.
+    /// A step that took none (the common case) costs two looks.
+    #[inline(always)]
+    pub(crate) fn settle(&mut self, runs: &mut Runs, rare: &mut Rare<T>) {
+        if runs.len >= 2 || rare.buf.is_some() {
+            self.settle_taken(runs, rare);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn settle_taken(&mut self, runs: &mut Runs, rare: &mut Rare<T>) {
+        if runs.len >= 2 {
+            self.settle_runs(runs);
+        }
+        if rare.buf.is_some() {
+            self.rare.clone_from(&rare.buf);
+        }
+    }
+
+    /// The step's runs go to a shared buffer (the pool's, or a new one while the shell still
+    /// holds the events that last used it), in exchange for its previous list.
+    #[inline(never)]
+    fn settle_runs(&mut self, runs: &mut Runs) {
+        let [n, ticks, _, _] = self.room;
+        if let Some(b) = acquire(
+            &mut runs.buf,
+            &mut self.runs,
+            || RunsBuf::with_capacity(n, ticks),
+            RunsBuf::clear,
+        ) {
+            core::mem::swap(&mut b.runs, &mut self.scratch);
+            walk::order(&b.runs, &mut b.keys, &mut b.order);
+        }
+        self.runs.clone_from(&runs.buf);
+    }
+}
+
+pub(crate) mod codec;

@@ -1,14 +1,15 @@
 //! The general step: several clocks merged by due time, constant-rate policies, pauses, time
 //! scales, hysteresis, the nearest rule and the render cap.
 
-use crate::clock::Clock;
 use crate::config::Policy;
-use crate::event::{Event, Render};
+use crate::event::Event;
 use crate::events::Events;
-use crate::rate::GridPoint;
+use crate::render_grid::render_slot;
 use crate::state::Inner;
-use crate::step::deadline_from;
-use crate::time::{Lag, Timestamp};
+use crate::step::{
+    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
+};
+use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
     /// The step for every configuration.
@@ -20,7 +21,7 @@ impl<T: Timestamp> Inner<T> {
             clock.start_step();
         }
         let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev);
+        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let paused = self.virt.is_paused();
         if !paused && elapsed > 0 {
             let before = self.virt.now();
@@ -41,15 +42,15 @@ impl<T: Timestamp> Inner<T> {
         };
         for clock in &mut self.clocks {
             clock.spend_spare();
-            if let Some(next_tick) = clock.end_of_time() {
-                ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id(),
-                    next_tick,
-                });
-            }
+            report_end_of_time(clock, ev.sink(&mut self.pool));
         }
-        if (first || elapsed > 0 || stepped) && self.render_slot_open(now_real) {
-            ev.render = Some(self.render_event());
+        if (renders(first, elapsed) || stepped) && self.render_slot_open(now_real) {
+            ev.render = Some(render_of(
+                self.alpha_clock_ref(),
+                self.virt.now(),
+                self.virt.is_paused(),
+                self.virtual_view().delta(),
+            ));
         }
         if let Some(slot) = self.render_next {
             let r = slot.ceil();
@@ -60,48 +61,20 @@ impl<T: Timestamp> Inner<T> {
 
     fn emit_controls(&mut self, ev: &mut Events<T>) {
         if self.virt.has_pending() {
-            self.virt.emit_controls(ev);
+            self.virt.emit_controls(&mut ev.sink(&mut self.pool));
         }
         if self.clocks_pending {
-            // Copied if they fit beside the worst case of what the step adds; else moved with
-            // their list, so the step never allocates for them (see `Events`).
-            if ev.before.fits(&self.reports, self.own_words_before()) {
-                self.emit_clock_reports(ev);
-            } else {
-                ev.before.take_reports(&mut self.reports);
-            }
+            // Moved with their list (swapped for the buffer's previous one), never copied.
+            ev.sink(&mut self.pool).take_reports(&mut self.reports);
             self.clocks_pending = false;
         }
-    }
-
-    /// The most words the events this step adds before the updates after the controls can take
-    /// (see `few::BEFORE_WORDS`): discarded time for every clock with a backlog to drop (4
-    /// words each) and the slots a constant-rate clock then missed (2), or a backwards clock
-    /// (2) and every constant-rate clock's missed slots (3 each). A sleep takes no word.
-    fn own_words_before(&self) -> usize {
-        let (mut discarded, mut missed) = (0, 0);
-        for clock in &self.clocks {
-            match clock.config().policy {
-                Policy::CatchUp => discarded += 4,
-                Policy::Delay => {}
-                _ => {
-                    discarded += 4 + 2;
-                    missed += 3;
-                }
-            }
-        }
-        discarded.max(2 + missed)
     }
 
     /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
     /// deadline (ns since start).
     fn run_merged(&mut self, ev: &mut Events<T>, now_real: u64, x_est: u64) -> Option<u64> {
         let v = self.virt.now();
-        for clock in &mut self.clocks {
-            if clock.config().policy != Policy::CatchUp && !clock.ended() {
-                clock.skip_missed(v, false, &mut ev.before);
-            }
-        }
+        self.skip_missed_slots(v, ev);
         // Each clock's ticks depend on that clock alone, so each clock is worked off on its
         // own (O(1) for a plain clock, O(its updates) otherwise) and the lazy merge of
         // `Events` orders the runs by due time: O(clocks + updates) in all.
@@ -118,7 +91,7 @@ impl<T: Timestamp> Inner<T> {
             };
             if n > 0 {
                 run.count = n;
-                ev.runs.push(run);
+                ev.runs.push(run, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }
@@ -126,30 +99,16 @@ impl<T: Timestamp> Inner<T> {
         if capped {
             let _ = self.hold_after_deferral(ev, v);
         }
-        let mut wake = u64::MAX;
+        let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
-            clock.drop_passed_after_refused(v, &mut ev.before);
-            if let Some(ticks) = clock.end_step(v) {
-                backlog = true;
-                ev.before.push_after(Event::Deferred {
-                    clock: clock.id(),
-                    ticks,
-                });
-            }
+            clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
+            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
             if !clock.ended() {
-                wake = wake.min(clock.wake());
+                wake = Some(wake.map_or(clock.wake(), |w| w.min(clock.wake())));
             }
         }
-        if backlog {
-            return Some(now_real);
-        }
-        if self.clocks.iter().all(Clock::ended) {
-            return None;
-        }
-        self.virt
-            .real_needed(wake.saturating_sub(v))
-            .map(|r| now_real.saturating_add(r))
+        wake_after(backlog, || wake, v, Some(&self.virt)).map(|r| now_real.saturating_add(r))
     }
 
     /// The cap and the loop's one total order: a step runs a prefix of the loop's order of
@@ -178,10 +137,10 @@ impl<T: Timestamp> Inner<T> {
             moved |= clock.hold_after(due, place, i);
         }
         if moved {
-            ev.runs.clear();
+            ev.runs.reset();
             for clock in &self.clocks {
                 if clock.count() > 0 {
-                    ev.runs.push(clock.step_run());
+                    ev.runs.push(clock.step_run(), &mut self.pool);
                 }
             }
         }
@@ -204,21 +163,21 @@ impl<T: Timestamp> Inner<T> {
         if clock.ended() {
             return None;
         }
-        let slot = clock.skip_missed(v, true, &mut ev.before);
+        let slot = clock.skip_missed(v, true, &mut ev.sink(&mut self.pool));
         if clock.ended() {
             return None;
         }
         if v < slot {
             let real = self.virt.real_needed(slot - v)?;
             let until = deadline_from(now, behind, real);
-            ev.before.push(Event::Sleep { until });
+            ev.sink(&mut self.pool).push(Event::Sleep { until });
         }
         let mut run = clock.run();
         clock.fire();
         run.count = 1;
-        ev.runs.push(run);
-        clock.drop_passed_after_refused(v, &mut ev.before);
-        clock.end_step(v);
+        ev.runs.push(run, &mut self.pool);
+        clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
+        end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None
@@ -235,24 +194,8 @@ impl<T: Timestamp> Inner<T> {
         if self.render_next.is_some_and(|slot| now_real < slot.ceil()) {
             return false;
         }
-        // Next slot: the first one strictly after now, on the fixed grid (it never slips).
-        self.render_next = Some(GridPoint::at(
-            rate,
-            rate.ticks_in(now_real).saturating_add(1),
-        ));
+        // Next slot: the first one strictly after now.
+        self.render_next = Some(render_slot(rate, now_real, 1));
         true
-    }
-
-    fn render_event(&self) -> Render {
-        let (alpha, lag) = self
-            .alpha_clock_ref()
-            .map_or((0.0, Lag::ZERO), |c| c.alpha(self.virt.now()));
-        Render {
-            alpha,
-            lag,
-            ticks: self.alpha_clock_ref().map_or(0, |c| c.ran()),
-            paused: self.virt.is_paused(),
-            delta: self.virtual_view().delta(),
-        }
     }
 }

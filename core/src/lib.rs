@@ -52,6 +52,7 @@ mod step;
 mod virtual_handle;
 
 mod real_handle;
+mod render_grid;
 
 mod handle;
 
@@ -112,7 +113,7 @@ pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{DropReason, Event, Render, Tick};
-pub use events::{Events, INLINE_EVENTS, IntoIter, Iter, Updates};
+pub use events::{Events, IntoIter, Iter, Updates};
 pub use extrapolate::Extrapolate;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]

@@ -3,7 +3,6 @@
 //! [`Real::read`], which applies the rule for a clock that goes backwards.
 
 use crate::event::Event;
-use crate::events::Events;
 use crate::time::{Nanos, Timestamp};
 
 /// Real time as the loop has seen it. All readings are kept as ns since `start`.
@@ -79,21 +78,21 @@ impl<T: Timestamp> Real<T> {
     /// behind the latest `now` (0 unless the clock went backwards, reported then as
     /// [`Event::TimeBackwards`]: no time passes and the latest `now` is kept).
     #[inline]
-    pub(crate) fn read(&mut self, now: T, ev: &mut Events<T>) -> (u64, u64) {
+    pub(crate) fn read(&mut self, now: T, out: impl Extend<Event<T>>) -> (u64, u64) {
         let last = self.now();
         match now.nanos_since(self.start) {
             Some(real) if real >= last => {
                 self.latest = Some(real);
                 (real - last, 0)
             }
-            _ => self.read_backwards(now, last, ev),
+            _ => self.read_backwards(now, last, out),
         }
     }
 
     /// [`read`](Self::read) when the clock went backwards.
     #[cold]
     #[inline(never)]
-    fn read_backwards(&mut self, now: T, last: u64, ev: &mut Events<T>) -> (u64, u64) {
+    fn read_backwards(&mut self, now: T, last: u64, mut out: impl Extend<Event<T>>) -> (u64, u64) {
         let by = match now.nanos_since(self.start) {
             Some(real) => last - real,
             None => self
@@ -102,7 +101,7 @@ impl<T: Timestamp> Real<T> {
                 .unwrap_or(0)
                 .saturating_add(last),
         };
-        ev.before.push(Event::TimeBackwards { by: Nanos(by) });
+        out.extend(Some(Event::TimeBackwards { by: Nanos(by) }));
         self.latest = Some(last);
         (0, by)
     }

@@ -9,7 +9,8 @@ use core::time::Duration;
 use crate::access::{Access, Exclusive, Shared};
 
 use crate::error::ConfigError;
-use crate::rate::{GridPoint, Period};
+use crate::rate::Period;
+use crate::render_grid::render_slot;
 use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 
@@ -283,7 +284,7 @@ impl<T> RealTimeMut<'_, T> {
         if rate != s.render_rate {
             s.render_rate = rate;
             let now = s.real.now();
-            s.render_next = rate.map(|r| GridPoint::at(r, r.ticks_in(now)));
+            s.render_next = rate.map(|r| render_slot(r, now, 0));
         }
         self
     }

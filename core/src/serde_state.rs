@@ -8,9 +8,11 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::{Broken, Clock, ClockIn};
+use crate::few::Pool;
 use crate::id::ClockId;
-use crate::rate::{GridPoint, Period, TimeScale};
+use crate::rate::{Period, TimeScale};
 use crate::real::Real;
+use crate::render_grid::slot;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::state::{Inner, LoopState, PENDING_CLOCKS};
@@ -198,7 +200,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     }
     let render_next = match (s.render_rate, s.render_next) {
         (None, None) => None,
-        (Some(rate), Some(m)) => Some(GridPoint::at(rate, m)),
+        (Some(rate), Some(m)) => Some(slot(rate, m)),
         (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
         (Some(_), None) => return Err(StateError::MissingRenderSlot),
     };
@@ -249,6 +251,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::UnknownAlphaClock(s.alpha_clock));
     }
     check_reports(&clocks, &s.reports)?;
+    let pool = Pool::for_clocks(&clocks);
     Ok(LoopState {
         inner: alloc::boxed::Box::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
@@ -261,6 +264,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             clocks_pending: s.pending_controls & PENDING_CLOCKS != 0,
             reports: s.reports,
             span,
+            pool,
         }),
     })
 }

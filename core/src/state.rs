@@ -8,9 +8,11 @@ use alloc::vec::Vec;
 use crate::clock::Clock;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
+use crate::few::Pool;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, Period};
 use crate::real::Real;
+use crate::render_grid::render_slot;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
@@ -84,7 +86,8 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///    input) and start again. `None` means only a control or an outside event will make
 ///    anything happen.
 ///
-/// What never happens: a step never panics, never allocates in a single-clock loop, never reads
+/// What never happens: a step never panics, never allocates (see [`Events`](crate::Events) for
+/// the one exception: the previous step's events still held), never reads
 /// a clock, never runs a tick twice or skips one without reporting it, and never returns a
 /// deadline earlier than its `now`.
 ///
@@ -191,6 +194,8 @@ pub(crate) struct Inner<T> {
     pub(crate) reports: Vec<Report>,
     /// What the latest step covered (see `deltas.rs`).
     pub(crate) span: StepSpan,
+    /// The buffers the steps' events reuse (see `few.rs`).
+    pub(crate) pool: Pool<T>,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -231,10 +236,11 @@ impl<T: Timestamp> LoopState<T> {
             alpha_clock: ClockId(0),
             next_id: 0,
             render_rate: config.render_rate,
-            render_next: config.render_rate.map(|r| GridPoint::at(r, 0)),
+            render_next: config.render_rate.map(|r| render_slot(r, 0, 0)),
             clocks_pending: false,
             reports: Vec::new(),
             span: StepSpan::new(config.scale, config.paused),
+            pool: Pool::new(),
         };
         for clock in config.clocks {
             let checked = clock.validate()?;
@@ -250,6 +256,7 @@ impl<T: Timestamp> LoopState<T> {
                 .clock_id(&name)
                 .ok_or(ConfigError::UnknownClock(name))?;
         }
+        state.pool = Pool::for_clocks(&state.clocks);
         Ok(LoopState {
             inner: Box::new(state),
         })
@@ -284,8 +291,9 @@ mod tests {
         // description whatever the number of updates (sizes documented on the types).
         assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), 8);
         let events = core::mem::size_of::<Events<Nanos>>();
-        // Room inline for four clocks' runs (each carrying its grid segment for the run-time
-        // controls and the fraction of a ns its simulation time carries) and for every other event a step of four clocks makes (896 bytes in all).
-        assert!(events <= 896, "Events<Nanos> grew to {events} bytes");
+        // One run inline (carrying its grid segment for the run-time controls and the fraction
+        // of a ns its simulation time carries), the render, the deadline and two pointers to
+        // the state's reused buffers for several clocks' runs and the rare events.
+        assert!(events <= 184, "Events<Nanos> grew to {events} bytes");
     }
 }

@@ -2,22 +2,22 @@
 //! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
 //! paused). Everything else takes the general path in `general.rs`.
 
+use crate::clock::Clock;
 use crate::event::{Event, Render};
 use crate::events::Events;
+use crate::few::Sink;
 use crate::state::{Inner, LoopState};
-use crate::time::{Nanos, Timestamp};
+use crate::time::{Lag, Nanos, Timestamp};
+use crate::virtual_time::Virtual;
 
 impl<T: Timestamp> LoopState<T> {
     /// Advances the loop to `now` and says what happened: the pure fold.
     ///
     /// Returns the next state and the events, in the order the shell must handle them. See the
     /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
-    /// repeated `now`s. Never panics. Allocates nothing in a loop of one to four clocks,
-    /// however many updates and whatever else the step reports: the events hold inline every
-    /// event such a step can make (at most 2 + 3 per clock besides the updates and the render,
-    /// see [`INLINE_EVENTS`](crate::INLINE_EVENTS)), and take the clock controls' reports
-    /// without copying them when they do not fit. Past four clocks see [`Events`]. Moves 8
-    /// bytes of state in and out, and the 896-byte events out.
+    /// repeated `now`s. Never panics. Allocates nothing, however many clocks and updates and
+    /// whatever else the step reports, as long as the previous step's events were dropped
+    /// (see [`Events`]). Moves 8 bytes of state in and out, and the 184-byte events out.
     ///
     /// # Examples
     ///
@@ -119,6 +119,7 @@ impl<T: Timestamp> LoopState<T> {
         } else {
             s.advance_general(now, events);
         }
+        events.settle(&mut s.pool);
     }
 }
 
@@ -171,11 +172,12 @@ impl<T: Timestamp> Inner<T> {
 
     /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
     /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
-    /// once instead of one by one.
+    /// once instead of one by one. The rules every path shares are the helpers below, called
+    /// here as on the general path.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev);
+        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let before = self.virt.now();
         if elapsed > 0 {
             // At a scale of 1 the virtual advance is the real one.
@@ -189,46 +191,42 @@ impl<T: Timestamp> Inner<T> {
         let v = self.virt.now();
         ev.v = v;
         let clock = &mut self.clocks[0];
-        let mut n = 0;
-        if v >= clock.due() {
+        let backlog = if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
             let start = clock.tick_start();
-            n = clock.catch_up_alone(v);
+            let n = clock.catch_up_alone(v);
             if n > 0 {
-                ev.runs.push_with(|| clock.run_from(start, n));
+                ev.runs
+                    .push_with(|| clock.run_from(start, n), &mut self.pool);
             }
-        }
-        clock.end_plain_step(n);
-        let deadline = if n >= clock.checked().cap && v >= clock.due() && !clock.ended() {
-            // The cap stopped the clock with ticks still due.
-            ev.before.push_after(Event::Deferred {
-                clock: clock.id(),
-                ticks: clock.pending(v).max(1),
-            });
-            Some(0)
-        } else if clock.due() == u64::MAX && clock.ended() {
-            if let Some(next_tick) = clock.end_of_time() {
-                ev.before.push_after(Event::EndOfTime {
-                    clock: clock.id(),
-                    next_tick,
-                });
-            }
-            None
+            end_clock_step(clock, v, true, Some(n), ev.sink(&mut self.pool))
         } else {
-            Some(clock.due() - v)
+            // The same rule, which finds no tick due (the branch lets it know).
+            end_clock_step(clock, v, true, Some(0), ev.sink(&mut self.pool))
         };
-        if first || elapsed > 0 {
-            let (alpha, lag) = clock.alpha(v);
-            ev.render = Some(Render {
-                alpha,
-                lag,
-                ticks: clock.ran(),
-                paused: false,
-                delta: Nanos(v - before),
-            });
+        report_end_of_time(clock, ev.sink(&mut self.pool));
+        // An ended clock is due at `u64::MAX`: the common case asks one comparison.
+        let after = wake_after(
+            backlog,
+            || (clock.due() != u64::MAX || !clock.ended()).then(|| clock.due()),
+            v,
+            None,
+        );
+        if renders(first, elapsed) {
+            ev.render = Some(render_of(Some(clock), v, false, Nanos(v - before)));
         }
-        ev.deadline = deadline.map(|after| deadline_from(now, behind, after));
+        ev.deadline = after.map(|after| deadline_from(now, behind, after));
+    }
+
+    /// The constant-rate clocks of a loop of several (or single-stepped) skip the slots that
+    /// passed before `v`, reporting them; nobody sleeps, so each runs the slot in progress.
+    pub(crate) fn skip_missed_slots(&mut self, v: u64, ev: &mut Events<T>) {
+        for clock in &mut self.clocks {
+            if clock.constant_rate() && !clock.ended() {
+                clock.skip_missed(v, false, &mut ev.sink(&mut self.pool));
+            }
+        }
     }
 
     /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
@@ -244,7 +242,7 @@ impl<T: Timestamp> Inner<T> {
             for clock in &mut self.clocks {
                 if let Some((first, ticks, time)) = clock.clamp(limit, after) {
                     most = most.max(time);
-                    ev.before.push(Event::DiscardedTime {
+                    ev.sink(&mut self.pool).push(Event::DiscardedTime {
                         clock: clock.id(),
                         time: Nanos(time),
                         first,
@@ -254,6 +252,88 @@ impl<T: Timestamp> Inner<T> {
             }
             self.virt.add_discarded(most);
         }
+    }
+}
+
+/// When the clocks next want a step, in real ns after the latest `now`: at once when the cap
+/// left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more (`wake`
+/// gives `None`) or virtual time never reaches the wake (a time scale of 0); else when virtual
+/// time, now at `v`, reaches `wake`, the earliest time a clock wants a step (asked only
+/// without a backlog). `virt` scales the virtual span to real time; `None` on the fast path (a
+/// scale of 1 with no fraction of a ns carried), where it is the span itself.
+#[inline(always)]
+pub(crate) fn wake_after(
+    backlog: bool,
+    wake: impl FnOnce() -> Option<u64>,
+    v: u64,
+    virt: Option<&Virtual>,
+) -> Option<u64> {
+    if backlog {
+        return Some(0);
+    }
+    let ahead = wake()?.saturating_sub(v);
+    match virt {
+        None => Some(ahead),
+        Some(virt) => virt.real_needed(ahead),
+    }
+}
+
+/// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
+/// a step at the same `v` would run (or held them behind another clock's deferred tick), they
+/// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
+/// deadline is "now": returns whether they were. `plain`: the fast path's count (see
+/// `Clock::end_step`).
+#[inline(always)]
+pub(crate) fn end_clock_step<T>(
+    clock: &mut Clock,
+    v: u64,
+    report: bool,
+    plain: Option<u32>,
+    out: Sink<'_, T>,
+) -> bool {
+    let Some(ticks) = clock.end_step(v, plain) else {
+        return false;
+    };
+    if report {
+        out.push_after(Event::Deferred {
+            clock: clock.id(),
+            ticks,
+        });
+    }
+    true
+}
+
+/// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per
+/// clock, at the first step that finds `clock` at the end of the time axis.
+#[inline(always)]
+pub(crate) fn report_end_of_time<T>(clock: &mut Clock, out: Sink<'_, T>) {
+    if let Some(next_tick) = clock.end_of_time() {
+        out.push_after(Event::EndOfTime {
+            clock: clock.id(),
+            next_tick,
+        });
+    }
+}
+
+/// Whether a step renders (before the render cap, if any, has its say): the first step
+/// always does, then every step that moved real time (`elapsed` ns).
+#[inline(always)]
+pub(crate) fn renders(first: bool, elapsed: u64) -> bool {
+    first || elapsed > 0
+}
+
+/// The render event of a step that left virtual time at `v`: the alpha clock's (`clock`)
+/// alpha, lag and ticks run, whether the loop is paused, and the virtual time the step moved
+/// (`delta`).
+#[inline(always)]
+pub(crate) fn render_of(clock: Option<&Clock>, v: u64, paused: bool, delta: Nanos) -> Render {
+    let (alpha, lag) = clock.map_or((0.0, Lag::ZERO), |c| c.alpha(v));
+    Render {
+        alpha,
+        lag,
+        ticks: clock.map_or(0, Clock::ran),
+        paused,
+        delta,
     }
 }
 

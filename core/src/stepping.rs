@@ -3,9 +3,9 @@
 //! loop stays paused.
 
 use crate::config::Policy;
-use crate::event::Event;
 use crate::events::Events;
 use crate::state::Inner;
+use crate::step::end_clock_step;
 use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
@@ -36,11 +36,7 @@ impl<T: Timestamp> Inner<T> {
         ev.v = v;
         let limit = request.min(u64::from(alpha.checked().cap));
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
-        for clock in &mut self.clocks {
-            if clock.config().policy != Policy::CatchUp && !clock.ended() {
-                clock.skip_missed(v, false, &mut ev.before);
-            }
-        }
+        self.skip_missed_slots(v, ev);
         // Each clock is worked off on its own; the lazy merge of `Events` orders the runs by
         // due time (ties to the clock declared first), as on the general path.
         for (i, clock) in self.clocks.iter_mut().enumerate() {
@@ -57,7 +53,7 @@ impl<T: Timestamp> Inner<T> {
             }
             if clock.count() > 0 {
                 run.count = clock.count();
-                ev.runs.push(run);
+                ev.runs.push(run, &mut self.pool);
             }
         }
         // Another clock's deferred tick may hold the alpha clock's back (the loop's order):
@@ -75,12 +71,7 @@ impl<T: Timestamp> Inner<T> {
         // in `ClockStats::pending`, for the loop to resume.
         let going_on = self.virt.step_request() > 0;
         for clock in &mut self.clocks {
-            if let (Some(ticks), true) = (clock.end_step(v), going_on) {
-                ev.before.push_after(Event::Deferred {
-                    clock: clock.id(),
-                    ticks,
-                });
-            }
+            end_clock_step(clock, v, going_on, None, ev.sink(&mut self.pool));
         }
         going_on.then_some(now_real)
     }

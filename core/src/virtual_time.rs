@@ -6,7 +6,6 @@
 //! [`VirtualTimeMut`](crate::VirtualTimeMut).
 
 use crate::event::Event;
-use crate::events::Events;
 use crate::rate::TimeScale;
 use crate::span::StepSpan;
 use crate::virt::SubNanos;
@@ -270,15 +269,15 @@ impl Virtual {
     }
 
     /// Reports the pause, resume and scale change since the latest step (in that order).
-    pub(crate) fn emit_controls<T>(&mut self, ev: &mut Events<T>) {
+    pub(crate) fn emit_controls<T>(&mut self, out: &mut impl Extend<Event<T>>) {
         if self.pending & PENDING_PAUSED != 0 {
-            ev.before.push(Event::Paused);
+            out.extend(Some(Event::Paused));
         }
         if self.pending & PENDING_RESUMED != 0 {
-            ev.before.push(Event::Resumed);
+            out.extend(Some(Event::Resumed));
         }
         if self.pending & PENDING_SCALE != 0 {
-            ev.before.push(Event::ScaleChanged(self.scale));
+            out.extend(Some(Event::ScaleChanged(self.scale)));
             self.reported_scale = self.scale;
         }
         self.pending = 0;
@@ -288,6 +287,7 @@ impl Virtual {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::Events;
     use crate::time::Nanos;
 
     fn s(num: u32, den: u32) -> TimeScale {
@@ -304,7 +304,8 @@ mod tests {
         assert!(!v.has_pending() && v.is_plain());
         v.set_scale(s(1, 2));
         let mut ev = Events::<Nanos>::new();
-        v.emit_controls(&mut ev);
+        let mut pool = crate::few::Pool::new();
+        v.emit_controls(&mut ev.sink(&mut pool));
         assert_eq!(
             ev.iter().collect::<alloc::vec::Vec<_>>(),
             [Event::ScaleChanged(s(1, 2))]

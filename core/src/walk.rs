@@ -1,118 +1,15 @@
 //! The walk over a step's updates: the ticks of one run in order, or several runs merged by
-//! due time (ties to the clock declared first), produced one at a time without allocating for
-//! up to [`INLINE_RUNS`] runs.
+//! due time (ties to the clock declared first) along the order the step worked out once in a
+//! reused buffer (see `few::RunsBuf`), produced one at a time without allocating.
 
 use crate::event::Tick;
 use crate::grid::Run;
 use crate::rate::GridPoint;
 
-/// How many clocks can update in one step before the description of a step spills to the
-/// heap, and before reading the step's merged updates needs the heap.
-pub(crate) const INLINE_RUNS: usize = 4;
-
-/// Where a merge with cursors on the heap (more than [`INLINE_RUNS`] runs, or a run past
-/// `u16::MAX` ticks) stands in one run: the ticks left and the due time of the next one. Its
-/// grid point is recomputed from the tick number when it fires (one division).
-#[derive(Copy, Clone, Debug)]
-struct Head {
-    left: u32,
-    due: u64,
-}
-
-/// How many ticks of a merge of up to [`INLINE_RUNS`] runs one plan orders (2 bits each, below
-/// a marker bit in a `u64`).
-const PLANNED: u32 = 31;
-
-// A run's place in a plan takes 2 bits.
-const _: () = assert!(INLINE_RUNS <= 4);
-
-/// A merge of up to [`INLINE_RUNS`] runs of at most `u16::MAX` ticks each (one tick short of
-/// the [`MAX_UPDATES_PER_STEP`](crate::MAX_UPDATES_PER_STEP) backstop), in 16 bytes: how
-/// many ticks of each run have fired, and the order of the next ones as run places, worked
-/// out [`PLANNED`] at a time. A tick's grid point is recomputed from its number when it fires
-/// (one division).
-///
-/// It goes to the merge's code and back by value, in two registers: a pointer into the walk
-/// would pin the whole iterator to memory, and reading a single clock's updates (the common
-/// case) would slow down. Counts of 32 bits would take 24 bytes, passed through memory, which
-/// measurably slows the single-clock read too.
-#[derive(Copy, Clone, Debug)]
-struct FewHeads {
-    taken: [u16; INLINE_RUNS],
-    /// The places of the next runs to fire, 2 bits each from the lowest, below a marker bit:
-    /// 1 once the plan is spent.
-    plan: u64,
-}
-
-impl FewHeads {
-    /// The next tick, planning the next ones when the plan is spent.
-    #[inline(never)]
-    fn next(mut self, runs: &[Run], v: u64) -> (FewHeads, Option<Tick>) {
-        if self.plan <= 1 {
-            self.plan = self.make_plan(runs);
-        }
-        let i = (self.plan & 0b11) as usize;
-        let (Some(run), Some(taken), true) = (runs.get(i), self.taken.get_mut(i), self.plan > 1)
-        else {
-            return (self, None);
-        };
-        self.plan >>= 2;
-        let g = run.point(u32::from(*taken));
-        *taken += 1;
-        let last = u32::from(*taken) == run.count;
-        (self, Some(run.tick(g, v, last)))
-    }
-
-    /// The order of the next [`PLANNED`] ticks at most: the earliest due first, ties to the
-    /// clock declared first (the runs are in declaration order).
-    fn make_plan(&self, runs: &[Run]) -> u64 {
-        let mut left = [0u32; INLINE_RUNS];
-        let mut at = [GridPoint::ZERO; INLINE_RUNS];
-        let mut due = [0u64; INLINE_RUNS];
-        for ((((run, &t), l), g), d) in runs
-            .iter()
-            .zip(&self.taken)
-            .zip(&mut left)
-            .zip(&mut at)
-            .zip(&mut due)
-        {
-            *l = run.count.saturating_sub(u32::from(t));
-            if *l > 0 {
-                *g = run.point(u32::from(t));
-                *d = run.due(*g);
-            }
-        }
-        let mut plan = 0u64;
-        let mut n = 0;
-        while n < PLANNED {
-            let mut best: Option<(u64, usize)> = None;
-            for (i, (&l, &d)) in left.iter().zip(&due).enumerate() {
-                if l > 0 && best.is_none_or(|(b, _)| d < b) {
-                    best = Some((d, i));
-                }
-            }
-            let Some((_, i)) = best else { break };
-            let (Some(run), Some(l), Some(g), Some(d)) =
-                (runs.get(i), left.get_mut(i), at.get_mut(i), due.get_mut(i))
-            else {
-                break;
-            };
-            plan |= (i as u64) << (2 * n);
-            n += 1;
-            *l -= 1;
-            if *l > 0 {
-                g.advance_by(run.step);
-                *d = run.due(*g);
-            }
-        }
-        plan | 1 << (2 * n)
-    }
-}
-
 /// The walk over the runs' ticks. A single catch-up run (the common case) is walked directly:
 /// its cursor and its lag's minuend sit in plain fields, set up once, so reading it needs no
 /// look at the merge's state and computes each lag in 64 bits. Anything else (several runs
-/// merged by due time, see [`FewHeads`] and [`Head`], or a single run the direct walk does not
+/// merged by due time along the step's [`order`], or a single run the direct walk does not
 /// cover) goes through [`Merge`]. The fields stay apart, not variants of one enum, so that
 /// the direct walk keeps its cursor in registers whatever the merge's code does, and it is
 /// told apart by a flag, not by the merge's state (which lives in memory). The run's other
@@ -136,8 +33,58 @@ pub(crate) struct Walk {
 enum Merge {
     /// A single run, or none.
     None,
-    Few(FewHeads),
-    Many(alloc::vec::Vec<Head>),
+    /// The place in the order the step worked out.
+    Order(usize),
+}
+
+/// Where a walk reads its runs: the only one (asked for only when there is exactly one), all
+/// of them, and the merged order when there are several. The events' runs (`few::Runs`) answer the first
+/// without looking at how many there are, which keeps a single run's walk in registers.
+pub(crate) trait Source {
+    fn first(&self) -> Option<&Run>;
+    fn all(&self) -> &[Run];
+    fn order(&self) -> &[u64];
+}
+
+impl Source for [Run] {
+    #[inline(always)]
+    fn first(&self) -> Option<&Run> {
+        <[Run]>::first(self)
+    }
+    #[inline(always)]
+    fn all(&self) -> &[Run] {
+        self
+    }
+    fn order(&self) -> &[u64] {
+        &[]
+    }
+}
+
+/// The merged order of `runs`' ticks into `out` (per tick its run's place in the high 32 bits
+/// and its place in the run in the low ones): the earliest due first, ties to the clock
+/// declared first (the runs are in declaration order). `keys` is scratch room: every tick's
+/// (due time, place), sorted once (O(ticks · log ticks), where picking the earliest run
+/// tick by tick cost O(ticks · runs)).
+pub(crate) fn order(
+    runs: &[Run],
+    keys: &mut alloc::vec::Vec<(u64, u64)>,
+    out: &mut alloc::vec::Vec<u64>,
+) {
+    keys.clear();
+    for (i, run) in runs.iter().enumerate() {
+        let mut g = run.start;
+        for j in 0..run.count {
+            if j > 0 {
+                g.advance_by(run.step);
+            }
+            keys.push((run.due(g), (i as u64) << 32 | u64::from(j)));
+        }
+    }
+    // The places make every key distinct, so an unstable sort is exact: by due time, then
+    // by the run's place (the clock declared first), then in the run's own order.
+    keys.sort_unstable();
+    out.clear();
+    out.extend(keys.iter().map(|&(_, at)| at));
 }
 
 impl Walk {
@@ -166,88 +113,61 @@ impl Walk {
                     merge: Merge::None,
                 }
             }
-            runs => Walk {
-                left: runs.iter().map(|r| u64::from(r.count)).sum(),
-                g: GridPoint::ZERO,
-                x: 0,
-                direct: false,
-                merge: Walk::merge(runs),
-            },
+            runs => Walk::several(runs),
         }
     }
 
-    /// The merge's state: inline for up to [`INLINE_RUNS`] runs of at most `u16::MAX` ticks
-    /// each, cursors on the heap (one per run) past that.
+    /// The walk over several runs, along the step's order (out of line: the common single
+    /// run's walk stays small).
     #[cold]
     #[inline(never)]
-    fn merge(runs: &[Run]) -> Merge {
-        if runs.len() <= INLINE_RUNS && runs.iter().all(|r| u16::try_from(r.count).is_ok()) {
-            return Merge::Few(FewHeads {
-                taken: [0; INLINE_RUNS],
-                plan: 1,
-            });
+    fn several(runs: &[Run]) -> Walk {
+        Walk {
+            left: runs.iter().map(|r| u64::from(r.count)).sum(),
+            g: GridPoint::ZERO,
+            x: 0,
+            direct: false,
+            merge: Merge::Order(0),
         }
-        Merge::Many(
-            runs.iter()
-                .map(|r| Head {
-                    left: r.count,
-                    due: r.due(r.start),
-                })
-                .collect(),
-        )
     }
 
-    /// The next tick, in order.
+    /// The next tick of `src`'s runs, in order.
     #[inline(always)]
-    pub(crate) fn next(&mut self, runs: &[Run], v: u64) -> Option<Tick> {
+    pub(crate) fn next<S: Source + ?Sized>(&mut self, src: &S, v: u64) -> Option<Tick> {
         if self.left == 0 {
             return None;
         }
         self.left -= 1;
         if self.direct {
-            let run = runs.first()?;
+            let run = src.first()?;
             let tick = run.tick_direct(self.g, self.x, self.left == 0);
             self.g.advance_by(run.step);
             return Some(tick);
         }
         match &mut self.merge {
             Merge::None => {
-                let run = runs.first()?;
+                let run = src.first()?;
                 let tick = run.tick(self.g, v, self.left == 0);
                 self.g.advance_by(run.step);
                 Some(tick)
             }
-            // By value (see `FewHeads`).
-            Merge::Few(heads) => {
-                let (next, tick) = heads.next(runs, v);
-                *heads = next;
+            // By value: a pointer into the walk would pin the whole iterator to memory, and
+            // reading a single clock's updates (the common case) would slow down.
+            Merge::Order(at) => {
+                let tick = Walk::in_order(*at, src.all(), src.order(), v);
+                *at += 1;
                 tick
             }
-            Merge::Many(heads) => Walk::next_many(heads, runs, v),
         }
     }
 
-    /// The next tick of a merge with cursors on the heap: the earliest due, ties to the clock
-    /// declared first (the runs are in declaration order).
+    /// The tick at place `at` of the step's order.
     #[inline(never)]
-    fn next_many(heads: &mut [Head], runs: &[Run], v: u64) -> Option<Tick> {
-        let mut best: Option<(u64, usize)> = None;
-        for (i, h) in heads.iter().enumerate() {
-            if h.left > 0 && best.is_none_or(|(due, _)| h.due < due) {
-                best = Some((h.due, i));
-            }
-        }
-        let (_, i) = best?;
-        let h = heads.get_mut(i)?;
-        let run = runs.get(i)?;
-        let g = run.point(run.count - h.left);
-        h.left -= 1;
-        if h.left > 0 {
-            let mut next = g;
-            next.advance_by(run.step);
-            h.due = run.due(next);
-        }
-        Some(run.tick(g, v, h.left == 0))
+    fn in_order(at: usize, runs: &[Run], order: &[u64], v: u64) -> Option<Tick> {
+        let entry = *order.get(at)?;
+        let run = runs.get((entry >> 32) as usize)?;
+        let j = entry as u32;
+        Some(run.tick(run.point(j), v, j + 1 == run.count))
     }
 
     /// Ticks left.
