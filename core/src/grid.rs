@@ -1,13 +1,83 @@
-//! The one home of "tick `k` of a clock: when is it due, and where does it start". The due
-//! rule ([`due_time`]) is written once; a clock's grid segment ([`Grid`]) applies it to a tick
-//! number for the input queue and single-stepping, the clock applies it to its walked grid
-//! points, and a step's [`Run`] to the ticks it reports (their `t` and `lag` too): nothing
-//! else computes a due time.
+//! The one home of "tick `k` of a clock: when is it due, where does it start, how many are due
+//! by now, and how far behind is virtual time". Each rule is written once here:
+//!
+//! * where virtual time `v` lies on a grid segment's own axis ([`local`], [`local_u64`]);
+//! * where a grid point starts on the virtual time axis ([`start`]);
+//! * when a tick comes due ([`due_time`]);
+//! * the inverse, how many have come due by a local time ([`point_at`], [`due_count`]), and
+//!   how many ever can ([`segment_end`]);
+//! * the lag of a grid point ([`lag`], [`lag_u64`]).
+//!
+//! A clock's grid segment ([`Grid`]) applies them to a tick number for the input queue and
+//! single-stepping, the clock (`clock/`) to its walked grid points, its firing rules and its
+//! run-time controls, and a step's [`Run`] to the ticks it reports (their `t` and `lag`
+//! too): nothing else computes these.
 
 use crate::event::Tick;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::{Lag, Nanos};
+
+/// Virtual time `v` on a grid segment's own axis: `v − origin + shift`, exactly (it may pass
+/// `u64::MAX` by the shift); `None` before the segment's origin.
+#[inline(always)]
+pub(crate) fn local(origin: u64, shift: u64, v: u64) -> Option<u128> {
+    v.checked_sub(origin)
+        .map(|l| u128::from(l) + u128::from(shift))
+}
+
+/// [`local`] in 64 bits, the common case: `Some(Some(l))` when it fits, `Some(None)` when it
+/// passes `u64::MAX`, `None` before the origin.
+#[inline(always)]
+pub(crate) fn local_u64(origin: u64, shift: u64, v: u64) -> Option<Option<u64>> {
+    v.checked_sub(origin).map(|l| l.checked_add(shift))
+}
+
+/// Where grid point `g` starts on the virtual time axis: `origin + ceil(g) − shift`, exactly, in
+/// signed ns (negative when added lag put it before the loop's start).
+#[inline]
+pub(crate) fn start(rate: Period, origin: u64, shift: u64, g: GridPoint) -> i128 {
+    let at = i128::try_from(g.ceil_exact(rate)).unwrap_or(i128::MAX);
+    i128::from(origin) + at - i128::from(shift)
+}
+
+/// The grid point whose interval holds local time `l`: `floor(l/dt)`, saturating.
+#[inline]
+pub(crate) fn point_at(rate: Period, l: u128) -> u64 {
+    match u64::try_from(l) {
+        Ok(l) => rate.ticks_in(l),
+        Err(_) => rate.ticks_in_wide(l),
+    }
+}
+
+/// The inverse of [`due_time`]: how many grid points of a segment have come due by local time
+/// `l` (tick `k` of catch-up is due once its interval `[k·dt, (k+1)·dt)` has passed; slot `k`
+/// of the constant-rate policies once it has started).
+#[inline]
+pub(crate) fn due_count(rate: Period, constant_rate: bool, l: u128) -> u64 {
+    point_at(rate, l).saturating_add(u64::from(constant_rate))
+}
+
+/// How many ticks of a grid segment starting at `origin` (shifted ahead by `shift`) can ever
+/// come due: past that, a tick would be due after `u64::MAX` ns (the end of the time axis).
+#[inline]
+pub(crate) fn segment_end(rate: Period, origin: u64, shift: u64, constant_rate: bool) -> u64 {
+    let room = local(origin, shift, u64::MAX).unwrap_or(0);
+    due_count(rate, constant_rate, room)
+}
+
+/// The lag of a grid point that starts at `start` on a segment's axis, at local time `l`:
+/// `l − start`, rounded down as `l` is whole (negative when the tick ran early).
+#[inline(always)]
+pub(crate) fn lag(l: u128, start: u128) -> Lag {
+    Lag::between(l, start)
+}
+
+/// [`lag`] in 64 bits.
+#[inline(always)]
+pub(crate) fn lag_u64(l: u64, start: u64) -> Lag {
+    Lag::between_u64(l, start)
+}
 
 /// One clock's grid segment: the tick length, where the segment's grid point 0 lies on the
 /// virtual time axis, and which tick it is. Tick `k` of the segment starts at grid point
@@ -32,6 +102,12 @@ impl Grid {
     #[inline]
     pub(crate) fn point(&self, k: u64) -> GridPoint {
         GridPoint::at(self.rate, k.saturating_sub(self.base))
+    }
+
+    /// Where grid point `g` starts on the virtual time axis (see [`start`]).
+    #[inline]
+    pub(crate) fn start(&self, g: GridPoint) -> i128 {
+        start(self.rate, self.origin, self.shift, g)
     }
 
     /// The virtual time (ns since the loop's start) at which tick `k` comes due: the end of
@@ -126,7 +202,7 @@ impl Run {
             index: self.base.saturating_add(g.m),
             t: self.t(g),
             dt: self.step.rate(),
-            lag: Lag::between_u64(x, g.ceil_from(self.base_r)),
+            lag: lag_u64(x, g.ceil_from(self.base_r)),
             last_in_step,
         }
     }
@@ -141,21 +217,16 @@ impl Run {
     /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
     #[inline(always)]
     pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
-        let Some(l) = v.checked_sub(self.origin) else {
+        let Some(l) = local(self.origin, self.phase_ns, v) else {
             return Lag::ZERO;
         };
-        if self.constant_rate {
-            // The time since the slot started, 0 when the shell slept until it.
-            return Lag::from(Nanos(
-                l.saturating_add(self.phase_ns)
-                    .saturating_sub(g.ceil_from(self.base_r)),
-            ));
-        }
         // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
-        Lag::between(
-            u128::from(l) + u128::from(self.phase_ns),
-            u128::from(g.ceil_from(self.base_r)),
-        )
+        let lag = lag(l, u128::from(g.ceil_from(self.base_r)));
+        if self.constant_rate && lag.is_early() {
+            // The time since the slot started, 0 when the shell slept until it.
+            return Lag::ZERO;
+        }
+        lag
     }
 
     /// Where the run's tick `index` ends: the simulation time at the start of the grid point

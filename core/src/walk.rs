@@ -3,7 +3,7 @@
 //! reused buffer (see `few::RunsBuf`), produced one at a time without allocating.
 
 use crate::event::Tick;
-use crate::grid::Run;
+use crate::grid::{self, Run};
 use crate::rate::GridPoint;
 
 /// The walk over the runs' ticks. A single catch-up run (the common case) is walked directly:
@@ -101,10 +101,10 @@ impl Walk {
             },
             [run] => {
                 // Direct for a catch-up run whose lag's minuend fits in 64 bits.
-                let x = v
-                    .checked_sub(run.origin)
-                    .and_then(|l| l.checked_add(run.phase_ns))
-                    .filter(|_| !run.constant_rate);
+                let x = match grid::local_u64(run.origin, run.phase_ns, v) {
+                    Some(Some(x)) if !run.constant_rate => Some(x),
+                    _ => None,
+                };
                 Walk {
                     left: u64::from(run.count),
                     g: run.start,

@@ -5,7 +5,7 @@
 use super::Clock;
 use crate::config::{Firing, Policy};
 use crate::event::{DropReason, Event};
-use crate::grid::{Run, due_time};
+use crate::grid::{Run, due_count, due_time, point_at};
 use crate::rate::GridPoint;
 
 impl Clock {
@@ -65,16 +65,21 @@ impl Clock {
                     return v;
                 }
                 // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest if single => rate.ticks_in_wide(local_v - 1).saturating_add(1),
+                Policy::DropAndRest if single => due_count(rate, true, local_v - 1),
                 // The slot in progress.
-                _ => rate.ticks_in_wide(local_v),
+                _ => point_at(rate, local_v),
             }
             .saturating_add(self.base);
             self.drop_slots_before(j, out);
         }
-        self.origin
-            .saturating_add(self.tick_start.ceil())
-            .saturating_sub(self.shift)
+        due_time(
+            rate,
+            self.origin,
+            self.shift,
+            true,
+            self.tick_start,
+            self.tick_end,
+        )
     }
 
     /// For the drop policies, after a refused slot ran late in this step: the slots that
@@ -192,9 +197,16 @@ impl Clock {
             self.due_at = if last { u64::MAX } else { second_due };
             return 1;
         }
-        // Two or more due: count them at once. ticks_at is capped by `end`.
+        self.catch_up_many(v)
+    }
+
+    /// [`catch_up`](Self::catch_up) when two or more ticks are due: counts them at once (out of
+    /// line, so that the one-tick case keeps its registers).
+    #[inline(never)]
+    fn catch_up_many(&mut self, v: u64) -> u32 {
+        // ticks_at is capped by `end`.
         let due = self.ticks_at(v).saturating_sub(self.next_tick);
-        let n = due.min(u64::from(cap)) as u32;
+        let n = due.min(u64::from(self.checked.cap)) as u32;
         let j = self.next_tick.saturating_add(u64::from(n));
         self.ran = self.ran.saturating_add(u64::from(n));
         self.count = n;

@@ -3,7 +3,8 @@
 //! shifts it, a refused tick steps it back. Every change keeps the clock's accounting exact:
 //! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
 
-use super::{Clock, segment_end};
+use super::Clock;
+use crate::grid::{point_at, segment_end};
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
 
@@ -12,8 +13,7 @@ impl Clock {
     /// since the loop's start, rounded up to a whole ns (the instant virtual time reaches it).
     /// Negative when added lag put it before the loop's start.
     pub(crate) fn boundary(&self) -> i128 {
-        let start = i128::try_from(self.tick_start.ceil_exact(self.rate())).unwrap_or(i128::MAX);
-        i128::from(self.origin) + start - i128::from(self.shift)
+        self.grid().start(self.tick_start)
     }
 
     /// How far the clock's grid is ahead of virtual time: its axis reads `v + lead` at `v`.
@@ -108,10 +108,7 @@ impl Clock {
         if !self.constant_rate() || m == 0 {
             return i128::MIN;
         }
-        let rate = self.rate();
-        let start = GridPoint::at(rate, m - 1).ceil_exact(rate);
-        i128::from(self.origin) + i128::try_from(start).unwrap_or(i128::MAX)
-            - i128::from(self.shift)
+        self.grid().start(GridPoint::at(self.rate(), m - 1))
     }
 
     /// Moves the grid `d` ns earlier: `d` more ns of lag, as if virtual time had run on.
@@ -141,7 +138,7 @@ impl Clock {
         let rate = self.rate();
         let from = self.tick_start.ceil_exact(rate);
         let m = self.tick_start.m;
-        let whole = rate.ticks_in_wide(from + u128::from(d)).saturating_sub(m);
+        let whole = point_at(rate, from + u128::from(d)).saturating_sub(m);
         let dropped = self.drop_ticks(whole);
         let moved = self.tick_start.ceil_exact(rate) - from;
         let rest = u128::from(d).saturating_sub(moved);
