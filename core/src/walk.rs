@@ -3,7 +3,7 @@
 //! up to [`INLINE_RUNS`] runs.
 
 use crate::event::Tick;
-use crate::grid::Run;
+use crate::grid::{self, Run};
 use crate::rate::GridPoint;
 
 /// How many clocks can update in one step before the description of a step spills to the
@@ -154,9 +154,8 @@ impl Walk {
             },
             [run] => {
                 // Direct for a catch-up run whose lag's minuend fits in 64 bits.
-                let x = v
-                    .checked_sub(run.origin)
-                    .and_then(|l| l.checked_add(run.phase_ns))
+                let x = grid::local_u64(run.origin, run.phase_ns, v)
+                    .flatten()
                     .filter(|_| !run.constant_rate);
                 Walk {
                     left: u64::from(run.count),

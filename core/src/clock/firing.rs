@@ -5,7 +5,7 @@
 use super::Clock;
 use crate::config::{Firing, Policy};
 use crate::event::{DropReason, Event};
-use crate::grid::{Run, due_time};
+use crate::grid::{self, Run, due_time};
 use crate::rate::GridPoint;
 
 impl Clock {
@@ -64,17 +64,16 @@ impl Clock {
                     self.restart_grid(self.rate(), i128::from(v));
                     return v;
                 }
-                // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest if single => rate.ticks_in_wide(local_v - 1).saturating_add(1),
+                // The first slot that has not started yet (a slot starting exactly now is on
+                // time): the slots started before `v`.
+                Policy::DropAndRest if single => grid::due_count(rate, true, local_v - 1),
                 // The slot in progress.
-                _ => rate.ticks_in_wide(local_v),
+                _ => grid::point_at(rate, local_v),
             }
             .saturating_add(self.base);
             self.drop_slots_before(j, out);
         }
-        self.origin
-            .saturating_add(self.tick_start.ceil())
-            .saturating_sub(self.shift)
+        grid::start_time(rate, self.origin, self.shift, self.tick_start)
     }
 
     /// For the drop policies, after a refused slot ran late in this step: the slots that
@@ -192,9 +191,17 @@ impl Clock {
             self.due_at = if last { u64::MAX } else { second_due };
             return 1;
         }
-        // Two or more due: count them at once. ticks_at is capped by `end`.
+        self.catch_up_many(v)
+    }
+
+    /// [`catch_up`](Self::catch_up) when two or more ticks are due: counted at once (out of
+    /// line, so that the one-tick step keeps its registers).
+    #[cold]
+    #[inline(never)]
+    fn catch_up_many(&mut self, v: u64) -> u32 {
+        // `ticks_at` is capped by `end`.
         let due = self.ticks_at(v).saturating_sub(self.next_tick);
-        let n = due.min(u64::from(cap)) as u32;
+        let n = due.min(u64::from(self.checked.cap)) as u32;
         let j = self.next_tick.saturating_add(u64::from(n));
         self.ran = self.ran.saturating_add(u64::from(n));
         self.count = n;

@@ -6,7 +6,7 @@
 //! changes a clock through its methods.
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::grid::{Grid, due_time};
+use crate::grid::{self, Grid, due_time, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
@@ -304,8 +304,7 @@ impl Clock {
     /// `u64::MAX` by the phase); `None` before its origin.
     #[inline]
     fn local(&self, v: u64) -> Option<u128> {
-        v.checked_sub(self.origin)
-            .map(|l| u128::from(l) + u128::from(self.shift))
+        grid::local(self.origin, self.shift, v)
     }
 
     /// Whether the clock has reached the end of the time axis: its next tick would be due past
@@ -341,19 +340,9 @@ impl Clock {
 
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
     /// nearest rule); never more than [`end`](Self::end).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn ticks_at(&self, v: u64) -> u64 {
-        match self.local(v) {
-            None => self.base,
-            Some(l) if self.constant_rate() => match u64::try_from(l) {
-                Ok(l) => self.rate().ticks_in(l),
-                Err(_) => self.rate().ticks_in_wide(l),
-            }
-            .saturating_add(1)
-            .saturating_add(self.base),
-            Some(l) => self.rate().ticks_in_wide(l).saturating_add(self.base),
-        }
-        .min(self.end)
+        self.grid().ticks_due(v).min(self.end)
     }
 
     /// The max frame delta, in virtual time: virtual time went to `now` in a step that may work
@@ -448,15 +437,12 @@ impl Clock {
             return (1.0, Lag::ZERO);
         }
         // The common case in 64 bits: the time on the clock's axis fits, and so does k·dt.
-        let local = v
-            .checked_sub(self.origin)
-            .map(|l| l.checked_add(self.shift));
-        match local {
+        match grid::local_u64(self.origin, self.shift, v) {
             Some(Some(l)) if !self.tick_start.saturated() => (
                 self.tick_start
                     .lag_fraction(self.num_f, self.den_f, l)
                     .clamp(0.0, 1.0),
-                Lag::between_u64(l, self.tick_start.ceil()),
+                grid::lag_u64(l, self.tick_start.ceil()),
             ),
             None => (0.0, Lag::ZERO),
             Some(_) => self.alpha_wide(v),
@@ -467,15 +453,14 @@ impl Clock {
     #[cold]
     #[inline(never)]
     fn alpha_wide(&self, v: u64) -> (f64, Lag) {
-        let Some(l) = self.local(v) else {
+        let Some(x) = self.local(v) else {
             return (0.0, Lag::ZERO);
         };
         (
             self.tick_start
-                .lag_fraction(self.num_f, self.den_f, u64::try_from(l).unwrap_or(u64::MAX))
+                .lag_fraction(self.num_f, self.den_f, u64::try_from(x).unwrap_or(u64::MAX))
                 .clamp(0.0, 1.0),
-            // floor(l − k·dt) = l − ceil(k·dt), as l is whole.
-            Lag::between(l, self.tick_start.ceil_exact(self.rate())),
+            grid::lag(x, self.tick_start.ceil_exact(self.rate())),
         )
     }
 }
@@ -484,19 +469,6 @@ impl Clock {
 /// fast path applies to it).
 fn is_plain(config: &ClockConfig, checked: &Checked) -> bool {
     config.policy == Policy::CatchUp && config.firing == Firing::Late && checked.hysteresis_ns == 0
-}
-
-/// How many ticks of a grid segment starting at `origin` (shifted ahead by `shift`) can ever
-/// come due: past that, a tick would be due after `u64::MAX` ns (the end of the time axis).
-pub(crate) fn segment_end(rate: Period, origin: u64, shift: u64, constant_rate: bool) -> u64 {
-    let room = u128::from(u64::MAX - origin) + u128::from(shift);
-    if constant_rate {
-        // Slot k starts at origin + k·dt − shift: it fits while k·dt ≤ room + shift.
-        rate.ticks_in_wide(room).saturating_add(1)
-    } else {
-        // Tick k is due at origin + (k+1)·dt − shift: it fits while (k+1)·dt ≤ room + shift.
-        rate.ticks_in_wide(room)
-    }
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Clock, segment_end};
+use super::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::grid::Grid;
+use crate::grid::{Grid, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 
