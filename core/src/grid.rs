@@ -1,82 +1,105 @@
-//! The one home of "tick `k` of a clock: when is it due, where does it start, how many are due
-//! by now, and how far behind is virtual time". Each rule is written once here:
+//! The one home of a clock's grid on the virtual time axis. A grid segment puts grid point 0
+//! at virtual time `origin − shift`; everything else follows from four facts, each written
+//! once here:
 //!
-//! * where virtual time `v` lies on a grid segment's own axis ([`local`], [`local_u64`]);
-//! * where a grid point starts on the virtual time axis ([`start`]);
-//! * when a tick comes due ([`due_time`]);
-//! * the inverse, how many have come due by a local time ([`point_at`], [`due_count`]), and
-//!   how many ever can ([`segment_end`]);
-//! * the lag of a grid point ([`lag`], [`lag_u64`]).
+//! * **start**: grid point `m` starts at `origin + ceil(m·dt) − shift` ([`start`], clamped to
+//!   the time axis by [`start_time`]);
+//! * **due**: a tick is due at the end of its interval (catch-up) or the start of its slot
+//!   (the constant-rate policies) ([`due_time`]);
+//! * **the inverse**: how many ticks are due by virtual time `v` ([`Grid::ticks_due`], on the
+//!   grid's own axis [`due_count`]; the grid point holding a time, [`point_at`]);
+//! * **the lag**: how far `v` is past a grid point's start ([`lag`]; `v` on the grid's own
+//!   axis is [`local`]).
 //!
 //! A clock's grid segment ([`Grid`]) applies them to a tick number for the input queue and
-//! single-stepping, the clock (`clock/`) to its walked grid points, its firing rules and its
-//! run-time controls, and a step's [`Run`] to the ticks it reports (their `t` and `lag`
-//! too): nothing else computes these.
+//! single-stepping, the clock to its walked grid points, and a step's [`Run`] to the ticks it
+//! reports (their `t` and `lag` too): nothing else computes a start, a due time, a due count
+//! or a lag.
 
 use crate::event::Tick;
 use crate::id::ClockId;
 use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::{Lag, Nanos};
 
-/// Virtual time `v` on a grid segment's own axis: `v − origin + shift`, exactly (it may pass
-/// `u64::MAX` by the shift); `None` before the segment's origin.
+/// Virtual time `v` on a grid's own axis, where grid point `m` starts at `ceil(m·dt)`:
+/// `v − origin + shift`, exactly (it may pass `u64::MAX` by the shift); `None` before
+/// `origin` (nothing of the grid is due there).
 #[inline(always)]
 pub(crate) fn local(origin: u64, shift: u64, v: u64) -> Option<u128> {
     v.checked_sub(origin)
         .map(|l| u128::from(l) + u128::from(shift))
 }
 
-/// [`local`] in 64 bits, the common case: `Some(Some(l))` when it fits, `Some(None)` when it
-/// passes `u64::MAX`, `None` before the origin.
+/// [`local`] in 64 bits, for the hot paths: `Some(None)` when it is past `u64::MAX`.
 #[inline(always)]
 pub(crate) fn local_u64(origin: u64, shift: u64, v: u64) -> Option<Option<u64>> {
     v.checked_sub(origin).map(|l| l.checked_add(shift))
 }
 
-/// Where grid point `g` starts on the virtual time axis: `origin + ceil(g) − shift`, exactly, in
-/// signed ns (negative when added lag put it before the loop's start).
+/// The start fact: the virtual time at which grid point `g` starts,
+/// `origin + ceil(m·dt) − shift`, exactly (negative when the shift puts it before the loop's
+/// start).
 #[inline]
 pub(crate) fn start(rate: Period, origin: u64, shift: u64, g: GridPoint) -> i128 {
     let at = i128::try_from(g.ceil_exact(rate)).unwrap_or(i128::MAX);
-    i128::from(origin) + at - i128::from(shift)
+    i128::from(origin)
+        .saturating_add(at)
+        .saturating_sub(i128::from(shift))
 }
 
-/// The grid point whose interval holds local time `l`: `floor(l/dt)`, saturating.
+/// [`start`] on the time axis: 0 before the loop's start, `u64::MAX` past the end of time.
+/// Out of line: the catch-up due time, on the hot paths, has its own 64-bit form.
+#[inline(never)]
+pub(crate) fn start_time(rate: Period, origin: u64, shift: u64, g: GridPoint) -> u64 {
+    u64::try_from(start(rate, origin, shift, g).max(0)).unwrap_or(u64::MAX)
+}
+
+/// The inverse of the start fact: the grid point whose interval holds `x` on the grid's own
+/// axis (see [`local`]), the last one started by then: the largest `m` with
+/// `ceil(m·dt) ≤ x`, saturating.
 #[inline]
-pub(crate) fn point_at(rate: Period, l: u128) -> u64 {
-    match u64::try_from(l) {
-        Ok(l) => rate.ticks_in(l),
-        Err(_) => rate.ticks_in_wide(l),
+pub(crate) fn point_at(rate: Period, x: u128) -> u64 {
+    match u64::try_from(x) {
+        Ok(x) => rate.ticks_in(x),
+        Err(_) => rate.ticks_in_wide(x),
     }
 }
 
-/// The inverse of [`due_time`]: how many grid points of a segment have come due by local time
-/// `l` (tick `k` of catch-up is due once its interval `[k·dt, (k+1)·dt)` has passed; slot `k`
-/// of the constant-rate policies once it has started).
+/// The inverse of the due fact: how many ticks of a grid segment are due at `x` on the
+/// grid's own axis (see [`local`]): the intervals ended by then (catch-up), or the slots
+/// started (the constant-rate policies).
 #[inline]
-pub(crate) fn due_count(rate: Period, constant_rate: bool, l: u128) -> u64 {
-    point_at(rate, l).saturating_add(u64::from(constant_rate))
+pub(crate) fn due_count(rate: Period, constant_rate: bool, x: u128) -> u64 {
+    let m = point_at(rate, x);
+    if constant_rate {
+        m.saturating_add(1)
+    } else {
+        m
+    }
 }
 
 /// How many ticks of a grid segment starting at `origin` (shifted ahead by `shift`) can ever
-/// come due: past that, a tick would be due after `u64::MAX` ns (the end of the time axis).
-#[inline]
+/// come due: those due by `u64::MAX` ns (the end of the time axis), see [`due_count`].
 pub(crate) fn segment_end(rate: Period, origin: u64, shift: u64, constant_rate: bool) -> u64 {
-    let room = local(origin, shift, u64::MAX).unwrap_or(0);
-    due_count(rate, constant_rate, room)
+    let x = u128::from(u64::MAX - origin) + u128::from(shift);
+    due_count(rate, constant_rate, x)
 }
 
-/// The lag of a grid point that starts at `start` on a segment's axis, at local time `l`:
-/// `l − start`, rounded down as `l` is whole (negative when the tick ran early).
+/// The lag fact: how far `x` on a grid's own axis (see [`local`]) is past `s`, the start
+/// `ceil(m·dt)` of a grid point on it: `x − s` ns, negative when early (rounded down, as `x`
+/// is whole). In 64 bits when both fit.
 #[inline(always)]
-pub(crate) fn lag(l: u128, start: u128) -> Lag {
-    Lag::between(l, start)
+pub(crate) fn lag(x: u128, s: u128) -> Lag {
+    match (u64::try_from(x), u64::try_from(s)) {
+        (Ok(x), Ok(s)) => lag_u64(x, s),
+        _ => Lag::between(x, s),
+    }
 }
 
-/// [`lag`] in 64 bits.
+/// [`lag`] when both fit in 64 bits (the hot paths).
 #[inline(always)]
-pub(crate) fn lag_u64(l: u64, start: u64) -> Lag {
-    Lag::between_u64(l, start)
+pub(crate) fn lag_u64(x: u64, s: u64) -> Lag {
+    Lag::between_u64(x, s)
 }
 
 /// One clock's grid segment: the tick length, where the segment's grid point 0 lies on the
@@ -104,12 +127,6 @@ impl Grid {
         GridPoint::at(self.rate, k.saturating_sub(self.base))
     }
 
-    /// Where grid point `g` starts on the virtual time axis (see [`start`]).
-    #[inline]
-    pub(crate) fn start(&self, g: GridPoint) -> i128 {
-        start(self.rate, self.origin, self.shift, g)
-    }
-
     /// The virtual time (ns since the loop's start) at which tick `k` comes due: the end of
     /// its interval for catch-up, the start of its slot for the constant-rate policies.
     /// `u64::MAX` past the end of time.
@@ -126,13 +143,24 @@ impl Grid {
             end,
         )
     }
+
+    /// The inverse of [`due`](Self::due): how many ticks are due by virtual time `v`, counting
+    /// from tick 0 (the segment's first tick is `base`), whether or not they ran; `base`
+    /// before the segment's origin. Not capped at the end of time (the clock caps it).
+    #[inline]
+    pub(crate) fn ticks_due(&self, v: u64) -> u64 {
+        match local(self.origin, self.shift, v) {
+            None => self.base,
+            Some(x) => due_count(self.rate, self.constant_rate, x).saturating_add(self.base),
+        }
+    }
 }
 
 /// The virtual time at which the tick whose interval is `[start, end)` on a clock's grid comes
-/// due: `origin + end − phase` for catch-up, `origin + start` for the constant-rate policies.
-/// Saturates at `u64::MAX` (past the end of time). Shared by the clock and the lazy merge of
+/// due: the [`start`] of `end` for catch-up, of `start` for the constant-rate policies,
+/// clamped to the time axis (`u64::MAX` past the end of time). Shared by the clock and the lazy merge of
 /// [`Events`](crate::Events), so both order ticks by the same due times.
-#[inline]
+#[inline(always)]
 pub(crate) fn due_time(
     rate: Period,
     origin: u64,
@@ -141,10 +169,14 @@ pub(crate) fn due_time(
     start: GridPoint,
     end: GridPoint,
 ) -> u64 {
+    // `phase_ns` is the clock's lead (its phase, plus lag a control added). A slot is due at
+    // its start (out of line: the constant-rate policies are off the hot paths).
     if constant_rate {
-        // `phase_ns` is the clock's lead (0 unless a control added lag to it).
-        return origin.saturating_add(start.ceil()).saturating_sub(phase_ns);
+        return start_time(rate, origin, phase_ns, start);
     }
+    // A tick is due at its interval's end: the start fact in 64 bits, exact on every grid a
+    // clock keeps (its `origin` is 0, or its lead is a phase below one tick, so below
+    // `end`'s; `the_due_time_is_the_start_of_the_due_point` checks it).
     if !end.saturated() {
         return origin.saturating_add(end.ceil().saturating_sub(phase_ns));
     }
@@ -193,8 +225,8 @@ impl Run {
         }
     }
 
-    /// [`tick`](Self::tick) for a catch-up run, given `x = v − origin + phase_ns` (when it
-    /// fits in 64 bits): the same tick, with the lag computed in 64 bits.
+    /// [`tick`](Self::tick) for a catch-up run, given `x`, the step's virtual time on the
+    /// run's axis ([`local`]) when it fits in 64 bits: the same tick, its lag in 64 bits.
     #[inline(always)]
     pub(crate) fn tick_direct(&self, g: GridPoint, x: u64, last_in_step: bool) -> Tick {
         Tick {
@@ -214,19 +246,19 @@ impl Run {
         Nanos(self.base_t.saturating_add(g.floor()))
     }
 
-    /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`.
+    /// [`Tick::lag`] of the tick starting at `g`, at virtual time `v`: the [`lag`] of its
+    /// start (never negative for a constant-rate slot: 0 when the shell slept until it).
     #[inline(always)]
     pub(crate) fn lag(&self, g: GridPoint, v: u64) -> Lag {
-        let Some(l) = local(self.origin, self.phase_ns, v) else {
+        let Some(x) = local(self.origin, self.phase_ns, v) else {
             return Lag::ZERO;
         };
-        // A tick that fires is due by u64::MAX, so its start k·dt is exact in the grid.
-        let lag = lag(l, u128::from(g.ceil_from(self.base_r)));
-        if self.constant_rate && lag.is_early() {
-            // The time since the slot started, 0 when the shell slept until it.
-            return Lag::ZERO;
+        let lag = lag(x, u128::from(g.ceil_from(self.base_r)));
+        if self.constant_rate {
+            Lag::from(lag.behind())
+        } else {
+            lag
         }
-        lag
     }
 
     /// Where the run's tick `index` ends: the simulation time at the start of the grid point
@@ -265,5 +297,92 @@ impl Run {
             g,
             end,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+    use super::*;
+    use crate::walk::tests::anywhere;
+
+    /// A grid segment as a clock keeps it (`origin` 0, or `shift` 0, or a catch-up phase below
+    /// one tick), a tick number on it and a virtual time, anywhere on the time axis.
+    #[derive(Clone, Debug)]
+    struct Case {
+        grid: Grid,
+        k: u64,
+        v: u64,
+    }
+
+    impl Arbitrary for Case {
+        fn arbitrary(g: &mut Gen) -> Case {
+            let hz = *g
+                .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
+                .unwrap_or(&(60, 1));
+            let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
+            let (num, den) = rate.as_nanos_ratio();
+            let constant_rate = bool::arbitrary(g);
+            let (origin, shift) = match u8::arbitrary(g) % 3 {
+                0 => (0, anywhere(g)),
+                1 => (anywhere(g), 0),
+                _ if !constant_rate => (anywhere(g), u64::arbitrary(g) % (num / den)),
+                _ => (anywhere(g), 0),
+            };
+            Case {
+                grid: Grid {
+                    rate,
+                    origin,
+                    shift,
+                    base: 0,
+                    constant_rate,
+                },
+                k: anywhere(g) / (num / den).max(1),
+                v: anywhere(g),
+            }
+        }
+    }
+
+    /// The due time in 64 bits is the start fact at the due point (the end of the tick's
+    /// interval for catch-up, the start of its slot otherwise), exactly, clamped to the axis.
+    #[test]
+    fn the_due_time_is_the_start_of_the_due_point() {
+        fn prop(case: Case) -> bool {
+            let Grid {
+                rate,
+                origin,
+                shift,
+                constant_rate,
+                ..
+            } = case.grid;
+            let start = GridPoint::at(rate, case.k);
+            let end = GridPoint::at(rate, case.k.saturating_add(1));
+            let at = if constant_rate { start } else { end };
+            due_time(rate, origin, shift, constant_rate, start, end)
+                == start_time(rate, origin, shift, at)
+        }
+        QuickCheck::new()
+            .tests(5_000)
+            .quickcheck(prop as fn(Case) -> bool);
+    }
+
+    /// The inverse: of the ticks due by `v` (on the grid's axis), the last is due by `v` and
+    /// the next one after it.
+    #[test]
+    fn the_due_count_inverts_the_due_time() {
+        fn prop(case: Case) -> bool {
+            let grid = case.grid;
+            if case.v < grid.origin {
+                return grid.ticks_due(case.v) == grid.base;
+            }
+            let n = grid.ticks_due(case.v);
+            let last_due = n.checked_sub(1).is_none_or(|k| grid.due(k) <= case.v);
+            let next_later = n == u64::MAX || grid.due(n) > case.v || grid.due(n) == u64::MAX;
+            last_due && next_later
+        }
+        QuickCheck::new()
+            .tests(5_000)
+            .quickcheck(prop as fn(Case) -> bool);
     }
 }

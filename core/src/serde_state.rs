@@ -29,12 +29,17 @@ impl Serialize for ClocksOut<'_> {
     }
 }
 
-#[derive(Serialize)]
+/// The loop's save, written by reference (see [`StateOut`]) and read back owned (see
+/// [`StateIn`]): one list of fields for both, generic over what is borrowed when writing.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename = "LoopState")]
-struct StateOut<'a, T> {
+#[serde(bound(
+    deserialize = "T: Deserialize<'de>, C: Deserialize<'de>, R: Deserialize<'de> + Default, P: Deserialize<'de>"
+))]
+struct Saved<T, C, R, P> {
     version: u32,
-    start: &'a T,
-    clocks: ClocksOut<'a>,
+    start: T,
+    clocks: C,
     alpha_clock: ClockId,
     next_id: u16,
     max_delta: Option<u64>,
@@ -49,40 +54,21 @@ struct StateOut<'a, T> {
     scale: TimeScale,
     reported_scale: TimeScale,
     pending_controls: u8,
-    reports: &'a [Report],
-    span: Option<&'a StepSpan>,
+    #[serde(default)]
+    reports: R,
+    /// The latest step's span (per-step deltas, input attribution); absent means no step yet.
+    #[serde(default)]
+    span: Option<P>,
+    #[serde(default)]
     step_request: u64,
     discarded: u64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename = "LoopState")]
-struct StateIn<T> {
-    version: u32,
-    start: T,
-    clocks: Vec<ClockIn>,
-    alpha_clock: ClockId,
-    next_id: u16,
-    max_delta: Option<u64>,
-    render_rate: Option<Period>,
-    render_next: Option<u64>,
-    last_real: Option<u64>,
-    virt: u64,
-    virt_rem: SubNanos,
-    last_frame_v: u64,
-    paused: bool,
-    scale: TimeScale,
-    reported_scale: TimeScale,
-    pending_controls: u8,
-    #[serde(default)]
-    reports: Vec<Report>,
-    /// The latest step's span (per-step deltas, input attribution); absent means no step yet.
-    #[serde(default)]
-    span: Option<StepSpan>,
-    #[serde(default)]
-    step_request: u64,
-    discarded: u64,
-}
+/// The save as written.
+type StateOut<'a, T> = Saved<&'a T, ClocksOut<'a>, &'a [Report], &'a StepSpan>;
+
+/// The save as read, not yet checked.
+type StateIn<T> = Saved<T, Vec<ClockIn>, Vec<Report>, StepSpan>;
 
 /// The whole state, every private field included, so that a loaded copy folds the rest of
 /// any schedule exactly as the original would (same events, same state). The grid positions
@@ -96,7 +82,7 @@ impl<T: Serialize> Serialize for LoopState<T> {
         let i = &*self.inner;
         let v = i.virt.saved();
         let clocks_bit = if i.clocks_pending { PENDING_CLOCKS } else { 0 };
-        StateOut {
+        StateOut::<T> {
             version: FORMAT,
             start: i.real.start(),
             clocks: ClocksOut(&i.clocks),

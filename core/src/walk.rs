@@ -101,10 +101,9 @@ impl Walk {
             },
             [run] => {
                 // Direct for a catch-up run whose lag's minuend fits in 64 bits.
-                let x = match grid::local_u64(run.origin, run.phase_ns, v) {
-                    Some(Some(x)) if !run.constant_rate => Some(x),
-                    _ => None,
-                };
+                let x = grid::local_u64(run.origin, run.phase_ns, v)
+                    .flatten()
+                    .filter(|_| !run.constant_rate);
                 Walk {
                     left: u64::from(run.count),
                     g: run.start,

@@ -5,7 +5,7 @@
 use super::Clock;
 use crate::config::{Firing, Policy};
 use crate::event::{DropReason, Event};
-use crate::grid::{Run, due_count, due_time, point_at};
+use crate::grid::{self, Run, due_time};
 use crate::rate::GridPoint;
 
 impl Clock {
@@ -64,22 +64,16 @@ impl Clock {
                     self.restart_grid(self.rate(), i128::from(v));
                     return v;
                 }
-                // The first slot that has not started yet (a slot starting exactly now is on time).
-                Policy::DropAndRest if single => due_count(rate, true, local_v - 1),
+                // The first slot that has not started yet (a slot starting exactly now is on
+                // time): the slots started before `v`.
+                Policy::DropAndRest if single => grid::due_count(rate, true, local_v - 1),
                 // The slot in progress.
-                _ => point_at(rate, local_v),
+                _ => grid::point_at(rate, local_v),
             }
             .saturating_add(self.base);
             self.drop_slots_before(j, out);
         }
-        due_time(
-            rate,
-            self.origin,
-            self.shift,
-            true,
-            self.tick_start,
-            self.tick_end,
-        )
+        grid::start_time(rate, self.origin, self.shift, self.tick_start)
     }
 
     /// For the drop policies, after a refused slot ran late in this step: the slots that
@@ -200,11 +194,11 @@ impl Clock {
         self.catch_up_many(v)
     }
 
-    /// [`catch_up`](Self::catch_up) when two or more ticks are due: counts them at once (out of
-    /// line, so that the one-tick case keeps its registers).
+    /// [`catch_up`](Self::catch_up) when two or more ticks are due: counted at once (out of
+    /// line, so that the one-tick step keeps its registers).
     #[inline(never)]
     fn catch_up_many(&mut self, v: u64) -> u32 {
-        // ticks_at is capped by `end`.
+        // `ticks_at` is capped by `end`.
         let due = self.ticks_at(v).saturating_sub(self.next_tick);
         let n = due.min(u64::from(self.checked.cap)) as u32;
         let j = self.next_tick.saturating_add(u64::from(n));

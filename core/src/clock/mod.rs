@@ -6,7 +6,7 @@
 //! changes a clock through its methods.
 
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::grid::{self, Grid, due_count, due_time, segment_end};
+use crate::grid::{self, Grid, due_time, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
@@ -300,8 +300,8 @@ impl Clock {
         self.config.policy != Policy::CatchUp
     }
 
-    /// Virtual time `v` on this clock's own axis, shifted by its phase, exactly (see
-    /// [`grid::local`]); `None` before its origin.
+    /// Virtual time `v` on this clock's own axis, shifted by its phase, exactly (it may pass
+    /// `u64::MAX` by the phase); `None` before its origin.
     #[inline]
     fn local(&self, v: u64) -> Option<u128> {
         grid::local(self.origin, self.shift, v)
@@ -339,13 +339,10 @@ impl Clock {
     }
 
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
-    /// nearest rule; see [`grid::due_count`]); never more than [`end`](Self::end).
-    #[inline]
+    /// nearest rule); never more than [`end`](Self::end).
+    #[inline(never)]
     pub(crate) fn ticks_at(&self, v: u64) -> u64 {
-        self.local(v)
-            .map_or(0, |l| due_count(self.rate(), self.constant_rate(), l))
-            .saturating_add(self.base)
-            .min(self.end)
+        self.grid().ticks_due(v).min(self.end)
     }
 
     /// The max frame delta, in virtual time: virtual time went to `now` in a step that may work
@@ -456,15 +453,14 @@ impl Clock {
     #[cold]
     #[inline(never)]
     fn alpha_wide(&self, v: u64) -> (f64, Lag) {
-        let Some(l) = self.local(v) else {
+        let Some(x) = self.local(v) else {
             return (0.0, Lag::ZERO);
         };
         (
             self.tick_start
-                .lag_fraction(self.num_f, self.den_f, u64::try_from(l).unwrap_or(u64::MAX))
+                .lag_fraction(self.num_f, self.den_f, u64::try_from(x).unwrap_or(u64::MAX))
                 .clamp(0.0, 1.0),
-            // floor(l − k·dt) = l − ceil(k·dt), as l is whole.
-            grid::lag(l, self.tick_start.ceil_exact(self.rate())),
+            grid::lag(x, self.tick_start.ceil_exact(self.rate())),
         )
     }
 }

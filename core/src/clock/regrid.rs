@@ -4,16 +4,22 @@
 //! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
 
 use super::Clock;
-use crate::grid::{point_at, segment_end};
+use crate::grid::{self, segment_end};
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
+use crate::time::Lag;
 
 impl Clock {
     /// Where the next tick's interval (catch-up) or slot (constant rate) starts, in virtual ns
     /// since the loop's start, rounded up to a whole ns (the instant virtual time reaches it).
     /// Negative when added lag put it before the loop's start.
     pub(crate) fn boundary(&self) -> i128 {
-        self.grid().start(self.tick_start)
+        self.start_of(self.tick_start)
+    }
+
+    /// Where grid point `g` of the current segment starts (see [`grid::start`]).
+    fn start_of(&self, g: GridPoint) -> i128 {
+        grid::start(self.rate(), self.origin, self.shift, g)
     }
 
     /// How far the clock's grid is ahead of virtual time: its axis reads `v + lead` at `v`.
@@ -108,7 +114,7 @@ impl Clock {
         if !self.constant_rate() || m == 0 {
             return i128::MIN;
         }
-        self.grid().start(GridPoint::at(self.rate(), m - 1))
+        self.start_of(GridPoint::at(self.rate(), m - 1))
     }
 
     /// Moves the grid `d` ns earlier: `d` more ns of lag, as if virtual time had run on.
@@ -125,10 +131,13 @@ impl Clock {
     /// Whole ticks in the discarded span are dropped (tick numbers jump over them, as for every
     /// other drop). Returns the ns discarded and the dropped ticks `(first, count)`.
     pub(crate) fn discard(&mut self, d: u64, v: u64) -> (u64, Option<(u64, u64)>) {
-        let lag = i128::from(v) - self.boundary();
-        let Ok(lag) = u64::try_from(lag) else {
+        let lag = self.local(v).map_or(Lag::ZERO, |x| {
+            grid::lag(x, self.tick_start.ceil_exact(self.rate()))
+        });
+        if lag.is_early() {
             return (0, None);
-        };
+        }
+        let lag = lag.behind().0;
         let d = d.min(lag);
         if d == 0 || self.ended() {
             return (0, None);
@@ -138,7 +147,7 @@ impl Clock {
         let rate = self.rate();
         let from = self.tick_start.ceil_exact(rate);
         let m = self.tick_start.m;
-        let whole = point_at(rate, from + u128::from(d)).saturating_sub(m);
+        let whole = grid::point_at(rate, from + u128::from(d)).saturating_sub(m);
         let dropped = self.drop_ticks(whole);
         let moved = self.tick_start.ceil_exact(rate) - from;
         let rest = u128::from(d).saturating_sub(moved);

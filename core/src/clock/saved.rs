@@ -4,17 +4,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Clock, segment_end};
+use super::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::grid::Grid;
+use crate::grid::{Grid, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 
-#[derive(Serialize)]
+/// A clock's part of a save, written by reference (`C = &ClockConfig`, `S = &Snap`, see
+/// [`ClockOut`]) and read back owned (`ClockConfig`, `Snap`, see [`ClockIn`]): one list of
+/// fields for both.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename = "Clock")]
-pub(crate) struct ClockOut<'a> {
-    id: ClockId,
-    config: &'a ClockConfig,
+pub(crate) struct SavedClock<C, S> {
+    pub(crate) id: ClockId,
+    pub(crate) config: C,
     origin: u64,
     /// The grid segment a run-time control started (see `regrid.rs`): its lead over
     /// `origin`, its first tick number and simulation time, and where time ends for it.
@@ -22,15 +25,19 @@ pub(crate) struct ClockOut<'a> {
     base: u64,
     base_t: u64,
     /// The fraction of a ns `base_t` carries, over the period's denominator.
+    #[serde(default)]
     base_r: u64,
     end: u64,
     refused: u64,
     last_count: u32,
     /// Refused ticks the next steps must run whatever happens to their slots, and the
     /// lowest tick the latest refusals undid.
+    #[serde(default)]
     spare: u32,
+    #[serde(default)]
     undone: u64,
     /// The grid the latest step ran on, if a control has moved it since.
+    #[serde(default)]
     stepped: Option<Grid>,
     next_tick: u64,
     ran: u64,
@@ -38,39 +45,14 @@ pub(crate) struct ClockOut<'a> {
     clamp_dropped: u64,
     clamp_time: u64,
     end_reported: bool,
-    snap: &'a Snap,
+    snap: S,
 }
 
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename = "Clock")]
-pub(crate) struct ClockIn {
-    pub(crate) id: ClockId,
-    pub(crate) config: ClockConfig,
-    origin: u64,
-    /// The grid segment a run-time control started (see `regrid.rs`): its lead over
-    /// `origin`, its first tick number and simulation time, and where time ends for it.
-    shift: u64,
-    base: u64,
-    base_t: u64,
-    #[serde(default)]
-    base_r: u64,
-    end: u64,
-    refused: u64,
-    last_count: u32,
-    #[serde(default)]
-    spare: u32,
-    #[serde(default)]
-    undone: u64,
-    #[serde(default)]
-    stepped: Option<Grid>,
-    next_tick: u64,
-    ran: u64,
-    dropped_slots: u64,
-    clamp_dropped: u64,
-    clamp_time: u64,
-    end_reported: bool,
-    snap: Snap,
-}
+/// A clock as a save writes it.
+pub(crate) type ClockOut<'a> = SavedClock<&'a ClockConfig, &'a Snap>;
+
+/// A clock as a save holds it, read but not yet checked.
+pub(crate) type ClockIn = SavedClock<ClockConfig, Snap>;
 
 /// Which rule of the fold a loaded clock breaks (the loader names the clock in its
 /// [`StateError`](crate::StateError)).
