@@ -77,8 +77,8 @@ impl<T> Events<T> {
     /// state's next step can reuse them).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        // The common step held no buffer: two looks, and no drop code on the way.
-        if self.before.holds() || self.runs.holds() {
+        // The common step held no buffer: one look, and no drop code on the way.
+        if crate::few::held(&self.runs, &self.before) {
             self.let_go();
         }
         self.runs.reset();

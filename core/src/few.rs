@@ -169,10 +169,12 @@ impl<T> Rare<T> {
         self.buf = None;
     }
 
-    /// Whether the list holds a buffer.
+    /// The address of the buffer the list holds, 0 for none (see [`held`]).
     #[inline(always)]
-    pub(crate) fn holds(&self) -> bool {
-        self.buf.is_some()
+    fn addr(&self) -> usize {
+        self.buf
+            .as_ref()
+            .map_or(0, |b| Arc::as_ptr(b).cast::<u8>() as usize)
     }
 
     /// Whether there is any rare event (before the updates or after them).
@@ -335,6 +337,13 @@ impl<T> Rare<T> {
     }
 }
 
+/// Whether `runs` or `rare` holds a buffer: one look at both handles' addresses (or'ed),
+/// where asking each took two.
+#[inline(always)]
+pub(crate) fn held<T>(runs: &Runs, rare: &Rare<T>) -> bool {
+    runs.addr() | rare.addr() != 0
+}
+
 /// The runs of a step with two or more, and the merged order of their ticks (see
 /// [`walk::order`]).
 #[derive(Clone, Debug)]
@@ -418,10 +427,12 @@ impl Runs {
         self.len = self.len.saturating_add(1);
     }
 
-    /// Whether the list holds a buffer.
+    /// The address of the buffer the list holds, 0 for none (see [`held`]).
     #[inline(always)]
-    pub(crate) fn holds(&self) -> bool {
-        self.buf.is_some()
+    fn addr(&self) -> usize {
+        self.buf
+            .as_ref()
+            .map_or(0, |b| Arc::as_ptr(b).cast::<u8>() as usize)
     }
 
     /// Empties the list to fill it again in the same step, keeping its buffer.
@@ -552,10 +563,11 @@ impl<T> PartialEq for Pool<T> {
 impl<T> Pool<T> {
     /// After the step: a buffer the events took from the pool is shared with it (a merged
     /// order worked out first if the walk needs one), or given back if they did not use it.
-    /// A step that took none (the common case) costs two looks.
+    /// A step that took none (the common case) costs one look.
     #[inline(always)]
     pub(crate) fn settle(&mut self, runs: &mut Runs, rare: &mut Rare<T>) {
-        if runs.len >= 2 || rare.buf.is_some() {
+        // Two or more runs, or a rare event's buffer: one look at both (or'ed).
+        if (runs.len >> 1) as usize | rare.addr() != 0 {
             self.settle_taken(runs, rare);
         }
     }

@@ -205,8 +205,11 @@ impl<T: Timestamp> Inner<T> {
             // The same rule, which finds no tick due (the branch lets it know).
             end_clock_step(clock, v, true, Some(0), ev.sink(&mut self.pool))
         };
-        report_end_of_time(clock, ev.sink(&mut self.pool));
-        // An ended clock is due at `u64::MAX`: the common case asks one comparison.
+        // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
+        // one comparison, here and in the wake.
+        if clock.due() == u64::MAX {
+            report_end_of_time(clock, ev.sink(&mut self.pool));
+        }
         let after = wake_after(
             backlog,
             || (clock.due() != u64::MAX || !clock.ended()).then(|| clock.due()),
