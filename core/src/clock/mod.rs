@@ -340,7 +340,7 @@ impl Clock {
 
     /// How many ticks the clock has made due by virtual time `v` (ignoring hysteresis and the
     /// nearest rule); never more than [`end`](Self::end).
-    #[inline(never)]
+    #[inline]
     pub(crate) fn ticks_at(&self, v: u64) -> u64 {
         self.grid().ticks_due(v).min(self.end)
     }
