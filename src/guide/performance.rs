@@ -18,49 +18,38 @@
 //!
 //! | per frame, 0 / 1 / 8 updates + render | before the rework | after the compact `Events` | last round | now |
 //! |---|---|---|---|---|
-//! | `advance_into` (in place), instructions | 359 / 514 / 1,539 | 253 / 477 / 1,172 | 217 / 425 / 884 | 214 / 422 / 874 |
-//! | `step` (by value), instructions | 876 / 1,031 / 2,056 | 381 / 680 / 1,424 | 356 / 560 / 1,019 | 355 / 559 / 1,011 |
+//! | `advance_into` (in place), instructions | 359 / 514 / 1,539 | 253 / 477 / 1,172 | 214 / 422 / 874 | 240 / 445 / 869 |
+//! | `step` (by value), instructions | 876 / 1,031 / 2,056 | 381 / 680 / 1,424 | 355 / 559 / 1,011 | 281 / 483 / 907 |
 //! | `game-loop` 1.3 inlined, instructions | 58 / 76 / 139 | 58 / 76 / 139 | 59 / 77 / 140 | 59 / 77 / 140 |
 //! | floor, instructions | 151 / 211 / 576 | 152 / 212 / 577 | 152 / 212 / 577 | 152 / 212 / 577 |
-//! | `advance_into`, median ns (ratio to `game-loop`) | 44.3 / 63.4 / 192.6 (4.6 / 5.1 / 9.2) | 30.0 / 35.4 / 143.4 (3.2 / 3.0 / 6.7) | 35.1 / 56.0 / 113.3 (3.7 / 4.5 / 5.3) | 20.0 / 56.4 / 107.5 (3.2 / 4.5 / 5.0) |
-//! | `step`, median ns (ratio to `game-loop`) | 111.1 / 136.2 / 269.6 (11.5 / 11.0 / 12.8) | 56.1 / 65.1 / 196.3 (6.0 / 5.5 / 9.2) | 67.5 / 93.9 / 149.4 (7.1 / 7.5 / 7.0) | 38.9 / 76.7 / 129.9 (6.3 / 6.1 / 6.1) |
+//! | `advance_into`, median ns (ratio to `game-loop`) | 44.3 / 63.4 / 192.6 (4.6 / 5.1 / 9.2) | 30.0 / 35.4 / 143.4 (3.2 / 3.0 / 6.7) | 20.0 / 56.4 / 107.5 (3.2 / 4.5 / 5.0) | 35.2 / 56.5 / 102.9 (3.6 / 4.5 / 5.0) |
+//! | `step`, median ns (ratio to `game-loop`) | 111.1 / 136.2 / 269.6 (11.5 / 11.0 / 12.8) | 56.1 / 65.1 / 196.3 (6.0 / 5.5 / 9.2) | 38.9 / 76.7 / 129.9 (6.3 / 6.1 / 6.1) | 47.1 / 74.5 / 125.3 (4.9 / 6.0 / 6.1) |
 //!
 //! Each column is one run of the peers bench at that state of the core ("before": before the
 //! compact `Events` and the boxed `LoopState`, on a busier machine). The instruction counts
-//! repeat exactly; the nanoseconds do not: three consecutive runs of the current code on this
-//! shared machine, with nothing else of ours running, gave `advance_into` at 1 update 37.9, 54.8
-//! and 56.0 ns, and the floor, in the same runs, 15.1, 22.4 and 23.5 ns (a ratio of 2.5, 2.4 and
-//! 2.4 each time). So read the ns columns as ratios within one run, and the instruction counts as
-//! the change.
+//! repeat exactly; the nanoseconds do not: on this shared machine the same code measured 20.7
+//! and 35.2 ns at 0 updates in two runs minutes apart, so read the ns columns as ratios within
+//! one run, and the instruction counts as the change.
 //!
-//! The last column (this round) is at or below the one before it in all six instruction counts,
-//! while the step now does two more things: every tick's `t` is exact across grid resets and late
-//! `Delay` slots (a run carries the fraction of a ns its simulation time has; its grid points take
-//! it in once, and the lag takes it out with the same one compare as before), and every step of
-//! one to four clocks holds inline every rare event it can make (so none allocates; `Events` grew
-//! from 672 to 896 bytes, which `step` copies out: 112 instructions of `memcpy` instead of 100).
-//! Those two first cost 2 to 14 instructions a frame (215 / 435 / 891 and 358 / 574 / 1,030);
-//! the fast path then won them back by building its run straight in the events' own slot instead
-//! of on the stack and copying it in (`Few::push_with`, 15 instructions a frame with an update),
-//! and `step` keeps the state in a register across the call (2); splitting the state into its
-//! time layers (private fields behind inlined methods) and owned clock names then cost 2 to 3
-//! (212 / 420 / 872 and 352 / 556 / 1,008 before them). The ns medians of this run came
-//! on a machine busy with other builds (see the ranges in `BENCHMARKS.md`); read them as ratios.
-//!
-//! The column before it (in `core/src/walk.rs`, `step.rs`, `few.rs`, `clock.rs`): a single
-//! catch-up run's updates are read through plain fields chosen once by a flag, with each lag in
-//! 64 bits (an update read went from about 66 to 35 instructions); the step writes its run
-//! straight into the events; the rare-event lists count their items, so clearing one writes a
-//! count; the render's alpha and lag are computed in 64 bits while the times fit (the exact
-//! 128-bit path stays, out of line). Each fast path is checked against the exact path it
-//! shortcuts by a property over values anywhere on the time axis.
+//! The last column (this round) trades the two APIs against each other. `Events` now holds one
+//! clock's run inline and lends several clocks' runs and the rare events from buffers the state
+//! keeps, so it is 184 bytes instead of 896: by-value `step` copies 29 instructions out of the
+//! call instead of 112, and is 74 to 104 instructions a frame cheaper; any number of clocks
+//! steps without allocating. In place, `advance_into` pays for the lending (a look at the lent
+//! buffers when the events are cleared and settled) and for the step written once (the fast
+//! path calls the same helpers as the general step for the deferral, the end of time, the
+//! render and the deadline): 22 to 23 more instructions at 0 and 1 update, 5 fewer at 8, where
+//! the due ticks are now counted with a 64-bit division when the time fits. That misses this
+//! round's aim of no increase at 0 and 1 update; the callgrind breakdown in `BENCHMARKS.md`
+//! shows where the instructions are (the check that the fast path applies, about 18; copying
+//! the step's span record, about 16).
 //!
 //! | other cases, instructions per frame in the peers bench | after the compact `Events` | last round | now |
 //! |---|---|---|---|
-//! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,939 | 34,929 (the floor: 52,826) |
-//! | 1 / 4 / 16 clocks, one update each, stepping and reading | 477 / 2,295 / 8,556 | 425 / 2,286 / 8,626 | 422 / 2,377 / 9,123 |
+//! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,929 | 34,918 (the floor: 52,826) |
+//! | 1 / 4 / 16 clocks, one update each, stepping and reading (`advance_into`) | 477 / 2,295 / 8,556 | 422 / 2,377 / 9,123 | 445 / 2,489 / 8,684 |
 //! | 1,000 updates: allocations per step (`advance_into` / `step`) | 0 / 0 | 0 / 0 | 0 / 0 |
-//! | 4 clocks: allocations per step (stepping and reading, any rare events) | 0 | 0 | 0 |
+//! | 1, 4, 16 and 64 clocks: allocations per step (stepping and reading, any rare events) | 0 only up to 4 | 0 only up to 4 | 0 |
 //!
 //! (Before the compact `Events`, 1,000 updates spilled to the heap and several clocks allocated
 //! every step.)
@@ -73,25 +62,25 @@
 //! What the figures say, honestly:
 //!
 //! * **Missed: ≤ 1.2× `game-loop` at 0, 1 and 8 updates.** In this run `advance_into` is
-//!   3.4–5.3× and `step` 6.0–6.4× the inlined `game-loop`. The floor, which reports what
-//!   tickfold reports and nothing else, is itself 1.9–4.1× `game-loop` in ns and 2.6–4.1× in
+//!   3.6–5.0× and `step` 4.9–6.1× the inlined `game-loop`. The floor, which reports what
+//!   tickfold reports and nothing else, is itself 1.9–4.2× `game-loop` in ns and 2.6–4.1× in
 //!   instructions: that is what the extra information costs (per update an index, `t`, an exact
 //!   lag and `last_in_step` the shell reads; an exact integer grid instead of one `f64` add; a
 //!   render with an exact lag and tick count; a deadline), so no loop that reports it can meet
-//!   1.2× `game-loop` here. tickfold is 1.4 / 2.0 / 1.5× the floor in instructions (1.3–2.4× in
+//!   1.2× `game-loop` here. `advance_into` is 1.6 / 2.1 / 1.5× the floor in instructions (`step` 1.8 / 2.3 / 1.6×; 1.2–2.4× in
 //!   ns for `advance_into`). From the callgrind breakdown in `BENCHMARKS.md`: the compiler keeps
 //!   `advance_into` out of line (a call and reloads per frame); the fast path still checks what
 //!   the floor does not have (several clocks, scale, pause, render cap, run-time controls, the end
 //!   of time, generic timestamps) and builds an `Events` value the shell reads back; and
-//!   by-value `step` copies the `Events` out of the call (184 bytes; 896 before, 112
-//!   instructions of `memcpy`).
+//!   by-value `step` copies the `Events` out of the call (184 bytes, 29 instructions of `memcpy`;
+//!   896 bytes and 112 instructions before).
 //!   Forcing `advance_into` inline cut it by 5 % but made `step` 28 % dearer, so it stays as the
 //!   compiler chooses.
 //! * **Met: O(1) steps.** A step's cost does not grow with its catch-up updates: the fold counts
 //!   them with one division and the result is a compact description; only reading the updates
 //!   costs per update (about 35 instructions each). 1,000 updates never touch the heap, and
 //!   stepping and reading them costs less than the floor, which walks its grid tick by tick.
-//! * **Missed: 4 clocks ≤ 2× one clock.** Four clocks cost 4.5–6.8× one clock in ns, 5.4× in
+//! * **Missed: 4 clocks ≤ 2× one clock.** Four clocks cost 4.9–6.2× one clock in ns, 5.6× in
 //!   instructions (each clock is worked off on its own and merged lazily, O(clocks + updates)).
 //!   Stepping and reading any number of clocks never allocates (past four updating clocks the
 //!   step works out the merged order in a buffer it reuses).

@@ -561,7 +561,7 @@ pub fn notes(r: &Results, out: &mut String) {
              {}-byte `Tick` computed from the run's grid point with 64-bit arithmetic while the \
              times fit. (4) For \
              `step` only: {:.0} in `memcpy`, moving `LoopState` ({} bytes, a box) and `Events` \
-             ({} bytes, room for four clocks' runs) out of the call every frame.",
+             ({} bytes, one clock's run inline, several clocks' runs and rare events in buffers the state lends) out of the call every frame.",
             tf_ool.join(", "),
             files(0, "tickfold-core"),
             files(FLOOR, "floor.rs"),
