@@ -10,16 +10,16 @@ use crate::virt::SubNanos;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct StepSpan {
     /// Real time (ns since start) at the start of the step: the previous `now`.
-    pub(crate) real0: u64,
+    real0: u64,
     /// Virtual time (whole ns) at the start of the step.
-    pub(crate) virt0: u64,
+    virt0: u64,
     /// The exact fraction of a ns virtual time carried at the start of the step.
-    pub(crate) rem0: SubNanos,
+    rem0: SubNanos,
     /// The scale the step applied (constant within a step).
-    pub(crate) scale: TimeScale,
+    scale: TimeScale,
     /// Whether virtual time was frozen over the step (a single step while paused moves it
     /// only at the step's end).
-    pub(crate) paused: bool,
+    paused: bool,
 }
 
 impl StepSpan {
@@ -32,6 +32,43 @@ impl StepSpan {
             scale,
             paused,
         }
+    }
+
+    /// The span recorded at the start of a step, from real time `real0` (ns since start) and
+    /// virtual time `virt0` carrying `rem0`, under `scale`, frozen if `paused`.
+    #[inline(always)]
+    pub(crate) fn at(
+        real0: u64,
+        virt0: u64,
+        rem0: SubNanos,
+        scale: TimeScale,
+        paused: bool,
+    ) -> StepSpan {
+        StepSpan {
+            real0,
+            virt0,
+            rem0,
+            scale,
+            paused,
+        }
+    }
+
+    /// Real time (ns since start) at the start of the latest step: the previous `now`.
+    #[inline]
+    pub(crate) fn real_start(&self) -> u64 {
+        self.real0
+    }
+
+    /// Virtual time (whole ns) at the start of the latest step.
+    #[inline]
+    pub(crate) fn virtual_start(&self) -> u64 {
+        self.virt0
+    }
+
+    /// Whether the fraction of a ns carried fits the scale (a loaded save is checked).
+    #[cfg(feature = "serde")]
+    pub(crate) fn is_valid(&self) -> bool {
+        self.rem0.is_valid_for(self.scale)
     }
 
     /// The virtual time (whole ns, rounded down) of real time `real` (ns since start), by this

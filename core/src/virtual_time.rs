@@ -165,13 +165,7 @@ impl Virtual {
     /// The span a step starts from at real time `real0` (see `deltas.rs`).
     #[inline(always)]
     pub(crate) fn span_from(&self, real0: u64) -> StepSpan {
-        StepSpan {
-            real0,
-            virt0: self.now,
-            rem0: self.rem,
-            scale: self.scale,
-            paused: self.paused,
-        }
+        StepSpan::at(real0, self.now, self.rem, self.scale, self.paused)
     }
 
     /// Moves virtual time by `real` ns of real time, scaled exactly (the fraction of a ns is
@@ -304,7 +298,7 @@ mod tests {
         assert!(!v.has_pending() && v.is_plain());
         v.set_scale(s(1, 2));
         let mut ev = Events::<Nanos>::new();
-        let mut pool = crate::few::Pool::new();
+        let mut pool = crate::few::Pool::for_clocks(&[]);
         v.emit_controls(&mut ev.sink(&mut pool));
         assert_eq!(
             ev.iter().collect::<alloc::vec::Vec<_>>(),
