@@ -125,15 +125,18 @@ impl ClockSet {
         self.clocks.len() == 1 && self.clocks[0].plain() && !self.pending
     }
 
+    #[inline]
     pub(crate) fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
         self.clocks.iter().find(|c| c.id() == id)
     }
 
+    #[inline]
     pub(crate) fn alpha_clock_ref(&self) -> Option<&Clock> {
         self.clock_ref(self.alpha_clock)
     }
 
     /// Where the alpha clock stands in declaration order.
+    #[inline]
     pub(crate) fn alpha_index(&self) -> Option<usize> {
         self.clocks.iter().position(|c| c.id() == self.alpha_clock)
     }

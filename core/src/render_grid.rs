@@ -65,6 +65,7 @@ impl RenderCap {
     }
 
     /// Whether the cap allows a frame at `now_real`; moves the slot past `now_real` if so.
+    #[inline]
     pub(crate) fn open_at(&mut self, now_real: u64) -> bool {
         let (Some(rate), Some(_)) = (self.rate, self.next) else {
             return true;
@@ -78,6 +79,7 @@ impl RenderCap {
     }
 
     /// When the next slot opens (real ns since the start), if renders are capped.
+    #[inline]
     pub(crate) fn next_slot(&self) -> Option<u64> {
         self.next.map(|slot| slot.ceil())
     }
