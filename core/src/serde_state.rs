@@ -15,7 +15,7 @@ use crate::real::Real;
 use crate::render_grid::slot;
 use crate::report::Report;
 use crate::span::StepSpan;
-use crate::state::{Inner, LoopState, PENDING_CLOCKS};
+use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
 use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
@@ -239,7 +239,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     check_reports(&clocks, &s.reports)?;
     let pool = Pool::for_clocks(&clocks);
     Ok(LoopState {
-        inner: alloc::boxed::Box::new(Inner {
+        inner: Contents::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
             virt,
             clocks,
@@ -251,6 +251,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             reports: s.reports,
             span,
             pool,
+            fast: FastPath::UNKNOWN,
         }),
     })
 }
