@@ -203,7 +203,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     })
     .ok_or(StateError::BadRemainder)?;
     let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
-    if !span.rem0.is_valid_for(span.scale) {
+    if !span.is_valid() {
         return Err(StateError::BadRemainder);
     }
     check_controls(

@@ -114,7 +114,7 @@ impl<T: Timestamp> LoopState<T> {
     fn advance_new(&mut self, now: T, events: &mut Events<T>) {
         let s = self.inner.for_step();
         if s.fast.0 {
-            s.begin_span();
+            s.begin_plain_span();
             s.advance_plain(now, events);
         } else {
             s.step_general(now, events);
