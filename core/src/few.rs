@@ -413,10 +413,28 @@ impl Runs {
         }
     }
 
+    /// [`push`](Self::push) inlined, for the general path, where a step of several clocks
+    /// pushes several runs (a call each cost more than the push).
+    #[inline(always)]
+    pub(crate) fn push_inline<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        if self.len == 0 {
+            self.one = Some(run);
+            self.len = 1;
+        } else {
+            self.append(run, pool);
+        }
+    }
+
     /// [`push`](Self::push) onto one run or more: the runs go to the buffer.
     #[cold]
     #[inline(never)]
     fn push_more<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        self.append(run, pool);
+    }
+
+    /// [`push_more`](Self::push_more)'s work.
+    #[inline(always)]
+    fn append<T>(&mut self, run: Run, pool: &mut Pool<T>) {
         // Gathered in the pool's own list during the step (no shared buffer to look at per
         // run), handed to a shared buffer once, when the step ends (see `Pool::settle`).
         if self.len == 1 {
