@@ -159,9 +159,9 @@
 //!
 //! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
 //! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
-//! `save_world` and `load_world` save the loop (and each clock's `Time<Fixed>` until its next
-//! tick) with the components you name and load them into a fresh `App` that goes on bit for
-//! bit, `Time<Fixed>` included, frame by frame.
+//! `save_world` and `load_world` save the loop and the components you name, nothing else (each
+//! clock's `Time<Fixed>` between frames is read back from the loop), and load them into a
+//! fresh `App` that goes on bit for bit, `Time<Fixed>` included, frame by frame.
 //!
 //! **Controls.** Through `ResMut<Tickfold>`: [`Tickfold::clock_mut`] for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; [`Tickfold::add_clock`] and
