@@ -532,7 +532,7 @@ mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
-    use crate::walk::tests::anywhere;
+    use crate::walk::tests::{a_rate, anywhere};
     use crate::{LoopConfig, LoopState, Nanos};
 
     /// A catch-up clock anywhere on the time axis, and a virtual time.
@@ -544,10 +544,7 @@ mod tests {
 
     impl Arbitrary for Case {
         fn arbitrary(g: &mut Gen) -> Case {
-            let hz = *g
-                .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
-                .unwrap_or(&(60, 1));
-            let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
+            let rate = a_rate(g);
             let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("a valid loop");
             let mut clock = state.inner.clocks[0].clone();
             clock.origin = anywhere(g);
