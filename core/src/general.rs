@@ -102,6 +102,7 @@ impl<T: Timestamp> Inner<T> {
         let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
+            clock.note_latest_step();
             clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
             backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
             if !clock.ended() {
@@ -176,6 +177,7 @@ impl<T: Timestamp> Inner<T> {
         clock.fire();
         run.count = 1;
         ev.runs.push(run, &mut self.pool);
+        clock.note_latest_step();
         clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
         end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.

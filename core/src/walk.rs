@@ -208,6 +208,15 @@ pub(crate) mod tests {
         }
     }
 
+    /// One of the rates the grid's and the clock's properties run on: whole and fractional
+    /// ns ticks, a rational one, and 1 ns.
+    pub(crate) fn a_rate(g: &mut Gen) -> Period {
+        let hz = *g
+            .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
+            .unwrap_or(&(60, 1));
+        Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate")
+    }
+
     impl Arbitrary for Case {
         fn arbitrary(g: &mut Gen) -> Case {
             let den = 1 + u64::arbitrary(g) % 5_000;
