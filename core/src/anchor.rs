@@ -3,9 +3,7 @@
 //! state exactly: the way a state saved from an `Instant` loop (which cannot be serialized)
 //! becomes a `LoopState<Nanos>` and back.
 
-use alloc::boxed::Box;
-
-use crate::state::{Inner, LoopState};
+use crate::state::{Contents, Inner, LoopState};
 
 impl<T> LoopState<T> {
     /// The same state on another time axis: `start` stands for the old start, and every time
@@ -55,9 +53,10 @@ impl<T> LoopState<T> {
             reports,
             span,
             pool,
-        } = *self.inner;
+            fast,
+        } = self.inner.into_inner();
         LoopState {
-            inner: Box::new(Inner {
+            inner: Contents::new(Inner {
                 real: real.rebase(start),
                 virt,
                 clocks,
@@ -69,6 +68,7 @@ impl<T> LoopState<T> {
                 reports,
                 span,
                 pool: pool.rebase(),
+                fast,
             }),
         }
     }

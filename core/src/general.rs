@@ -91,7 +91,7 @@ impl<T: Timestamp> Inner<T> {
             };
             if n > 0 {
                 run.count = n;
-                ev.runs.push(run, &mut self.pool);
+                ev.runs.push_inline(run, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }

@@ -15,7 +15,7 @@ use crate::real::Real;
 use crate::render_grid::slot;
 use crate::report::Report;
 use crate::span::StepSpan;
-use crate::state::{Inner, LoopState, PENDING_CLOCKS};
+use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
 use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
@@ -203,7 +203,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     })
     .ok_or(StateError::BadRemainder)?;
     let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));
-    if !span.rem0.is_valid_for(span.scale) {
+    if !span.is_valid() {
         return Err(StateError::BadRemainder);
     }
     check_controls(
@@ -239,7 +239,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     check_reports(&clocks, &s.reports)?;
     let pool = Pool::for_clocks(&clocks);
     Ok(LoopState {
-        inner: alloc::boxed::Box::new(Inner {
+        inner: Contents::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
             virt,
             clocks,
@@ -251,6 +251,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             reports: s.reports,
             span,
             pool,
+            fast: FastPath::UNKNOWN,
         }),
     })
 }
