@@ -9,7 +9,7 @@ use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_time::{Fixed, Time};
 use tickfold_core::{
     ClockConfig, ClockError, ClockId, ClockMut, ClockRef, Events, LoopState, Nanos, Period, Render,
-    Tick,
+    Tick, TickSpan,
 };
 
 /// The tickfold loop of the app, stepped once per frame by [`TickfoldPlugin`](crate::TickfoldPlugin),
@@ -72,9 +72,39 @@ impl ClockEntry {
 
     /// The clock's `Time<Fixed>` before its first tick: timestep the first tick's length.
     pub(crate) fn with_first_tick(mut self, rate: Period) -> ClockEntry {
-        let first = rate.tick_start_nanos(1).max(1);
-        self.fixed = Time::<Fixed>::from_duration(Duration::from_nanos(first));
+        self.fixed = Time::<Fixed>::from_duration(first_tick(rate));
         self
+    }
+
+    /// The clock's `Time<Fixed>` between frames, from the loop alone (a loaded save): its
+    /// latest tick's (`latest`, the core's [`ClockHandle::latest_tick`]) as that tick's run
+    /// left it, or the timestep alone before the first tick, with the overstep reaching
+    /// virtual time `now`; the app's wrap period stays. A rate changed since the latest tick
+    /// shows as the timestep, as [`rate_changed`](Self::rate_changed) sets it.
+    ///
+    /// [`ClockHandle::latest_tick`]: tickfold_core::ClockHandle::latest_tick
+    pub(crate) fn restore(&mut self, latest: Option<TickSpan>, rate: Period, now: Nanos) {
+        let mut fixed = Time::<Fixed>::default();
+        fixed.set_wrap_period(self.fixed.wrap_period());
+        fixed.set_timestep(first_tick(rate));
+        if let Some(tick) = latest {
+            fixed_time(&mut fixed, tick.t.0, tick.end.0, now.0);
+        }
+        self.fixed = fixed;
+        if latest.is_some_and(|tick| tick.dt != rate) {
+            self.rate_changed(rate);
+        }
+        self.settle(now);
+    }
+
+    /// The clock's rate changed (the loop reported it, or the app wrote `Time<Fixed>`'s
+    /// timestep): the timestep is the new rate's first tick from now on, as Bevy's
+    /// `set_timestep` shows at once; elapsed and delta stay the latest tick's.
+    pub(crate) fn rate_changed(&mut self, rate: Period) {
+        let step = first_tick(rate);
+        if self.fixed.timestep() != step {
+            self.fixed.set_timestep(step);
+        }
     }
 
     /// A tick spanning `start .. end` (the core's [`Tick::t`] and [`Events::tick_end`]) runs
@@ -88,6 +118,12 @@ impl ClockEntry {
     pub(crate) fn settle(&mut self, now: Nanos) {
         set_overstep(&mut self.fixed, now.0);
     }
+}
+
+/// The length of a clock's first tick at `rate` (whole ns, at least 1): the timestep
+/// `Time<Fixed>` shows before a tick of that rate has run.
+fn first_tick(rate: Period) -> Duration {
+    Duration::from_nanos(rate.tick_start_nanos(1).max(1))
 }
 
 /// Sets `time` for a tick spanning `start .. end` ns read at virtual time `now` ns, in place

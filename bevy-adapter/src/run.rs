@@ -203,6 +203,14 @@ fn handle(world: &mut World, events: &Events<Nanos>, event: Event<Nanos>, taken:
                 next_tick,
             });
         }
+        Event::RateChanged { clock, period, .. } => {
+            // The timestep shows the new rate at once, as Bevy's `set_timestep` does.
+            world
+                .resource_mut::<Tickfold>()
+                .entry(clock)
+                .rate_changed(period);
+            world.write_message(LoopNotice(event));
+        }
         other => {
             world.write_message(LoopNotice(other));
         }

@@ -2,15 +2,14 @@
 //! fresh `App` to go on bit for bit as the run that was never interrupted.
 
 use core::fmt;
-use core::time::Duration;
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
-use bevy_time::{Fixed, Time, Virtual};
+use bevy_time::{Time, Virtual};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tickfold_core::{ClockId, LoopState, Nanos, Period};
+use tickfold_core::{LoopState, Nanos, Period};
 
 use crate::resource::Tickfold;
 
@@ -68,34 +67,21 @@ component_set!(A a, B b, C c, D d);
 component_set!(A a, B b, C c, D d, E e);
 component_set!(A a, B b, C c, D d, E e, F f);
 
-/// One clock's `Time<Fixed>` as Bevy's systems read it between frames: where its latest tick
-/// ended (elapsed), its length (delta) and the timestep. The loop answers where a tick ends
-/// for the ticks of the step that ran them only, so a save keeps these three numbers for the
-/// frames before the clock's next tick; every later tick's `Time` comes from the loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct FixedTime {
-    id: ClockId,
-    elapsed: Duration,
-    delta: Duration,
-    timestep: Duration,
-}
-
-/// A save: the plugin's whole [`LoopState`] (every private field, tickfold-core's `serde`),
-/// each clock's `Time<Fixed>` as its systems read it, and the components `C` of every entity
-/// marked [`Saved`]. Write it with [`save_world`], read it back with any serde format and
-/// give it to [`load_world`].
+/// A save: the plugin's whole [`LoopState`] (every private field, tickfold-core's `serde`)
+/// and the components `C` of every entity marked [`Saved`], nothing else. Write it with
+/// [`save_world`], read it back with any serde format and give it to [`load_world`].
 ///
-/// Each tick's start, end and number come from the loop itself, so the save holds no grid of
-/// the plugin's: a loaded run sets every `Time` from the loop as the original did.
+/// Each tick's start, end and number come from the loop itself, and so does each clock's
+/// `Time<Fixed>` between frames (its latest tick, [`ClockHandle::latest_tick`]): the save
+/// holds no grid or time of the plugin's, and a loaded run sets every `Time` from the loop as
+/// the original did.
+///
+/// [`ClockHandle::latest_tick`]: tickfold_core::ClockHandle::latest_tick
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct WorldSave<C: ComponentSet> {
     /// The loop.
     pub state: LoopState,
-    /// Each clock's `Time<Fixed>` until its next tick (empty in a save of an earlier version:
-    /// then `Time<Fixed>` is right from each clock's next tick on).
-    #[serde(default)]
-    fixed: Vec<FixedTime>,
     /// The entities by their [`Saved`] id, with their components.
     pub entities: Vec<(u64, C::Values)>,
 }
@@ -202,26 +188,11 @@ pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
         .map(|(e, saved)| (saved.0, C::read(&e)))
         .collect();
     entities.sort_by_key(|e| e.0);
-    let (state, fixed) = match world.get_resource::<Tickfold>() {
-        Some(tf) => (
-            tf.state.clone(),
-            tf.clocks
-                .iter()
-                .map(|c| FixedTime {
-                    id: c.id,
-                    elapsed: c.fixed.elapsed(),
-                    delta: c.fixed.delta(),
-                    timestep: c.fixed.timestep(),
-                })
-                .collect(),
-        ),
-        None => (empty_state(), Vec::new()),
+    let state = match world.get_resource::<Tickfold>() {
+        Some(tf) => tf.state.clone(),
+        None => empty_state(),
     };
-    WorldSave {
-        state,
-        fixed,
-        entities,
-    }
+    WorldSave { state, entities }
 }
 
 /// A loop for a world without the plugin: nothing to save but the components.
@@ -237,8 +208,9 @@ fn empty_state() -> LoopState {
 /// Loads `save` into a world built by the same plugin: the loop goes on from the save's
 /// latest reading as if no time had passed (the next frame of `d` steps it at that reading
 /// plus `d`, whatever the app's own `Time<Virtual>` shows), each clock's `Time<Fixed>` (and the
-/// world's, the main clock's) is the saved one with its overstep reaching the loaded loop's
-/// latest reading, and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
+/// world's, the main clock's) is the one the original showed between frames, read from the
+/// loaded loop (its latest tick's elapsed and delta, the timestep of a rate changed since, the
+/// overstep reaching the loop's latest reading; the app's wrap period stays), and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
 /// when the save has none). A saved id with no entity is spawned; an entity whose `Saved` id
 /// the save does not hold is despawned. From the next frame on, the same frames run the same
 /// ticks with the same `Time` and the same components as the original run, and every frame
@@ -275,20 +247,11 @@ pub fn load_world<C: ComponentSet>(
     tf.now = Nanos(u64::try_from(real).unwrap_or(u64::MAX));
     let tf = &mut *tf;
     for entry in &mut tf.clocks {
-        // The saved `Time<Fixed>` on the app's wrap period; the overstep reaches the loaded
-        // loop's latest reading, as in the original between frames.
-        let mut fixed = Time::<Fixed>::default();
-        fixed.set_wrap_period(entry.fixed.wrap_period());
-        match save.fixed.iter().find(|f| f.id == entry.id) {
-            Some(saved) => {
-                fixed.set_timestep(saved.timestep.max(Duration::from_nanos(1)));
-                fixed.advance_to(saved.elapsed.saturating_sub(saved.delta));
-                fixed.advance_by(saved.delta.min(saved.elapsed));
-            }
-            None => fixed.set_timestep(entry.fixed.timestep()),
+        // Each clock's `Time<Fixed>` as the original showed it between frames: its latest
+        // tick's, from the loaded loop, on the app's wrap period.
+        if let Ok(clock) = tf.state.clock(entry.id) {
+            entry.restore(clock.latest_tick(), clock.rate(), tf.now);
         }
-        entry.fixed = fixed;
-        entry.settle(tf.now);
     }
     let main = tf.clocks.first().map(|c| c.fixed);
     if let Some(main) = main {

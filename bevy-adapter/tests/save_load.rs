@@ -137,8 +137,9 @@ fn components(app: &mut App) -> Vec<Row> {
 }
 
 /// Runs `frames` on `app` from frame number `from`; at frame `rate_at`, changes the physics
-/// rate (so the saved `Time` grid is not the one the clock started on). Every tenth frame
-/// sends a nudge.
+/// rate with tickfold's control (so the saved `Time` grid is not the one the clock started
+/// on), and at the next frame the main clock's by writing `Time<Fixed>`'s timestep, as a Bevy
+/// app does. Every tenth frame sends a nudge.
 fn run(app: &mut App, frames: &[Duration], from: usize, rate_at: usize) {
     for (i, &d) in frames.iter().enumerate() {
         let n = from + i;
@@ -150,6 +151,10 @@ fn run(app: &mut App, frames: &[Duration], from: usize, rate_at: usize) {
             tf.clock_mut("physics")
                 .unwrap()
                 .set_rate(Period::from_hz(90).unwrap());
+        }
+        if n == rate_at + 1 {
+            let mut fixed = app.world_mut().resource_mut::<Time<bevy_time::Fixed>>();
+            fixed.set_timestep(Duration::from_millis(20));
         }
         frame(app, n as u64, d);
     }
@@ -292,48 +297,81 @@ fn run_fixed(app: &mut App, frames: &[Duration], from: usize, rate_at: usize) ->
         .collect()
 }
 
+/// Runs `frames` whole, and cut at frame `k` by a save loaded into a fresh app (which ran
+/// `warm` frames of its own first): every clock's `Time<Fixed>` must be the unbroken run's
+/// right after the load and after every later frame. Returns those of the resumed run.
+fn resume_times(frames: &[Duration], k: usize, rate_at: usize, warm: u64) -> Vec<FixedTimes> {
+    let mut whole = app();
+    spawn(&mut whole);
+    let whole_times = run_fixed(&mut whole, frames, 0, rate_at);
+
+    let mut first = app();
+    spawn(&mut first);
+    run(&mut first, &frames[..k], 0, rate_at);
+    let file = serde_json::to_string(&save_world::<Tracked>(first.world_mut())).unwrap();
+    drop(first);
+    // The save is the loop and the components, nothing the plugin keeps besides.
+    let keys: Vec<String> = match serde_json::from_str::<serde_json::Value>(&file).unwrap() {
+        serde_json::Value::Object(map) => map.keys().cloned().collect(),
+        other => panic!("a save is an object, not {other}"),
+    };
+    assert_eq!(keys, ["entities", "state"]);
+
+    let mut second = app();
+    frame(&mut second, 0, Duration::ZERO);
+    for n in 1..=warm {
+        frame(&mut second, n, Duration::from_millis(30));
+    }
+    let save: WorldSave<Tracked> = serde_json::from_str(&file).unwrap();
+    load_world(second.world_mut(), save).unwrap();
+    assert_eq!(
+        fixed_times(&second),
+        whole_times[k - 1],
+        "cut at {k}: right after the load"
+    );
+    let got = run_fixed(&mut second, &frames[k..], k, rate_at);
+    let want = &whole_times[k..];
+    let first_diff = got.iter().zip(want).position(|(a, b)| a != b);
+    assert_eq!(
+        first_diff.map(|i| (k + i, &got[i], &want[i])),
+        None,
+        "cut at {k}: the first frame whose Time<Fixed> differs after the load"
+    );
+    got
+}
+
 #[test]
 fn a_loaded_apps_time_fixed_equals_the_unbroken_ones_frame_by_frame() {
     for seed in 0..4u64 {
         let frames = frames(0xf1ed_0000 + seed, 300);
         let rate_at = 40 + seed as usize * 30;
-        let mut whole = app();
-        spawn(&mut whole);
-        let whole_times = run_fixed(&mut whole, &frames, 0, rate_at);
-
         let k = 50 + seed as usize * 45;
-        let mut first = app();
-        spawn(&mut first);
-        run(&mut first, &frames[..k], 0, rate_at);
-        let file = serde_json::to_string(&save_world::<Tracked>(first.world_mut())).unwrap();
-        drop(first);
-
-        let mut second = app();
-        frame(&mut second, 0, Duration::ZERO);
-        for n in 1..=(seed * 7) {
-            frame(&mut second, n, Duration::from_millis(30));
-        }
-        let save: WorldSave<Tracked> = serde_json::from_str(&file).unwrap();
-        load_world(second.world_mut(), save).unwrap();
-        assert_eq!(
-            fixed_times(&second),
-            whole_times[k - 1],
-            "seed {seed}: right after the load"
-        );
-        let got = run_fixed(&mut second, &frames[k..], k, rate_at);
-        let want = &whole_times[k..];
-        let first_diff = got.iter().zip(want).position(|(a, b)| a != b);
-        assert_eq!(
-            first_diff.map(|i| (k + i, &got[i], &want[i])),
-            None,
-            "seed {seed}: the first frame whose Time<Fixed> differs after the load"
-        );
+        let got = resume_times(&frames, k, rate_at, seed * 7);
         // The AI clock (7 Hz) waits several frames for its next tick after the load: those
-        // frames read the saved `Time<Fixed>` with the overstep grown since.
-        let ai_still = got
-            .iter()
-            .take_while(|t| t[2].0 == whole_times[k - 1][2].0)
-            .count();
+        // frames read its `Time<Fixed>` from the loop's latest tick, the overstep grown since.
+        let ai_still = got.iter().take_while(|t| t[2].0 == got[0][2].0).count();
         assert!(ai_still > 1, "seed {seed}: {ai_still} frames");
+    }
+}
+
+#[test]
+fn a_save_between_a_rate_change_and_the_clocks_next_tick_shows_the_new_timestep() {
+    for seed in 0..3u64 {
+        let mut frames = frames(0x7a7e_0000 + seed, 120);
+        let rate_at = 30 + seed as usize * 20;
+        // No time passes in the frames of the two rate changes: no tick runs at the new rates
+        // before the saves, which hold each clock's latest tick at its old rate.
+        frames[rate_at] = Duration::ZERO;
+        frames[rate_at + 1] = Duration::ZERO;
+        for k in [rate_at + 1, rate_at + 2] {
+            let got = resume_times(&frames, k, rate_at, seed);
+            let physics = &got[0][1];
+            // The 90 Hz physics clock's next tick is 11,111,111 ns long.
+            assert_eq!(physics.2, 11_111_111, "seed {seed}, cut at {k}: {got:?}");
+        }
+        // The main clock's 20 ms, written as `Time<Fixed>`'s timestep, holds after the load.
+        let got = resume_times(&frames, rate_at + 2, rate_at, seed);
+        assert_eq!(got[0][0].2, 20_000_000);
+        assert_eq!(got[0][3].2, 20_000_000);
     }
 }

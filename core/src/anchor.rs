@@ -3,9 +3,7 @@
 //! state exactly: the way a state saved from an `Instant` loop (which cannot be serialized)
 //! becomes a `LoopState<Nanos>` and back.
 
-use alloc::boxed::Box;
-
-use crate::state::{Inner, LoopState};
+use crate::state::{Contents, Inner, LoopState};
 
 impl<T> LoopState<T> {
     /// The same state on another time axis: `start` stands for the old start, and every time
@@ -50,15 +48,17 @@ impl<T> LoopState<T> {
             render,
             span,
             pool,
-        } = *self.inner;
+            fast,
+        } = self.inner.into_inner();
         LoopState {
-            inner: Box::new(Inner {
+            inner: Contents::new(Inner {
                 real: real.rebase(start),
                 virt,
                 clocks,
                 render,
                 span,
                 pool: pool.rebase(),
+                fast,
             }),
         }
     }

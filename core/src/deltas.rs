@@ -11,6 +11,14 @@ impl<T> Inner<T> {
     pub(crate) fn begin_span(&mut self) {
         self.span = self.virt.span_from(self.real.now());
     }
+
+    /// [`begin_span`](Self::begin_span) on the fast path, where virtual time is real time
+    /// (see [`Virtual::is_plain`](crate::virtual_time::Virtual::is_plain)): the plain mapping
+    /// is not copied.
+    #[inline(always)]
+    pub(crate) fn begin_plain_span(&mut self) {
+        self.span.begin_plain(self.real.now(), self.virt.now());
+    }
 }
 
 /// `floor(v mod period)` for a period of `num/den` ns: `v − ceil(k·num/den)` with `k` the

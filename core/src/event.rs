@@ -87,6 +87,43 @@ impl Tick {
     }
 }
 
+/// Where a tick a clock ran lies in simulation time: what
+/// [`ClockHandle::latest_tick`](crate::ClockHandle::latest_tick) answers between steps.
+///
+/// `t` and `end` are the tick's [`Tick::t`] and its [`Events::tick_end`](crate::Events::tick_end),
+/// exact and rounded down, so `end − t` is the tick's length in whole ns. A shell that shows a
+/// clock's elapsed time between frames (Bevy's `Time<Fixed>`: elapsed `end`, delta `end − t`)
+/// reads it here, from the state alone, instead of keeping it beside the state.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{LoopConfig, LoopState, Nanos, Period, TickSpan};
+///
+/// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// assert_eq!(state.clock("main")?.latest_tick(), None); // nothing ran yet
+/// let (state, _) = state.step(Nanos::from_millis(40));
+/// let latest = state.clock("main")?.latest_tick().expect("ticks 0 and 1 ran");
+/// assert_eq!((latest.index, latest.t, latest.end), (1, Nanos(16_666_666), Nanos(33_333_333)));
+/// assert_eq!(latest.dt, Period::from_hz(60)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct TickSpan {
+    /// The tick number ([`Tick::index`]).
+    pub index: u64,
+    /// Simulation time at the tick's start ([`Tick::t`]).
+    pub t: Nanos,
+    /// Simulation time at the tick's end: the start of the grid point after it, rounded down
+    /// (the next tick's `t` while the period holds).
+    pub end: Nanos,
+    /// The tick length the tick ran with ([`Tick::dt`]); the clock's rate may have changed
+    /// since.
+    pub dt: Period,
+}
+
 impl<T> Event<T> {
     /// The same event with its time (a [`Sleep`](Event::Sleep)'s `until`, the only field of
     /// type `T`) mapped through `f`; every other event is copied as it is. The one place that

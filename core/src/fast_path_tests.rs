@@ -76,8 +76,9 @@ fn same_paths(case: Case) -> bool {
         }
         ef.clear();
         eg.clear();
-        // As `advance_new` does: the step's span first (the render's delta reads it).
-        fast.inner.begin_span();
+        // As `advance_new` does: the step's span first (the render's delta reads it), the
+        // fast path's by the plain mapping.
+        fast.inner.begin_plain_span();
         general.inner.begin_span();
         fast.inner.advance_plain(Nanos(now), &mut ef);
         general.inner.advance_general(Nanos(now), &mut eg);
@@ -90,6 +91,12 @@ fn same_paths(case: Case) -> bool {
             return false;
         }
         if ef.clone().into_vec() != eg.clone().into_vec() {
+            return false;
+        }
+        // The same save: the fast path's span (recorded without its mapping) saves as the
+        // general path's.
+        #[cfg(feature = "serde")]
+        if serde_json::to_string(&fast).ok() != serde_json::to_string(&general).ok() {
             return false;
         }
     }
@@ -151,6 +158,7 @@ fn catch_up_is_tick_by_tick(
             return false;
         }
         // The plain clock's end of step (the fast path's) against the general one.
+        slow.note_latest_step();
         if fast.end_step(v, Some(n)) != slow.end_step(v, None) || fast != slow {
             return false;
         }
@@ -212,11 +220,12 @@ fn same_paths_with_controls(case: Case, ops: Vec<(u8, u32)>) -> bool {
         };
         ef.clear();
         eg.clear();
-        fast.inner.begin_span();
         general.inner.begin_span();
         if fast.inner.is_plain() {
+            fast.inner.begin_plain_span();
             fast.inner.advance_plain(Nanos(now), &mut ef);
         } else {
+            fast.inner.begin_span();
             fast.inner.advance_general(Nanos(now), &mut ef);
         }
         general.inner.advance_general(Nanos(now), &mut eg);
@@ -251,4 +260,117 @@ fn a_control_with_a_report_takes_the_general_path() {
         .set_hysteresis(0.25)
         .unwrap();
     assert!(!state.inner.is_plain());
+}
+
+/// Every kind of control, on a loop of one clock or two: whether the step takes the fast path
+/// is the state's cached answer ([`FastPath`](crate::state::FastPath)), which must never say
+/// "fast" where the recomputed answer says otherwise, and must be the recomputed answer after
+/// every step. The loop stepped by `advance_into` (taking the fast path on the cached answer)
+/// and its twin stepped always on the general path stay the same.
+fn the_cached_answer_is_the_recomputed_one(case: Case, ops: Vec<(u8, u32)>) -> bool {
+    use crate::{ClockConfig, TimeScale};
+    let (mut fast, mut general) = two_loops(&case);
+    let (mut ef, mut eg) = (Events::new(), Events::new());
+    let mut now = 0u64;
+    let mut took_fast = 0;
+    let steps = case.frames.len();
+    let controls = ops
+        .iter()
+        .take(steps)
+        .any(|(op, _)| (1..=12).contains(&(op % 16)));
+    for (i, d) in case.frames.into_iter().enumerate() {
+        let (op, x) = ops.get(i).copied().unwrap_or((0, 0));
+        let x64 = u64::from(x);
+        for s in [&mut fast, &mut general] {
+            match op % 16 {
+                1 => {
+                    s.virtual_time_mut().set_paused(x % 2 == 0);
+                }
+                2 => {
+                    let scale = *[(1, 1), (1, 2), (2, 1), (1, 3)]
+                        .get(x as usize % 4)
+                        .unwrap_or(&(1, 1));
+                    s.virtual_time_mut()
+                        .set_scale(TimeScale::ratio(scale.0, scale.1).unwrap());
+                }
+                3 => {
+                    s.virtual_time_mut().step_ticks(x64 % 3);
+                }
+                4 => {
+                    let rate = (x % 2 == 0).then(|| Period::from_hz(30 + x64 % 100).unwrap());
+                    s.real_time_mut().set_render_rate(rate);
+                }
+                5 => {
+                    let max = (x % 2 == 0).then(|| Duration::from_millis(1 + x64 % 300));
+                    let _ = s.real_time_mut().set_max_frame_delta(max);
+                }
+                6 => {
+                    let _ = s.add_clock(
+                        ClockConfig::new("extra", Period::from_hz(10 + x64 % 50).unwrap()),
+                        None,
+                    );
+                }
+                7 => {
+                    let _ = s.remove_clock("extra");
+                }
+                8 => {
+                    let _ = s.clock_mut("main").map(|mut h| {
+                        h.set_rate(Period::from_hz(30 + x64 % 200).unwrap());
+                    });
+                }
+                9 => {
+                    let _ = s
+                        .clock_mut("main")
+                        .and_then(|mut h| h.set_hysteresis((x % 3) as f64 / 8.0).map(|_| ()));
+                }
+                10 => {
+                    let _ = s
+                        .clock_mut("main")
+                        .and_then(|mut h| h.set_max_updates(Some(1 + x % 5)).map(|_| ()));
+                }
+                11 => {
+                    let _ = s.clock_mut("main").map(|mut h| {
+                        h.discard_overstep(Nanos(x64 % 100_000_000));
+                    });
+                }
+                _ => {}
+            }
+        }
+        if op % 16 == 12 {
+            if let Some(t) = ef.updates().last() {
+                let _ = fast.refuse(t.clock, t.index);
+                let _ = general.refuse(t.clock, t.index);
+            }
+        }
+        // Never "fast" where the fast path does not apply, whatever the control did.
+        if fast.inner.fast.0 && !fast.inner.is_plain() {
+            return false;
+        }
+        now = if d < 0 {
+            now.saturating_sub(d.unsigned_abs())
+        } else {
+            now.saturating_add(d.unsigned_abs())
+        };
+        took_fast += usize::from(fast.inner.fast.0);
+        fast.advance_into(Nanos(now), &mut ef);
+        eg.clear();
+        general.inner.begin_span();
+        general.inner.advance_general(Nanos(now), &mut eg);
+        eg.settle(&mut general.inner.pool);
+        if fast.inner.fast.0 != fast.inner.is_plain() {
+            return false;
+        }
+        if fast != general || ef != eg || !ef.iter().eq(eg.iter()) {
+            return false;
+        }
+    }
+    // A loop without controls takes the fast path from its second step on.
+    controls || steps < 2 || took_fast == steps - 1
+}
+
+#[test]
+fn the_fast_path_is_taken_on_the_cached_answer() {
+    QuickCheck::new()
+        .tests(2_000)
+        .quickcheck(the_cached_answer_is_the_recomputed_one as fn(Case, Vec<(u8, u32)>) -> bool);
 }

@@ -349,10 +349,9 @@ pub(crate) fn held<T>(runs: &Runs, rare: &Rare<T>) -> bool {
 #[derive(Clone, Debug)]
 pub(crate) struct RunsBuf {
     pub(crate) runs: Vec<Run>,
-    /// Per tick in due order, its run's place (high 32 bits) and its place in the run.
-    pub(crate) order: Vec<u64>,
-    /// Every tick's due time and place while `order` is worked out.
-    keys: Vec<(u64, u64)>,
+    /// Per tick in due order, its due time and its place: its run's place (high 32 bits) and
+    /// its place in the run.
+    pub(crate) order: Vec<(u64, u64)>,
 }
 
 impl RunsBuf {
@@ -360,7 +359,6 @@ impl RunsBuf {
         RunsBuf {
             runs: Vec::with_capacity(runs),
             order: Vec::with_capacity(order),
-            keys: Vec::with_capacity(order),
         }
     }
 
@@ -413,10 +411,28 @@ impl Runs {
         }
     }
 
+    /// [`push`](Self::push) inlined, for the general path, where a step of several clocks
+    /// pushes several runs (a call each cost more than the push).
+    #[inline(always)]
+    pub(crate) fn push_inline<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        if self.len == 0 {
+            self.one = Some(run);
+            self.len = 1;
+        } else {
+            self.append(run, pool);
+        }
+    }
+
     /// [`push`](Self::push) onto one run or more: the runs go to the buffer.
     #[cold]
     #[inline(never)]
     fn push_more<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+        self.append(run, pool);
+    }
+
+    /// [`push_more`](Self::push_more)'s work.
+    #[inline(always)]
+    fn append<T>(&mut self, run: Run, pool: &mut Pool<T>) {
         // Gathered in the pool's own list during the step (no shared buffer to look at per
         // run), handed to a shared buffer once, when the step ends (see `Pool::settle`).
         if self.len == 1 {
@@ -453,7 +469,7 @@ impl Runs {
 
     /// The merged order of the ticks (empty for one run or none).
     #[inline]
-    pub(crate) fn order(&self) -> &[u64] {
+    pub(crate) fn order(&self) -> &[(u64, u64)] {
         match self.len {
             0 | 1 => &[],
             _ => self.buf.as_deref().map_or(&[], |b| &b.order),
@@ -485,7 +501,7 @@ impl walk::Source for Runs {
         self.as_slice()
     }
     #[inline]
-    fn order(&self) -> &[u64] {
+    fn order(&self) -> &[(u64, u64)] {
         Runs::order(self)
     }
 }
@@ -585,7 +601,7 @@ impl<T> Pool<T> {
             RunsBuf::clear,
         ) {
             core::mem::swap(&mut b.runs, &mut self.scratch);
-            walk::order(&b.runs, &mut b.keys, &mut b.order);
+            walk::order(&b.runs, &mut b.order);
         }
         self.runs.clone_from(&runs.buf);
     }

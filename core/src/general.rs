@@ -85,7 +85,7 @@ impl<T: Timestamp> Inner<T> {
             };
             if n > 0 {
                 run.count = n;
-                ev.runs.push(run, &mut self.pool);
+                ev.runs.push_inline(run, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }
@@ -96,6 +96,7 @@ impl<T: Timestamp> Inner<T> {
         let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
+            clock.note_latest_step();
             clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
             backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
             if !clock.ended() {
@@ -134,6 +135,7 @@ impl<T: Timestamp> Inner<T> {
         clock.fire();
         run.count = 1;
         ev.runs.push(run, &mut self.pool);
+        clock.note_latest_step();
         clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
         end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.

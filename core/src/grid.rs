@@ -305,7 +305,7 @@ mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
-    use crate::walk::tests::anywhere;
+    use crate::walk::tests::{a_rate, anywhere};
 
     /// A grid segment as a clock keeps it (`origin` 0, or `shift` 0, or a catch-up phase below
     /// one tick), a tick number on it and a virtual time, anywhere on the time axis.
@@ -318,10 +318,7 @@ mod tests {
 
     impl Arbitrary for Case {
         fn arbitrary(g: &mut Gen) -> Case {
-            let hz = *g
-                .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
-                .unwrap_or(&(60, 1));
-            let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
+            let rate = a_rate(g);
             let (num, den) = rate.as_nanos_ratio();
             let constant_rate = bool::arbitrary(g);
             let (origin, shift) = match u8::arbitrary(g) % 3 {

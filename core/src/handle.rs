@@ -10,6 +10,7 @@ use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, Policy};
 use crate::controls::ClockRef;
 use crate::error::ClockError;
+use crate::event::TickSpan;
 use crate::id::ClockId;
 use crate::rate::Period;
 use crate::report::Report;
@@ -265,6 +266,32 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
     #[must_use]
     pub fn stats(&self) -> ClockStats {
         self.inner.stats_of(self.clock())
+    }
+
+    /// The latest tick this clock ran, with where it starts and ends in simulation time
+    /// (see [`TickSpan`]); `None` before its first tick. A tick a shell
+    /// [refused](LoopState::refuse) no longer counts (the one before it does), and controls
+    /// that restart the grid after it (a rate change, a reset) leave it as it ran. It is part
+    /// of the state, so a loaded save answers the same: a shell that shows a clock's time
+    /// between frames (Bevy's `Time<Fixed>`) needs nothing besides the state.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(20)); // tick 0 runs
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(50)?);
+    /// let latest = state.clock("main")?.latest_tick().expect("tick 0 ran");
+    /// // Tick 0 as it ran, at 60 Hz: from 0 to 16,666,666 ns.
+    /// assert_eq!((latest.index, latest.t.0, latest.end.0), (0, 0, 16_666_666));
+    /// assert_eq!(latest.dt, Period::from_hz(60)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn latest_tick(&self) -> Option<TickSpan> {
+        self.clock().latest_tick()
     }
 
     /// The clock's update cap per step (see

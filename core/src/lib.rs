@@ -114,7 +114,7 @@ pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
-pub use event::{DropReason, Event, Render, Tick};
+pub use event::{DropReason, Event, Render, Tick, TickSpan};
 pub use events::{Events, IntoIter, Iter, Updates};
 pub use extrapolate::Extrapolate;
 #[cfg(feature = "glam")]

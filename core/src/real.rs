@@ -9,8 +9,11 @@ use crate::time::{Nanos, Timestamp};
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Real<T> {
     start: T,
-    /// The latest `now`, in ns since `start`; `None` before the first step.
-    latest: Option<u64>,
+    /// The latest `now`, in ns since `start`; 0 before the first step.
+    latest: u64,
+    /// Whether a step has read the clock: `latest` is then a reading. (Apart from `latest`,
+    /// not an `Option` of it: the step reads `latest` with no look at whether it is one.)
+    read: bool,
     /// The max frame delta in ns of virtual time (`None`: no clamp).
     max_delta: Option<u64>,
 }
@@ -19,7 +22,8 @@ impl<T> Real<T> {
     pub(crate) fn new(start: T, max_delta: Option<u64>) -> Real<T> {
         Real {
             start,
-            latest: None,
+            latest: 0,
+            read: false,
             max_delta,
         }
     }
@@ -29,7 +33,8 @@ impl<T> Real<T> {
     pub(crate) fn loaded(start: T, latest: Option<u64>, max_delta: Option<u64>) -> Real<T> {
         Real {
             start,
-            latest,
+            latest: latest.unwrap_or(0),
+            read: latest.is_some(),
             max_delta,
         }
     }
@@ -43,13 +48,13 @@ impl<T> Real<T> {
     /// The latest `now` in ns since the start; `None` before the first step.
     #[inline]
     pub(crate) fn latest(&self) -> Option<u64> {
-        self.latest
+        self.read.then_some(self.latest)
     }
 
     /// The latest `now` in ns since the start, 0 before the first step.
     #[inline]
     pub(crate) fn now(&self) -> u64 {
-        self.latest.unwrap_or(0)
+        self.latest
     }
 
     /// The max frame delta, in ns of virtual time.
@@ -64,6 +69,7 @@ impl<T> Real<T> {
         Real {
             start,
             latest: self.latest,
+            read: self.read,
             max_delta: self.max_delta,
         }
     }
@@ -82,7 +88,8 @@ impl<T: Timestamp> Real<T> {
         let last = self.now();
         match now.nanos_since(self.start) {
             Some(real) if real >= last => {
-                self.latest = Some(real);
+                self.latest = real;
+                self.read = true;
                 (real - last, 0)
             }
             _ => self.read_backwards(now, last, out),
@@ -102,7 +109,7 @@ impl<T: Timestamp> Real<T> {
                 .saturating_add(last),
         };
         out.extend(Some(Event::TimeBackwards { by: Nanos(by) }));
-        self.latest = Some(last);
+        self.read = true;
         (0, by)
     }
 }

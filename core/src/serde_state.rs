@@ -16,7 +16,7 @@ use crate::real::Real;
 use crate::render_grid::RenderCap;
 use crate::report::Report;
 use crate::span::StepSpan;
-use crate::state::{Inner, LoopState, PENDING_CLOCKS};
+use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
 use crate::state_error::{FORMAT, StateError, check_controls, check_reports};
 use crate::time::Nanos;
 use crate::virt::SubNanos;
@@ -237,7 +237,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     check_reports(&clocks, &s.reports)?;
     let pool = Pool::for_clocks(&clocks);
     Ok(LoopState {
-        inner: alloc::boxed::Box::new(Inner {
+        inner: Contents::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
             virt,
             clocks: ClockSet::loaded(
@@ -250,6 +250,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             render,
             span,
             pool,
+            fast: FastPath::UNKNOWN,
         }),
     })
 }

@@ -3,6 +3,7 @@
 //! added and removed in `clocks.rs`.
 
 use alloc::boxed::Box;
+use core::ops::{Deref, DerefMut};
 
 use crate::clock_set::ClockSet;
 use crate::config::LoopConfig;
@@ -165,7 +166,66 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopState<T = Nanos> {
-    pub(crate) inner: Box<Inner<T>>,
+    pub(crate) inner: Contents<T>,
+}
+
+/// The box holding a [`LoopState`]'s contents. Every mutable reach into it (a control, a
+/// clock added or removed, a refused tick) forgets whether the fast path applies
+/// ([`Inner::fast`]); only the step reaches in without forgetting ([`Contents::for_step`]), and
+/// its general path works the answer out again. So no control can leave the fast path
+/// taken where it no longer applies, whatever it changes.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Contents<T>(Box<Inner<T>>);
+
+impl<T> Contents<T> {
+    pub(crate) fn new(inner: Inner<T>) -> Contents<T> {
+        Contents(Box::new(inner))
+    }
+
+    /// The contents, out of their box.
+    pub(crate) fn into_inner(self) -> Inner<T> {
+        *self.0
+    }
+
+    /// The step's reach into the contents: the one that keeps [`Inner::fast`].
+    #[inline(always)]
+    pub(crate) fn for_step(&mut self) -> &mut Inner<T> {
+        &mut self.0
+    }
+}
+
+impl<T> Deref for Contents<T> {
+    type Target = Inner<T>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Inner<T> {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Contents<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Inner<T> {
+        self.0.fast = FastPath::UNKNOWN;
+        &mut self.0
+    }
+}
+
+/// Whether the next step may take the fast path: [`Inner::is_plain`] as the latest step left
+/// it, forgotten (`false`) at any mutable reach into the state since (see [`Contents`]). A
+/// cache of what the state says, so never saved, and two states compare equal whatever theirs.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct FastPath(pub(crate) bool);
+
+impl FastPath {
+    /// Not known: the next step takes the general path, which works it out.
+    pub(crate) const UNKNOWN: FastPath = FastPath(false);
+}
+
+impl PartialEq for FastPath {
+    fn eq(&self, _: &FastPath) -> bool {
+        true
+    }
 }
 
 /// The contents of a [`LoopState`]: the loop's layers of state, one field each. Every layer
@@ -187,6 +247,8 @@ pub(crate) struct Inner<T> {
     pub(crate) span: StepSpan,
     /// The buffers the steps' events reuse (see `few.rs`).
     pub(crate) pool: Pool<T>,
+    /// Whether the next step may take the fast path (see [`FastPath`]).
+    pub(crate) fast: FastPath,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -238,13 +300,14 @@ impl<T: Timestamp> LoopState<T> {
         }
         let pool = Pool::for_clocks(clocks.as_slice());
         Ok(LoopState {
-            inner: Box::new(Inner {
+            inner: Contents::new(Inner {
                 real: Real::new(start, max_delta),
                 virt: Virtual::new(config.scale, config.paused),
                 clocks,
                 render: RenderCap::new(config.render_rate),
                 span: StepSpan::new(config.scale, config.paused),
                 pool,
+                fast: FastPath::UNKNOWN,
             }),
         })
     }

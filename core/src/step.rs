@@ -112,12 +112,12 @@ impl<T: Timestamp> LoopState<T> {
     /// [`advance_into`](Self::advance_into) into empty events.
     #[inline]
     fn advance_new(&mut self, now: T, events: &mut Events<T>) {
-        let s = &mut *self.inner;
-        s.begin_span();
-        if s.is_plain() {
+        let s = self.inner.for_step();
+        if s.fast.0 {
+            s.begin_plain_span();
             s.advance_plain(now, events);
         } else {
-            s.advance_general(now, events);
+            s.step_general(now, events);
         }
         events.settle(&mut s.pool);
     }
@@ -164,6 +164,15 @@ impl<T: Timestamp> Inner<T> {
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {
         self.clocks.is_plain() && self.virt.is_plain() && self.render.rate().is_none()
+    }
+
+    /// A step on the general path, which then works out whether the next one may take the
+    /// fast path (see [`FastPath`](crate::state::FastPath)).
+    #[inline(always)]
+    fn step_general(&mut self, now: T, ev: &mut Events<T>) {
+        self.begin_span();
+        self.advance_general(now, ev);
+        self.fast.0 = self.is_plain();
     }
 
     /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):

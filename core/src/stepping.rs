@@ -71,6 +71,7 @@ impl<T: Timestamp> Inner<T> {
         // in `ClockStats::pending`, for the loop to resume.
         let going_on = self.virt.step_request() > 0;
         for clock in &mut self.clocks {
+            clock.note_latest_step();
             end_clock_step(clock, v, going_on, None, ev.sink(&mut self.pool));
         }
         going_on.then_some(now_real)

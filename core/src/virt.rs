@@ -40,12 +40,6 @@ impl SubNanos {
         self.den != 0 && self.den <= MAX_DEN && self.rem < self.den && self.den % sden == 0
     }
 
-    /// Whether the remainder is 0 (virtual time is a whole number of ns).
-    #[inline]
-    pub(crate) fn is_zero(self) -> bool {
-        self.rem == 0
-    }
-
     /// Scales `real` ns by `scale`, carrying the remainder; returns the whole virtual ns to add
     /// (saturating at `u64::MAX`).
     #[inline]
@@ -152,7 +146,7 @@ mod tests {
         let mut sub = SubNanos::new(third);
         let v: u64 = (0..3_000).map(|_| sub.advance(third, 1)).sum();
         assert_eq!(v, 1_000);
-        assert!(sub.is_zero());
+        assert_eq!(sub, SubNanos::new(third)); // no fraction, in thirds again
         assert_eq!(sub.real_needed(third, 1), Some(3));
         sub.advance(third, 2);
         assert_eq!(sub.real_needed(third, 1), Some(1));

@@ -136,11 +136,13 @@ impl Virtual {
         self.scale
     }
 
-    /// Whether virtual time is real time less nothing: running, at scale 1, with no fraction
-    /// of a ns carried and no pause or scale change to report (what the fast path needs).
+    /// Whether virtual time is real time less nothing: the plain mapping (running, at scale
+    /// 1, with no fraction of a ns carried, kept in whole-ns units: see
+    /// [`StepSpan::plain_mapping`]) and no pause or scale change to report (what the fast path
+    /// needs).
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {
-        self.pending == 0 && !self.paused && self.scale == TimeScale::ONE && self.rem.is_zero()
+        self.pending == 0 && (self.rem, self.scale, self.paused) == StepSpan::plain_mapping()
     }
 
     /// Whether a pause, resume or scale change waits to be reported.
@@ -165,7 +167,7 @@ impl Virtual {
     /// The span a step starts from at real time `real0` (see `deltas.rs`).
     #[inline(always)]
     pub(crate) fn span_from(&self, real0: u64) -> StepSpan {
-        StepSpan::at(real0, self.now, self.rem, self.scale, self.paused)
+        StepSpan::mapped(real0, self.now, (self.rem, self.scale, self.paused))
     }
 
     /// Moves virtual time by `real` ns of real time, scaled exactly (the fraction of a ns is

@@ -43,7 +43,7 @@ enum Merge {
 pub(crate) trait Source {
     fn first(&self) -> Option<&Run>;
     fn all(&self) -> &[Run];
-    fn order(&self) -> &[u64];
+    fn order(&self) -> &[(u64, u64)];
 }
 
 impl Source for [Run] {
@@ -55,36 +55,42 @@ impl Source for [Run] {
     fn all(&self) -> &[Run] {
         self
     }
-    fn order(&self) -> &[u64] {
+    fn order(&self) -> &[(u64, u64)] {
         &[]
     }
 }
 
-/// The merged order of `runs`' ticks into `out` (per tick its run's place in the high 32 bits
-/// and its place in the run in the low ones): the earliest due first, ties to the clock
-/// declared first (the runs are in declaration order). `keys` is scratch room: every tick's
-/// (due time, place), sorted once (O(ticks · log ticks), where picking the earliest run
-/// tick by tick cost O(ticks · runs)).
-pub(crate) fn order(
-    runs: &[Run],
-    keys: &mut alloc::vec::Vec<(u64, u64)>,
-    out: &mut alloc::vec::Vec<u64>,
-) {
-    keys.clear();
+/// The merged order of `runs`' ticks into `out`: per tick its due time and its place (its
+/// run's place in the high 32 bits and its place in the run in the low ones), the earliest
+/// due first, ties to the clock declared first (the runs are in declaration order). Sorted
+/// once (O(ticks · log ticks), where picking the earliest run tick by tick cost
+/// O(ticks · runs)).
+pub(crate) fn order(runs: &[Run], out: &mut alloc::vec::Vec<(u64, u64)>) {
+    out.clear();
     for (i, run) in runs.iter().enumerate() {
-        let mut g = run.start;
-        for j in 0..run.count {
-            if j > 0 {
-                g.advance_by(run.step);
-            }
-            keys.push((run.due(g), (i as u64) << 32 | u64::from(j)));
+        if run.count == 0 {
+            continue;
+        }
+        let at = (i as u64) << 32;
+        out.push((run.due(run.start), at));
+        if run.count > 1 {
+            more_keys(run, at, out);
         }
     }
     // The places make every key distinct, so an unstable sort is exact: by due time, then
     // by the run's place (the clock declared first), then in the run's own order.
-    keys.sort_unstable();
-    out.clear();
-    out.extend(keys.iter().map(|&(_, at)| at));
+    out.sort_unstable();
+}
+
+/// The keys of `run`'s ticks after its first (see [`order`]): out of line, so that the usual
+/// run of one tick per step keeps [`order`]'s loop in registers.
+#[inline(never)]
+fn more_keys(run: &Run, at: u64, out: &mut alloc::vec::Vec<(u64, u64)>) {
+    let mut g = run.start;
+    for j in 1..run.count {
+        g.advance_by(run.step);
+        out.push((run.due(g), at | u64::from(j)));
+    }
 }
 
 impl Walk {
@@ -162,8 +168,8 @@ impl Walk {
 
     /// The tick at place `at` of the step's order.
     #[inline(never)]
-    fn in_order(at: usize, runs: &[Run], order: &[u64], v: u64) -> Option<Tick> {
-        let entry = *order.get(at)?;
+    fn in_order(at: usize, runs: &[Run], order: &[(u64, u64)], v: u64) -> Option<Tick> {
+        let (_, entry) = *order.get(at)?;
         let run = runs.get((entry >> 32) as usize)?;
         let j = entry as u32;
         Some(run.tick(run.point(j), v, j + 1 == run.count))
@@ -200,6 +206,15 @@ pub(crate) mod tests {
             2 => (1u64 << 63).wrapping_add(x),
             _ => u64::MAX - x,
         }
+    }
+
+    /// One of the rates the grid's and the clock's properties run on: whole and fractional
+    /// ns ticks, a rational one, and 1 ns.
+    pub(crate) fn a_rate(g: &mut Gen) -> Period {
+        let hz = *g
+            .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
+            .unwrap_or(&(60, 1));
+        Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate")
     }
 
     impl Arbitrary for Case {
@@ -288,6 +303,36 @@ pub(crate) mod tests {
         QuickCheck::new()
             .tests(5_000)
             .quickcheck(prop as fn(Case) -> bool);
+    }
+
+    /// The merged order (each run's first tick, then the rest out of line) against every
+    /// tick's due time computed from its own grid point, sorted.
+    #[test]
+    fn the_order_sorts_every_ticks_due_time() {
+        fn prop(cases: Vec<Case>) -> bool {
+            // Runs as clocks make them: their ticks' numbers fit (a clock stops at the end).
+            let runs: Vec<Run> = cases
+                .into_iter()
+                .take(5)
+                .map(|c| c.run)
+                .filter(|r| r.start.m.checked_add(u64::from(r.count)).is_some())
+                .collect();
+            let mut expected: Vec<(u64, u64)> = runs
+                .iter()
+                .enumerate()
+                .flat_map(|(i, run)| {
+                    (0..run.count)
+                        .map(move |j| (run.due(run.point(j)), (i as u64) << 32 | u64::from(j)))
+                })
+                .collect();
+            expected.sort_unstable();
+            let mut out = Vec::new();
+            order(&runs, &mut out);
+            out == expected
+        }
+        QuickCheck::new()
+            .tests(2_000)
+            .quickcheck(prop as fn(Vec<Case>) -> bool);
     }
 
     #[test]

@@ -524,11 +524,14 @@ fn four_catching_up_clocks_with_controls_every_step_never_allocate() {
         }
         (state, kinds)
     };
-    // The first rate change allocates the state's list of reports, kept from then on.
+    // The first rate change allocates the state's list of reports, and the first after a
+    // clock's tick the box that keeps its latest tick's span (`ClockView::latest_tick`), both
+    // kept from then on.
     state = frame(state, 2).0;
+    state = frame(state, 3).0;
     let (allocations, kinds) = allocations_during(|| {
         let mut kinds = Vec::with_capacity(48);
-        for i in 3..51 {
+        for i in 4..52 {
             let (next, k) = frame(state, i);
             state = next;
             kinds.push(k);

@@ -87,19 +87,14 @@
 //!
 //! # Cost
 //!
-//! `benches/overhead.rs`: the same app (`TimePlugin`, one trivial `FixedUpdate` system, manual
-//! time, 1 and 8 updates a frame) on Bevy's own fixed loop at its default `Time<Fixed>`
-//! (nothing disabled) and with `TickfoldPlugin::new()` added, side by side in one criterion
-//! run. Medians of 5 runs on a shared 2-core machine (load average 2–3): 6.49 µs against
-//! Bevy's 7.55 µs a frame at 1 update (0.86×; each run 0.86–0.95×), 9.83 µs against 19.89 µs
-//! at 8 (0.49×); instruction counts (callgrind, 2,000 frames) agree: 30,689 against 32,947 a
-//! frame (0.93×) and 48,557 against 98,364 (0.49×). The difference is the dispatch of
-//! `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
-//! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
-//! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
-//! frame's ticks run, `FixedFirst` … `FixedLast`, the extra clocks' schedules and
-//! `BeforeTick` are out of `Schedules` (a system in one of them cannot run another by label),
-//! and a `FixedMain` holding systems of its own besides Bevy's runs whole on each tick instead.
+//! `benches/overhead.rs` runs the same app (`TimePlugin`, one trivial `FixedUpdate` system,
+//! 1 and 8 updates a frame) on Bevy's own fixed loop at its default `Time<Fixed>` (nothing
+//! disabled) and with `TickfoldPlugin::new()` added, side by side in one criterion run: a frame
+//! costs less with the plugin (below 1× Bevy's at 1 update, about half at 8), because it takes
+//! `FixedMain`'s sub-schedules out of `Schedules` once a frame instead of once a tick. The
+//! figures, the instruction counts and what the once-a-frame dispatch means for a system that
+//! runs a fixed schedule by label are in tickfold-bevy's crate docs, section "Cost" (one home,
+//! regenerated with the bench).
 //!
 //! # Messages
 //!
@@ -116,9 +111,9 @@
 //!
 //! **Determinism and save games.** With the feature `testing`, `AppSim` runs the determinism
 //! kit's frame schedules through a real `App` and compares the worlds; with `serde`,
-//! `save_world` and `load_world` save the loop (and each clock's `Time<Fixed>` until its next
-//! tick) with the components you name and load them into a fresh `App` that goes on bit for
-//! bit, `Time<Fixed>` included, frame by frame.
+//! `save_world` and `load_world` save the loop and the components you name, nothing else (each
+//! clock's `Time<Fixed>` between frames is read back from the loop), and load them into a
+//! fresh `App` that goes on bit for bit, `Time<Fixed>` included, frame by frame.
 //!
 //! **Controls.** Through `ResMut<Tickfold>`: `Tickfold::clock_mut` for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; `Tickfold::add_clock` and

@@ -137,6 +137,7 @@
 //! | tick length | `dt: f64` | updates per second, `f64` seconds | `Time::<Fixed>::from_hz`, rounded to whole ns | `Period::from_hz`: an exact fraction of a ns |
 //! | the update | `while accumulator >= dt` | the update closure, `fixed_time_step()` | a `FixedUpdate` system, `Res<Time>` | `Event::Update(tick)`, `tick.dt_secs()`, `tick.index`, `tick.t` |
 //! | time at the tick's end | `t + dt` | `(number_of_updates() + 1) as f64 * fixed_time_step()` in the update | `Time<Fixed>::elapsed()` in the tick | [`events.tick_end(&tick)`](crate::Events::tick_end): exact, the next tick's `t` |
+//! | the latest tick, between frames | your variables | `number_of_updates()` | `Time<Fixed>::elapsed()`, `delta()` outside the tick | [`state.clock("main")?.latest_tick()`](crate::ClockHandle::latest_tick): number, start, end, saved with the state |
 //! | alpha | `accumulator / dt` | `blending_factor()` | `Time<Fixed>::overstep_fraction()` | `Event::Render(r)`, `r.alpha` |
 //! | who reads the clock | you | the loop | the `App` (`Time<Real>`) | you pass `now` (or the runner does) |
 //! | a long frame | your clamp, silent | `max_frame_time`, silent | `Time<Virtual>` max delta, a `debug!` line | `max_frame_delta`, `Event::DiscardedTime` with the tick count |

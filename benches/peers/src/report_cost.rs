@@ -40,6 +40,11 @@ pub const PISTON: usize = 5;
 pub const GAME_LOOP_TARGET: f64 = 1.2;
 /// The several-clocks target: 4 clocks at most this many times one clock.
 pub const CLOCKS_TARGET: f64 = 2.0;
+/// The floor targets (`advance_into`, `step`): at most this many times the floor, in
+/// instructions and in ns.
+pub const FLOOR_TARGETS: [f64; 2] = [1.2, 1.3];
+/// N clocks at most this many times N single-clock loops (4 and 16 clocks).
+pub const PER_CLOCK_TARGET: f64 = 1.25;
 
 /// `clocks[api][i]`: `advance_into` then `step`, with 1, 4 and 16 clocks.
 pub type Clocks = [[Cost; 3]; 2];
@@ -119,6 +124,7 @@ pub fn targets(r: &Results, out: &mut String) {
         x16[1],
         met(x4.iter().all(|x| *x <= CLOCKS_TARGET))
     );
+    floor_targets(r, out);
     let heap: Vec<String> = r.many[..2]
         .iter()
         .map(|c| {
@@ -170,6 +176,73 @@ pub fn targets(r: &Results, out: &mut String) {
         allocs(&r.inlinable[BEVY][1]),
         allocs(&r.inlinable[PISTON][1]),
         met(offenders.is_empty())
+    );
+}
+
+/// The rows of the floor targets (`advance_into` ≤ 1.2×, `step` ≤ 1.3× the floor at 0 / 1 / 8
+/// updates, in instructions and in ns) and of N clocks against N single-clock loops.
+fn floor_targets(r: &Results, out: &mut String) {
+    let fl = &r.inlinable[FLOOR];
+    let instr = r.instructions.as_ref().ok();
+    let two = |xs: &[f64]| {
+        xs.iter()
+            .map(|x| format!("{x:.2}"))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    for (api, name) in ["`advance_into`", "`step`"].iter().enumerate() {
+        let target = FLOOR_TARGETS[api];
+        let by_ns: Vec<f64> = (0..3)
+            .map(|c| ratio(&r.inlinable[api][c], &fl[c]))
+            .collect();
+        let by_instr: Option<Vec<f64>> = instr.map(|i| {
+            (0..3)
+                .map(|c| i.per_frame[0][api][c] / i.per_frame[0][FLOOR][c])
+                .collect()
+        });
+        let ok = by_ns
+            .iter()
+            .chain(by_instr.iter().flatten())
+            .all(|x| *x <= target);
+        let _ = writeln!(
+            out,
+            "| {name} ≤ {target}× the floor in instructions and in ns at 0 / 1 / 8 updates + render, inlinable | instructions {}; ns {} | floor | {} |",
+            by_instr
+                .as_deref()
+                .map_or_else(|| "not counted".to_string(), two),
+            two(&by_ns),
+            met(ok && by_instr.is_some()),
+        );
+    }
+    // N clocks against N single-clock loops: (N clocks) / (N · one clock).
+    let per_clock = |c: &[f64; 3]| [c[1] / (4.0 * c[0]), c[2] / (16.0 * c[0])];
+    let by_ns: Vec<[f64; 3]> = r
+        .clocks
+        .iter()
+        .map(|a| [a[0].median_ns, a[1].median_ns, a[2].median_ns])
+        .collect();
+    let ns_ratios: Vec<[f64; 2]> = by_ns.iter().map(per_clock).collect();
+    let instr_ratios: Option<Vec<[f64; 2]>> =
+        instr.map(|i| i.clocks.iter().map(per_clock).collect());
+    let ok = ns_ratios
+        .iter()
+        .chain(instr_ratios.iter().flatten())
+        .flatten()
+        .all(|x| *x <= PER_CLOCK_TARGET);
+    let show = |rs: &[[f64; 2]]| {
+        format!(
+            "4: {:.2} / {:.2}, 16: {:.2} / {:.2}",
+            rs[0][0], rs[1][0], rs[0][1], rs[1][1]
+        )
+    };
+    let _ = writeln!(
+        out,
+        "| 4 and 16 clocks ≤ {PER_CLOCK_TARGET}× as many single-clock loops (`advance_into` / `step`), in instructions and in ns | instructions {}; ns {} | — | {} |",
+        instr_ratios
+            .as_deref()
+            .map_or_else(|| "not counted".to_string(), show),
+        show(&ns_ratios),
+        met(ok && instr_ratios.is_some()),
     );
 }
 

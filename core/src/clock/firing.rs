@@ -76,6 +76,24 @@ impl Clock {
         grid::start_time(rate, self.origin, self.shift, self.tick_start)
     }
 
+    /// Notes the step's latest tick once its `count` updates are final (after
+    /// [`hold_after`](Self::hold_after), before anything drops the slots after them): the one
+    /// before the next. The general paths call it; [`end_step`](Self::end_step) does on the
+    /// fast path.
+    #[inline(always)]
+    pub(crate) fn note_latest(&mut self, count: u32) {
+        if count > 0 {
+            self.prior = self.latest;
+            self.latest = self.next_tick;
+        }
+    }
+
+    /// [`note_latest`](Self::note_latest) for the general paths, which count in the clock.
+    #[inline]
+    pub(crate) fn note_latest_step(&mut self) {
+        self.note_latest(self.count);
+    }
+
     /// For the drop policies, after a refused slot ran late in this step: the slots that
     /// started meanwhile (the one in progress included) are dropped and reported now, so no
     /// slot is left pending after a step that ran the clock (see `ClockStats::pending`).
@@ -314,6 +332,9 @@ impl Clock {
         }
         self.last_count = count;
         self.count = 0;
+        if let Some(n) = plain {
+            self.note_latest(n);
+        }
         // Under hysteresis the next step at `v` runs a tick only if the rule fires it there,
         // with the pattern just recorded (the step joins this frame): ask the rule. A tick it
         // holds is no backlog; `wake` gives the time the rule lets it run.

@@ -5,12 +5,15 @@
 //! grid moves; `saved.rs`: the clock's part of a save), and every other module reads and
 //! changes a clock through its methods.
 
+use alloc::boxed::Box;
+
 use crate::config::{Checked, ClockConfig, Firing, Policy};
+use crate::event::TickSpan;
 use crate::grid::{self, Grid, due_time, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
 use crate::rate::{GridPoint, GridStep, Period};
-use crate::time::Lag;
+use crate::time::{Lag, Nanos};
 
 mod firing;
 mod regrid;
@@ -87,6 +90,14 @@ pub(crate) struct Clock {
     /// Whether this step held back due ticks behind another clock's deferred tick (see
     /// `hold_after`); cleared when the step ends.
     held: bool,
+    /// 1 + the number of the latest tick run (0: none yet), set when a step that ran ticks
+    /// ends, and `latest` before that step (what a refusal of that step's only tick brings
+    /// back).
+    latest: u64,
+    prior: u64,
+    /// The span of the latest tick when a control restarted the grid after it (the current
+    /// segment no longer describes it); boxed, as it is rare and the clock is copied whole.
+    earlier: Option<Box<TickSpan>>,
 }
 
 impl Clock {
@@ -127,6 +138,9 @@ impl Clock {
             spare: 0,
             undone: 0,
             held: false,
+            latest: 0,
+            prior: 0,
+            earlier: None,
             config,
         };
         clock.due_at = clock.compute_due();
@@ -223,6 +237,48 @@ impl Clock {
     #[inline]
     pub(crate) fn last_count(&self) -> u32 {
         self.last_count
+    }
+
+    /// The latest tick this clock ran (and no refusal undid): its number and where it starts
+    /// and ends in simulation time. On the current segment it is computed from the grid (two
+    /// divisions); a tick the grid was restarted after was kept when it was.
+    pub(crate) fn latest_tick(&self) -> Option<TickSpan> {
+        let index = self.latest.checked_sub(1)?;
+        if index < self.base {
+            return self
+                .earlier
+                .as_deref()
+                .copied()
+                .filter(|s| s.index == index);
+        }
+        Some(self.span_on_segment(index))
+    }
+
+    /// The span of tick `index` of the current segment (`index >= base`).
+    fn span_on_segment(&self, index: u64) -> TickSpan {
+        let rate = self.rate();
+        let m = index - self.base;
+        let t = self.sim_time_at(GridPoint::at(rate, m)).0;
+        let end = self.sim_time_at(GridPoint::at(rate, m.saturating_add(1))).0;
+        TickSpan {
+            index,
+            t: Nanos(t),
+            end: Nanos(end),
+            dt: rate,
+        }
+    }
+
+    /// Before a control restarts the grid: keeps the latest tick's span if the current segment
+    /// holds it (an earlier restart kept it otherwise).
+    pub(crate) fn keep_latest_span(&mut self) {
+        if let Some(index) = self.latest.checked_sub(1).filter(|&k| k >= self.base) {
+            let span = self.span_on_segment(index);
+            // Allocated by the first restart after a tick, reused by every later one.
+            match &mut self.earlier {
+                Some(kept) => **kept = span,
+                None => self.earlier = Some(Box::new(span)),
+            }
+        }
     }
 
     /// Forgets the latest step's updates: a control moved the grid they ran on, so they can no
@@ -476,7 +532,7 @@ mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
-    use crate::walk::tests::anywhere;
+    use crate::walk::tests::{a_rate, anywhere};
     use crate::{LoopConfig, LoopState, Nanos};
 
     /// A catch-up clock anywhere on the time axis, and a virtual time.
@@ -488,10 +544,7 @@ mod tests {
 
     impl Arbitrary for Case {
         fn arbitrary(g: &mut Gen) -> Case {
-            let hz = *g
-                .choose(&[(60, 1), (60_000, 1_001), (7, 3), (1_000_000_000, 1)])
-                .unwrap_or(&(60, 1));
-            let rate = Period::from_hz_ratio(hz.0, hz.1).expect("a valid rate");
+            let rate = a_rate(g);
             let state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("a valid loop");
             let mut clock = state.inner.clocks[0].clone();
             clock.origin = anywhere(g);
@@ -523,11 +576,12 @@ mod tests {
 
     #[test]
     fn a_clock_stays_small() {
-        // Cloning a LoopState copies every clock: keep one within seven cache lines (408
-        // bytes now, 64 of them the hysteresis state, 36 the grid segment and refusals of the
+        // Cloning a LoopState copies every clock: keep one near seven cache lines (456 bytes
+        // now, 64 of them the hysteresis state, 36 the grid segment and refusals of the
         // run-time controls, 48 the grid the latest step ran on, kept for input attribution
-        // when a control moves the grid before the step's inputs are drained).
+        // when a control moves the grid before the step's inputs are drained, 24 the latest
+        // tick run, its span boxed as only a control that restarts the grid writes it).
         let size = core::mem::size_of::<Clock>();
-        assert!(size <= 448, "Clock grew to {size} bytes");
+        assert!(size <= 456, "Clock grew to {size} bytes");
     }
 }

@@ -63,6 +63,7 @@ impl Clock {
     /// ticks at the old boundary rounded up to a whole ns, the same instant its virtual due
     /// times are measured from (so `t` and `lag` agree).
     pub(crate) fn restart_grid(&mut self, rate: Period, at: i128) {
+        self.keep_latest_span();
         let (whole, rem) = self.sim_time_at(self.tick_start);
         self.base = self.next_tick;
         if rate == self.rate() {
@@ -184,6 +185,13 @@ impl Clock {
         self.ran = self.ran.saturating_sub(1);
         self.refused = self.refused.saturating_add(1);
         self.last_count -= 1;
+        // The latest tick run is now the one before (of this step), or the one the step
+        // before it ran.
+        self.latest = if self.last_count > 0 {
+            index
+        } else {
+            self.prior
+        };
         true
     }
 }

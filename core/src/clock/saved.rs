@@ -5,7 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::Clock;
+use alloc::boxed::Box;
+
 use crate::config::{Checked, ClockConfig};
+use crate::event::TickSpan;
 use crate::grid::{Grid, segment_end};
 use crate::id::ClockId;
 use crate::jitter::Snap;
@@ -46,6 +49,14 @@ pub(crate) struct SavedClock<C, S> {
     clamp_time: u64,
     end_reported: bool,
     snap: S,
+    /// 1 + the latest tick run (0: none), the same before the latest step that ran ticks, and
+    /// the latest tick's span when a control restarted the grid after it.
+    #[serde(default)]
+    latest: u64,
+    #[serde(default)]
+    prior: u64,
+    #[serde(default)]
+    earlier: Option<TickSpan>,
 }
 
 /// A clock as a save writes it.
@@ -60,7 +71,8 @@ pub(crate) type ClockIn = SavedClock<ClockConfig, Snap>;
 pub(crate) enum Broken {
     /// `ran + dropped != next_tick`.
     Accounting,
-    /// The grid segment contradicts the tick number, the end of time or the refusals.
+    /// The grid segment contradicts the tick number, the end of time, the refusals or the
+    /// latest tick run.
     Grid,
     /// The latest step ran more updates than the segment has run.
     StepCount,
@@ -90,6 +102,9 @@ impl Clock {
             clamp_time: self.clamp_time,
             end_reported: self.end_reported,
             snap: &self.snap,
+            latest: self.latest,
+            prior: self.prior,
+            earlier: self.earlier.as_deref().copied(),
         }
     }
 
@@ -114,6 +129,9 @@ impl Clock {
         clock.undone = c.undone;
         clock.stepped = c.stepped;
         clock.end = c.end;
+        clock.latest = c.latest;
+        clock.prior = c.prior;
+        clock.earlier = c.earlier.map(Box::new);
         // The grid, the due time and the end-of-time flag follow from the tick number.
         clock.jump_to(c.next_tick);
         clock.check_loaded()?;
@@ -147,6 +165,9 @@ impl Clock {
             || (self.base == 0 && (self.base_t != 0 || self.base_r != 0))
             || self.base_r >= self.rate().as_nanos_ratio().1
             || u64::from(self.spare) > self.refused
+            || self.prior > self.latest
+            || self.latest > self.next_tick
+            || (self.latest > 0 && self.latest <= self.base && self.latest_tick().is_none())
         {
             return Err(Broken::Grid);
         }
