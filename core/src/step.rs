@@ -126,7 +126,7 @@ impl<T: Timestamp> LoopState<T> {
 impl<T> LoopState<T> {
     /// Where a renderer stands between `clock`'s previous and current tick after the latest
     /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
-    /// such clock. [`Render::alpha`] is this reading for the alpha clock
+    /// such clock. [`Render::alpha`](crate::Render::alpha) is this reading for the alpha clock
     /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)); state that another
     /// clock's updates change blends with that clock's alpha. Read at the render, on the
     /// state after the step: it allocates nothing, for any number of clocks.
