@@ -1,11 +1,10 @@
 //! Adding and removing clocks while the loop runs.
 
-use crate::clock::Clock;
-use crate::config::{Checked, ClockConfig};
+use crate::config::ClockConfig;
 use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
-use crate::state::{Inner, LoopState};
+use crate::state::LoopState;
 use crate::time::Nanos;
 
 impl<T> LoopState<T> {
@@ -44,11 +43,12 @@ impl<T> LoopState<T> {
     ) -> Result<ClockId, ClockError> {
         let s = &mut *self.inner;
         let checked = config.validate()?;
-        if s.clock_id(&config.name).is_some() {
+        if s.clocks.clock_id(&config.name).is_some() {
             return Err(ClockError::DuplicateClock(config.name));
         }
         let origin = start.map_or(s.virt.now(), |s| s.0);
-        s.push_clock(config, checked, origin)
+        s.clocks
+            .push_clock(config, checked, origin)
             .ok_or(ClockError::TooManyClocks)
     }
 
@@ -80,31 +80,8 @@ impl<T> LoopState<T> {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockId, ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        if s.clocks.len() == 1 {
-            return Err(ClockError::LastClock);
-        }
-        let id = s.clocks.remove(i).id();
-        s.reports.retain(|r| r.clock() != id);
-        if id == s.alpha_clock {
-            s.alpha_clock = s.clocks[0].id();
-        }
-        Ok(id)
-    }
-}
-
-impl<T> Inner<T> {
-    /// Appends a checked clock whose tick 0 starts at `origin`; `None` when ids ran out.
-    pub(crate) fn push_clock(
-        &mut self,
-        config: ClockConfig,
-        checked: Checked,
-        origin: u64,
-    ) -> Option<ClockId> {
-        let id = ClockId(self.next_id);
-        self.next_id = self.next_id.checked_add(1)?;
-        self.clocks.push(Clock::new(id, config, checked, origin));
-        Some(id)
+        let clocks = &mut self.inner.clocks;
+        let i = clocks.position(clock.into())?;
+        clocks.remove(i)
     }
 }

@@ -7,11 +7,9 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-use crate::clock::Clock;
 use crate::error::ClockError;
 use crate::id::ClockId;
-use crate::report::Report;
-use crate::state::{Inner, LoopState};
+use crate::state::LoopState;
 
 /// A clock of a loop, by id or by name: what the per-clock controls take.
 ///
@@ -70,67 +68,6 @@ impl From<String> for ClockRef<'_> {
 impl<'a> From<Cow<'a, str>> for ClockRef<'a> {
     fn from(name: Cow<'a, str>) -> Self {
         ClockRef::Name(name)
-    }
-}
-
-impl<T> Inner<T> {
-    pub(crate) fn position(&self, clock: ClockRef<'_>) -> Result<usize, ClockError> {
-        match clock {
-            ClockRef::Id(id) => self
-                .clocks
-                .iter()
-                .position(|c| c.id() == id)
-                .ok_or(ClockError::UnknownId(id)),
-            ClockRef::Name(name) => self
-                .clocks
-                .iter()
-                .position(|c| c.config().name == name)
-                .ok_or_else(|| ClockError::UnknownClock(Cow::Owned(name.into_owned()))),
-        }
-    }
-
-    /// Clock `i`, about to have its grid moved by a control: the grid its latest step ran on
-    /// is kept (input attribution of that step's ticks asks it), and the next step takes the
-    /// general path, which lets it go.
-    pub(crate) fn moving(&mut self, i: usize) -> &mut Clock {
-        self.clocks_pending = true;
-        let c = &mut self.clocks[i];
-        c.keep_stepped_grid();
-        c
-    }
-
-    pub(crate) fn report(&mut self, report: Report) {
-        self.clocks_pending = true;
-        // Consecutive drops of one clock merge into one event.
-        if let (
-            Report::Dropped {
-                clock,
-                first,
-                count,
-            },
-            Some(Report::Dropped {
-                clock: c,
-                first: f,
-                count: n,
-            }),
-        ) = (report, self.reports.last_mut())
-        {
-            if *c == clock && f.saturating_add(*n) == first {
-                *n = n.saturating_add(count);
-                return;
-            }
-        }
-        self.reports.push(report);
-    }
-
-    pub(crate) fn report_drop(&mut self, clock: ClockId, dropped: Option<(u64, u64)>) {
-        if let Some((first, count)) = dropped {
-            self.report(Report::Dropped {
-                clock,
-                first,
-                count,
-            });
-        }
     }
 }
 
@@ -202,15 +139,13 @@ impl<T> LoopState<T> {
         clock: impl Into<ClockRef<'a>>,
         index: u64,
     ) -> Result<(), ClockError> {
-        let s = &mut *self.inner;
-        let i = s.position(clock.into())?;
-        if s.clocks[i].refuse(index) {
-            // The next step spares the refused tick (see `Clock::spare`) on the general path.
-            s.clocks_pending = true;
+        let clocks = &mut self.inner.clocks;
+        let i = clocks.position(clock.into())?;
+        if clocks.refuse(i, index) {
             Ok(())
         } else {
             Err(ClockError::NotRefusable {
-                clock: s.clocks[i].id(),
+                clock: clocks[i].id(),
                 index,
             })
         }

@@ -520,16 +520,6 @@ pub(crate) struct Pool<T> {
 }
 
 impl<T> Pool<T> {
-    /// No buffers yet (the first step that needs one makes it).
-    pub(crate) fn new() -> Pool<T> {
-        Pool {
-            runs: None,
-            scratch: Vec::new(),
-            rare: None,
-            room: [0; 4],
-        }
-    }
-
     /// Buffers with room for a step of `clocks`: all their runs, the merged order of their
     /// capped ticks, and every rare event such a step makes (a resume and a scale change,
     /// then per clock discarded time and missed slots, a deferral or its end of time, and a

@@ -4,9 +4,8 @@
 use crate::config::Policy;
 use crate::event::Event;
 use crate::events::Events;
-use crate::render_grid::render_slot;
 use crate::state::Inner;
-use crate::step::{
+use crate::step_rules::{
     deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
 };
 use crate::time::Timestamp;
@@ -44,16 +43,15 @@ impl<T: Timestamp> Inner<T> {
             clock.spend_spare();
             report_end_of_time(clock, ev.sink(&mut self.pool));
         }
-        if (renders(first, elapsed) || stepped) && self.render_slot_open(now_real) {
+        if (renders(first, elapsed) || stepped) && self.render.open_at(now_real) {
             ev.render = Some(render_of(
-                self.alpha_clock_ref(),
+                self.clocks.alpha_clock_ref(),
                 self.virt.now(),
                 self.virt.is_paused(),
                 self.virtual_view().delta(),
             ));
         }
-        if let Some(slot) = self.render_next {
-            let r = slot.ceil();
+        if let Some(r) = self.render.next_slot() {
             deadline_real = Some(deadline_real.map_or(r, |d| d.min(r)));
         }
         ev.deadline = deadline_real.map(|d| deadline_from(now, behind, d.saturating_sub(now_real)));
@@ -63,11 +61,7 @@ impl<T: Timestamp> Inner<T> {
         if self.virt.has_pending() {
             self.virt.emit_controls(&mut ev.sink(&mut self.pool));
         }
-        if self.clocks_pending {
-            // Moved with their list (swapped for the buffer's previous one), never copied.
-            ev.sink(&mut self.pool).take_reports(&mut self.reports);
-            self.clocks_pending = false;
-        }
+        self.clocks.emit_reports(ev.sink(&mut self.pool));
     }
 
     /// Every clock's due ticks, merged by (due time, declaration order). Returns the real
@@ -112,42 +106,6 @@ impl<T: Timestamp> Inner<T> {
         wake_after(backlog, || wake, v, Some(&self.virt)).map(|r| now_real.saturating_add(r))
     }
 
-    /// The cap and the loop's one total order: a step runs a prefix of the loop's order of
-    /// (due time, declaration order). When the cap defers a clock's tick, the ticks this step
-    /// fired that come after it in that order, of every clock, are put back (they run in a
-    /// later step, in their place), so the ticks run are the same however frames slice time.
-    /// Rare: only a step the cap stopped rebuilds its runs. Returns whether the cap deferred
-    /// a tick.
-    pub(crate) fn hold_after_deferral(&mut self, ev: &mut Events<T>, v: u64) -> bool {
-        if self.clocks.len() < 2 {
-            return false;
-        }
-        let mut first: Option<(u64, usize)> = None;
-        for (i, clock) in self.clocks.iter().enumerate() {
-            if let Some(due) = clock.deferred(v) {
-                if first.is_none_or(|(d, _)| due < d) {
-                    first = Some((due, i));
-                }
-            }
-        }
-        let Some((due, place)) = first else {
-            return false;
-        };
-        let mut moved = false;
-        for (i, clock) in self.clocks.iter_mut().enumerate() {
-            moved |= clock.hold_after(due, place, i);
-        }
-        if moved {
-            ev.runs.reset();
-            for clock in &self.clocks {
-                if clock.count() > 0 {
-                    ev.runs.push(clock.step_run(), &mut self.pool);
-                }
-            }
-        }
-        true
-    }
-
     /// A loop with one constant-rate clock: one update per step at the start of its slot, with a
     /// [`Event::Sleep`] until then (the *drop & rest* and *keep working* constant-rate loops).
     /// A slot that virtual time can never reach (a time scale of 0, the end of time) does not
@@ -186,18 +144,5 @@ impl<T: Timestamp> Inner<T> {
         } else {
             Some(now_real)
         }
-    }
-
-    /// Whether the render cap allows a frame at `now_real`; moves the slot past `now_real` if so.
-    fn render_slot_open(&mut self, now_real: u64) -> bool {
-        let (Some(rate), Some(_)) = (self.render_rate, self.render_next) else {
-            return true;
-        };
-        if self.render_next.is_some_and(|slot| now_real < slot.ceil()) {
-            return false;
-        }
-        // Next slot: the first one strictly after now.
-        self.render_next = Some(render_slot(rate, now_real, 1));
-        true
     }
 }

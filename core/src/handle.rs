@@ -135,7 +135,7 @@ impl<T> LoopState<T> {
         &self,
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockView<'_, T>, ClockError> {
-        let i = self.inner.position(clock.into())?;
+        let i = self.inner.clocks.position(clock.into())?;
         Ok(ClockHandle {
             inner: &self.inner,
             i,
@@ -168,7 +168,7 @@ impl<T> LoopState<T> {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockMut<'_, T>, ClockError> {
-        let i = self.inner.position(clock.into())?;
+        let i = self.inner.clocks.position(clock.into())?;
         Ok(ClockHandle {
             inner: &mut self.inner,
             i,
@@ -426,12 +426,12 @@ impl<T> ClockMut<'_, T> {
         if self.rate() == period {
             return self;
         }
-        let c = self.inner.moving(self.i);
+        let c = self.inner.clocks.moving(self.i);
         c.change_rate(period);
         c.forget_latest_step();
         let (clock, from_tick) = (c.id(), c.next_tick());
         // Every change is reported, in order, even several before one step.
-        self.inner.report(Report::Rate {
+        self.inner.clocks.report(Report::Rate {
             clock,
             period,
             from_tick,
@@ -531,7 +531,7 @@ impl<T> ClockMut<'_, T> {
         c.reconfigure(config, checked);
         if checked.phase_ns != old_phase {
             let by = i128::from(checked.phase_ns) - i128::from(old_phase);
-            let c = self.inner.moving(self.i);
+            let c = self.inner.clocks.moving(self.i);
             c.shift_lead(by);
             c.forget_latest_step();
         }
@@ -556,7 +556,7 @@ impl<T> ClockMut<'_, T> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn accumulate_overstep(&mut self, time: Nanos) -> &mut Self {
-        let c = self.inner.moving(self.i);
+        let c = self.inner.clocks.moving(self.i);
         c.accumulate(time.0);
         c.forget_latest_step();
         self
@@ -581,13 +581,13 @@ impl<T> ClockMut<'_, T> {
     /// ```
     pub fn discard_overstep(&mut self, time: Nanos) -> Nanos {
         let v = self.inner.virt.now();
-        let c = self.inner.moving(self.i);
+        let c = self.inner.clocks.moving(self.i);
         let (dropped_ns, dropped) = c.discard(time.0, v);
         if dropped_ns > 0 {
             c.forget_latest_step();
         }
         let id = c.id();
-        self.inner.report_drop(id, dropped);
+        self.inner.clocks.report_drop(id, dropped);
         Nanos(dropped_ns)
     }
 
@@ -621,11 +621,11 @@ impl<T> ClockMut<'_, T> {
     /// ```
     pub fn reset_grid(&mut self) -> &mut Self {
         let v = self.inner.virt.now();
-        let c = self.inner.moving(self.i);
+        let c = self.inner.clocks.moving(self.i);
         let dropped = c.reset_at(v);
         c.forget_latest_step();
         let id = c.id();
-        self.inner.report_drop(id, dropped);
+        self.inner.clocks.report_drop(id, dropped);
         self
     }
 }

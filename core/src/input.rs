@@ -147,7 +147,11 @@ impl<I, T: Timestamp> InputQueue<I, T> {
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),
             given: VecDeque::with_capacity(capacity),
-            refusals_seen: state.inner.clock_ref(clock).map_or(0, |c| c.refused()),
+            refusals_seen: state
+                .inner
+                .clocks
+                .clock_ref(clock)
+                .map_or(0, |c| c.refused()),
         }
     }
 
@@ -182,7 +186,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
                 break;
             }
             // A late input (stamped before the span) is taken as the span's start.
-            let v = span.virtual_at(real.max(span.real0));
+            let v = span.virtual_at(real.max(span.real_start()));
             if let Some((_, input)) = self.waiting.pop_front() {
                 self.ready.push_back((v, input));
             }
@@ -203,7 +207,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
         I: Clone,
     {
         self.observe(state);
-        let clock = state.inner.clock_ref(self.clock);
+        let clock = state.inner.clocks.clock_ref(self.clock);
         let before = match clock {
             Some(c) if tick.clock == self.clock => {
                 if c.refused() != self.refusals_seen {

@@ -66,6 +66,7 @@ mod access;
 mod anchor;
 
 mod clock;
+mod clock_set;
 mod columns;
 mod config;
 mod deltas;
@@ -96,6 +97,7 @@ mod serde_state;
 mod span;
 #[cfg(feature = "serde")]
 mod state_error;
+mod step_rules;
 mod stepping;
 mod time;
 mod virt;

@@ -10,7 +10,6 @@ use crate::access::{Access, Exclusive, Shared};
 
 use crate::error::ConfigError;
 use crate::rate::Period;
-use crate::render_grid::render_slot;
 use crate::state::{Inner, LoopState};
 use crate::time::Nanos;
 
@@ -193,7 +192,12 @@ impl<T, A: Access> RealTimeHandle<'_, T, A> {
     /// ```
     #[must_use]
     pub fn delta(&self) -> Nanos {
-        Nanos(self.inner.real.now().saturating_sub(self.inner.span.real0))
+        Nanos(
+            self.inner
+                .real
+                .now()
+                .saturating_sub(self.inner.span.real_start()),
+        )
     }
 
     /// The max frame delta (see
@@ -229,7 +233,7 @@ impl<T, A: Access> RealTimeHandle<'_, T, A> {
     /// ```
     #[must_use]
     pub fn render_rate(&self) -> Option<Period> {
-        self.inner.render_rate
+        self.inner.render.rate()
     }
 }
 
@@ -281,11 +285,7 @@ impl<T> RealTimeMut<'_, T> {
     /// ```
     pub fn set_render_rate(&mut self, rate: Option<Period>) -> &mut Self {
         let s = &mut *self.inner;
-        if rate != s.render_rate {
-            s.render_rate = rate;
-            let now = s.real.now();
-            s.render_next = rate.map(|r| render_slot(r, now, 0));
-        }
+        s.render.set_rate(rate, s.real.now());
         self
     }
 }

@@ -8,11 +8,12 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::{Broken, Clock, ClockIn};
+use crate::clock_set::ClockSet;
 use crate::few::Pool;
 use crate::id::ClockId;
 use crate::rate::{Period, TimeScale};
 use crate::real::Real;
-use crate::render_grid::slot;
+use crate::render_grid::RenderCap;
 use crate::report::Report;
 use crate::span::StepSpan;
 use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
@@ -81,16 +82,18 @@ impl<T: Serialize> Serialize for LoopState<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = &*self.inner;
         let v = i.virt.saved();
-        let clocks_bit = if i.clocks_pending { PENDING_CLOCKS } else { 0 };
+        let c = i.clocks.saved();
+        let (render_rate, render_next) = i.render.saved();
+        let clocks_bit = if c.pending { PENDING_CLOCKS } else { 0 };
         StateOut::<T> {
             version: FORMAT,
             start: i.real.start(),
-            clocks: ClocksOut(&i.clocks),
-            alpha_clock: i.alpha_clock,
-            next_id: i.next_id,
+            clocks: ClocksOut(c.clocks),
+            alpha_clock: c.alpha_clock,
+            next_id: c.next_id,
             max_delta: i.real.max_delta(),
-            render_rate: i.render_rate,
-            render_next: i.render_next.map(|p| p.m),
+            render_rate,
+            render_next,
             last_real: i.real.latest(),
             virt: v.virt,
             virt_rem: v.virt_rem,
@@ -99,7 +102,7 @@ impl<T: Serialize> Serialize for LoopState<T> {
             scale: v.scale,
             reported_scale: v.reported_scale,
             pending_controls: v.pending | clocks_bit,
-            reports: &i.reports,
+            reports: c.reports,
             span: Some(&i.span),
             step_request: v.step_request,
             discarded: v.discarded,
@@ -184,12 +187,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     if s.max_delta == Some(0) {
         return Err(StateError::ZeroMaxFrameDelta);
     }
-    let render_next = match (s.render_rate, s.render_next) {
-        (None, None) => None,
-        (Some(rate), Some(m)) => Some(slot(rate, m)),
-        (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
-        (Some(_), None) => return Err(StateError::MissingRenderSlot),
-    };
+    let render = RenderCap::loaded(s.render_rate, s.render_next)?;
     let virt = Virtual::loaded(SavedVirtual {
         virt: s.virt,
         virt_rem: s.virt_rem,
@@ -242,13 +240,14 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         inner: Contents::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),
             virt,
-            clocks,
-            alpha_clock: s.alpha_clock,
-            next_id: s.next_id,
-            render_rate: s.render_rate,
-            render_next,
-            clocks_pending: s.pending_controls & PENDING_CLOCKS != 0,
-            reports: s.reports,
+            clocks: ClockSet::loaded(
+                clocks,
+                s.alpha_clock,
+                s.next_id,
+                s.pending_controls & PENDING_CLOCKS != 0,
+                s.reports,
+            ),
+            render,
             span,
             pool,
             fast: FastPath::UNKNOWN,

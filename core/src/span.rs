@@ -20,9 +20,9 @@ use crate::virt::SubNanos;
 )]
 pub(crate) struct StepSpan {
     /// Real time (ns since start) at the start of the step: the previous `now`.
-    pub(crate) real0: u64,
+    real0: u64,
     /// Virtual time (whole ns) at the start of the step.
-    pub(crate) virt0: u64,
+    virt0: u64,
     /// The exact fraction of a ns virtual time carried at the start of the step.
     rem0: SubNanos,
     /// The scale the step applied (constant within a step).
@@ -88,6 +88,18 @@ impl StepSpan {
             How::Plain => StepSpan::plain_mapping(),
             how => (self.rem0, self.scale, how == How::Paused),
         }
+    }
+
+    /// Real time (ns since start) at the start of the latest step: the previous `now`.
+    #[inline]
+    pub(crate) fn real_start(&self) -> u64 {
+        self.real0
+    }
+
+    /// Virtual time (whole ns) at the start of the latest step.
+    #[inline]
+    pub(crate) fn virtual_start(&self) -> u64 {
+        self.virt0
     }
 
     /// The virtual time (whole ns, rounded down) of real time `real` (ns since start), by this

@@ -3,23 +3,19 @@
 //! added and removed in `clocks.rs`.
 
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 use core::ops::{Deref, DerefMut};
 
-use crate::clock::Clock;
+use crate::clock_set::ClockSet;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::few::Pool;
-use crate::id::ClockId;
-use crate::rate::{GridPoint, Period};
 use crate::real::Real;
-use crate::render_grid::render_slot;
-use crate::report::Report;
+use crate::render_grid::RenderCap;
 use crate::span::StepSpan;
 use crate::time::{Nanos, Timestamp};
 use crate::virtual_time::Virtual;
 
-/// A clock control (rate change, discarded ticks) waits in `Inner::reports` (its bit in the
+/// A clock control (rate change, discarded ticks) waits in the clocks' reports (its bit in the
 /// saved `pending_controls`, beside the virtual layer's).
 #[cfg(feature = "serde")]
 pub(crate) const PENDING_CLOCKS: u8 = 8;
@@ -232,27 +228,22 @@ impl PartialEq for FastPath {
     }
 }
 
-/// The contents of a [`LoopState`].
+/// The contents of a [`LoopState`]: the loop's layers of state, one field each. Every layer
+/// is a type of its own module whose fields are private to it (the one home of what it
+/// knows); the rest of the crate asks it through its methods. The layers are fields, not
+/// accessors, so that the step can hold a clock and the event buffers at once (disjoint
+/// borrows of two layers), which methods taking `&mut self` would forbid.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Inner<T> {
     /// Real time: the start, the latest reading, the max frame delta (see `real.rs`).
     pub(crate) real: Real<T>,
     /// Virtual time: its position, scale, pause and debug stepping (see `virtual_time.rs`).
     pub(crate) virt: Virtual,
-    /// The clocks, in declaration order.
-    pub(crate) clocks: Vec<Clock>,
-    /// The clock whose alpha the Render event carries.
-    pub(crate) alpha_clock: ClockId,
-    pub(crate) next_id: u16,
-    pub(crate) render_rate: Option<Period>,
-    /// Next render slot, if renders are capped.
-    pub(crate) render_next: Option<GridPoint>,
-    /// Whether a clock control's report waits in `reports` (see `controls.rs`).
-    pub(crate) clocks_pending: bool,
-    /// What the clock controls did since the latest step, reported at the next one (see
-    /// `controls.rs`). Empty, without capacity, unless a control was used.
-    pub(crate) reports: Vec<Report>,
-    /// What the latest step covered (see `deltas.rs`).
+    /// The clocks, the alpha clock and the controls' reports (see `clock_set.rs`).
+    pub(crate) clocks: ClockSet,
+    /// The render cap and its next slot (see `render_grid.rs`).
+    pub(crate) render: RenderCap,
+    /// What the latest step covered (see `span.rs`, `deltas.rs`).
     pub(crate) span: StepSpan,
     /// The buffers the steps' events reuse (see `few.rs`).
     pub(crate) pool: Pool<T>,
@@ -291,55 +282,34 @@ impl<T: Timestamp> LoopState<T> {
     /// ```
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
         let max_delta = config.checked_max_delta()?;
-        let mut state = Inner {
-            real: Real::new(start, max_delta),
-            virt: Virtual::new(config.scale, config.paused),
-            clocks: Vec::with_capacity(config.clocks.len()),
-            alpha_clock: ClockId(0),
-            next_id: 0,
-            render_rate: config.render_rate,
-            render_next: config.render_rate.map(|r| render_slot(r, 0, 0)),
-            clocks_pending: false,
-            reports: Vec::new(),
-            span: StepSpan::new(config.scale, config.paused),
-            pool: Pool::new(),
-            fast: FastPath::UNKNOWN,
-        };
+        let mut clocks = ClockSet::with_capacity(config.clocks.len());
         for clock in config.clocks {
             let checked = clock.validate()?;
-            if state.clock_id(&clock.name).is_some() {
+            if clocks.clock_id(&clock.name).is_some() {
                 return Err(ConfigError::DuplicateClock(clock.name));
             }
-            state
+            clocks
                 .push_clock(clock, checked, 0)
                 .ok_or(ConfigError::TooManyClocks)?;
         }
         if let Some(name) = config.alpha_clock {
-            state.alpha_clock = state
+            let id = clocks
                 .clock_id(&name)
                 .ok_or(ConfigError::UnknownClock(name))?;
+            clocks.set_alpha_clock(id);
         }
-        state.pool = Pool::for_clocks(&state.clocks);
+        let pool = Pool::for_clocks(clocks.as_slice());
         Ok(LoopState {
-            inner: Contents::new(state),
+            inner: Contents::new(Inner {
+                real: Real::new(start, max_delta),
+                virt: Virtual::new(config.scale, config.paused),
+                clocks,
+                render: RenderCap::new(config.render_rate),
+                span: StepSpan::new(config.scale, config.paused),
+                pool,
+                fast: FastPath::UNKNOWN,
+            }),
         })
-    }
-}
-
-impl<T> Inner<T> {
-    pub(crate) fn clock_ref(&self, id: ClockId) -> Option<&Clock> {
-        self.clocks.iter().find(|c| c.id() == id)
-    }
-
-    pub(crate) fn alpha_clock_ref(&self) -> Option<&Clock> {
-        self.clock_ref(self.alpha_clock)
-    }
-
-    pub(crate) fn clock_id(&self, name: &str) -> Option<ClockId> {
-        self.clocks
-            .iter()
-            .find(|c| c.config().name == name)
-            .map(|c| c.id())
     }
 }
 

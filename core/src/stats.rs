@@ -34,7 +34,7 @@ impl<T> LoopState<T> {
     /// ```
     #[must_use]
     pub fn clock_stats<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<ClockStats> {
-        let i = self.inner.position(clock.into()).ok()?;
+        let i = self.inner.clocks.position(clock.into()).ok()?;
         Some(self.inner.stats_of(&self.inner.clocks[i]))
     }
 
@@ -55,7 +55,7 @@ impl<T> LoopState<T> {
     /// ```
     #[must_use]
     pub fn alpha_clock(&self) -> ClockId {
-        self.inner.alpha_clock
+        self.inner.clocks.alpha_clock()
     }
 
     /// The id of the clock called `name` (what [`Tick::clock`](crate::Tick::clock) carries).
@@ -76,7 +76,7 @@ impl<T> LoopState<T> {
     /// ```
     #[must_use]
     pub fn clock_id(&self, name: &str) -> Option<ClockId> {
-        self.inner.clock_id(name)
+        self.inner.clocks.clock_id(name)
     }
 
     /// The clocks' names, in declaration order.

@@ -1,14 +1,14 @@
 //! The step, `(LoopState, now) -> (LoopState, Events)`, and its fast path for the plain
 //! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
-//! paused). Everything else takes the general path in `general.rs`.
+//! paused). Everything else takes the general path in `general.rs`; the rules both share are in
+//! `step_rules.rs`.
 
-use crate::clock::Clock;
-use crate::event::{Event, Render};
 use crate::events::Events;
-use crate::few::Sink;
 use crate::state::{Inner, LoopState};
-use crate::time::{Lag, Nanos, Timestamp};
-use crate::virtual_time::Virtual;
+use crate::step_rules::{
+    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
+};
+use crate::time::{Nanos, Timestamp};
 
 impl<T: Timestamp> LoopState<T> {
     /// Advances the loop to `now` and says what happened: the pure fold.
@@ -126,7 +126,7 @@ impl<T: Timestamp> LoopState<T> {
 impl<T> LoopState<T> {
     /// Where a renderer stands between `clock`'s previous and current tick after the latest
     /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
-    /// such clock. [`Render::alpha`] is this reading for the alpha clock
+    /// such clock. [`Render::alpha`](crate::Render::alpha) is this reading for the alpha clock
     /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)); state that another
     /// clock's updates change blends with that clock's alpha. Read at the render, on the
     /// state after the step: it allocates nothing, for any number of clocks.
@@ -151,7 +151,7 @@ impl<T> LoopState<T> {
     #[must_use]
     pub fn alpha<'a>(&self, clock: impl Into<crate::ClockRef<'a>>) -> Option<f64> {
         let s = &*self.inner;
-        let i = s.position(clock.into()).ok()?;
+        let i = s.clocks.position(clock.into()).ok()?;
         Some(s.clocks[i].alpha(s.virt.now()).0)
     }
 }
@@ -163,11 +163,7 @@ impl<T: Timestamp> Inner<T> {
     /// (a property test checks it on random schedules).
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {
-        self.clocks.len() == 1
-            && self.clocks[0].plain()
-            && !self.clocks_pending
-            && self.virt.is_plain()
-            && self.render_rate.is_none()
+        self.clocks.is_plain() && self.virt.is_plain() && self.render.rate().is_none()
     }
 
     /// A step on the general path, which then works out whether the next one may take the
@@ -181,8 +177,8 @@ impl<T: Timestamp> Inner<T> {
 
     /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
     /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
-    /// once instead of one by one. The rules every path shares are the helpers below, called
-    /// here as on the general path.
+    /// once instead of one by one. The rules every path shares are the helpers of
+    /// `step_rules.rs`, called here as on the general path.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let first = self.real.latest().is_none();
@@ -230,129 +226,4 @@ impl<T: Timestamp> Inner<T> {
         }
         ev.deadline = after.map(|after| deadline_from(now, behind, after));
     }
-
-    /// The constant-rate clocks of a loop of several (or single-stepped) skip the slots that
-    /// passed before `v`, reporting them; nobody sleeps, so each runs the slot in progress.
-    pub(crate) fn skip_missed_slots(&mut self, v: u64, ev: &mut Events<T>) {
-        for clock in &mut self.clocks {
-            if clock.constant_rate() && !clock.ended() {
-                clock.skip_missed(v, false, &mut ev.sink(&mut self.pool));
-            }
-        }
-    }
-
-    /// Moves virtual time by `elapsed` real ns (scaled exactly), applying the max frame delta
-    /// to the virtual advance: beyond it, each clock drops its oldest due ticks (see
-    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)).
-    pub(crate) fn add_real(&mut self, elapsed: u64, ev: &mut Events<T>) {
-        let before = self.virt.now();
-        self.virt.advance(elapsed);
-        let after = self.virt.now();
-        if let Some(max) = self.real.max_delta().filter(|max| after - before > *max) {
-            let limit = before.saturating_add(max);
-            let mut most = 0;
-            for clock in &mut self.clocks {
-                if let Some((first, ticks, time)) = clock.clamp(limit, after) {
-                    most = most.max(time);
-                    ev.sink(&mut self.pool).push(Event::DiscardedTime {
-                        clock: clock.id(),
-                        time: Nanos(time),
-                        first,
-                        ticks,
-                    });
-                }
-            }
-            self.virt.add_discarded(most);
-        }
-    }
-}
-
-/// When the clocks next want a step, in real ns after the latest `now`: at once when the cap
-/// left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more (`wake`
-/// gives `None`) or virtual time never reaches the wake (a time scale of 0); else when virtual
-/// time, now at `v`, reaches `wake`, the earliest time a clock wants a step (asked only
-/// without a backlog). `virt` scales the virtual span to real time; `None` on the fast path (a
-/// scale of 1 with no fraction of a ns carried), where it is the span itself.
-#[inline(always)]
-pub(crate) fn wake_after(
-    backlog: bool,
-    wake: impl FnOnce() -> Option<u64>,
-    v: u64,
-    virt: Option<&Virtual>,
-) -> Option<u64> {
-    if backlog {
-        return Some(0);
-    }
-    let ahead = wake()?.saturating_sub(v);
-    match virt {
-        None => Some(ahead),
-        Some(virt) => virt.real_needed(ahead),
-    }
-}
-
-/// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
-/// a step at the same `v` would run (or held them behind another clock's deferred tick), they
-/// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
-/// deadline is "now": returns whether they were. `plain`: the fast path's count (see
-/// `Clock::end_step`).
-#[inline(always)]
-pub(crate) fn end_clock_step<T>(
-    clock: &mut Clock,
-    v: u64,
-    report: bool,
-    plain: Option<u32>,
-    out: Sink<'_, T>,
-) -> bool {
-    let Some(ticks) = clock.end_step(v, plain) else {
-        return false;
-    };
-    if report {
-        out.push_after(Event::Deferred {
-            clock: clock.id(),
-            ticks,
-        });
-    }
-    true
-}
-
-/// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per
-/// clock, at the first step that finds `clock` at the end of the time axis.
-#[inline(always)]
-pub(crate) fn report_end_of_time<T>(clock: &mut Clock, out: Sink<'_, T>) {
-    if let Some(next_tick) = clock.end_of_time() {
-        out.push_after(Event::EndOfTime {
-            clock: clock.id(),
-            next_tick,
-        });
-    }
-}
-
-/// Whether a step renders (before the render cap, if any, has its say): the first step
-/// always does, then every step that moved real time (`elapsed` ns).
-#[inline(always)]
-pub(crate) fn renders(first: bool, elapsed: u64) -> bool {
-    first || elapsed > 0
-}
-
-/// The render event of a step that left virtual time at `v`: the alpha clock's (`clock`)
-/// alpha, lag and ticks run, whether the loop is paused, and the virtual time the step moved
-/// (`delta`).
-#[inline(always)]
-pub(crate) fn render_of(clock: Option<&Clock>, v: u64, paused: bool, delta: Nanos) -> Render {
-    let (alpha, lag) = clock.map_or((0.0, Lag::ZERO), |c| c.alpha(v));
-    Render {
-        alpha,
-        lag,
-        ticks: clock.map_or(0, Clock::ran),
-        paused,
-        delta,
-    }
-}
-
-/// A deadline `after` ns past the latest `now`, as a timestamp measured from the step's `now`
-/// (which is `behind` ns before the latest `now` if the clock went backwards), so that it is
-/// never earlier than `now`, even where `start + deadline` would not fit the timestamp type.
-#[inline]
-pub(crate) fn deadline_from<T: Timestamp>(now: T, behind: u64, after: u64) -> T {
-    now.add_nanos(after.saturating_add(behind))
 }

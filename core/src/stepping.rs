@@ -5,7 +5,7 @@
 use crate::config::Policy;
 use crate::events::Events;
 use crate::state::Inner;
-use crate::step::end_clock_step;
+use crate::step_rules::end_clock_step;
 use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
@@ -17,7 +17,7 @@ impl<T: Timestamp> Inner<T> {
         if request == 0 {
             return None;
         }
-        let Some(a) = self.clocks.iter().position(|c| c.id() == self.alpha_clock) else {
+        let Some(a) = self.clocks.alpha_index() else {
             self.virt.cancel_steps();
             return None;
         };

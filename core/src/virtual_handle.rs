@@ -417,7 +417,7 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// ```
     #[must_use]
     pub fn delta(&self) -> Nanos {
-        Nanos(self.virt.now().saturating_sub(self.span.virt0))
+        Nanos(self.virt.now().saturating_sub(self.span.virtual_start()))
     }
 
     /// Virtual time since the start modulo `period`, rounded down to whole ns: in

@@ -300,7 +300,7 @@ mod tests {
         assert!(!v.has_pending() && v.is_plain());
         v.set_scale(s(1, 2));
         let mut ev = Events::<Nanos>::new();
-        let mut pool = crate::few::Pool::new();
+        let mut pool = crate::few::Pool::for_clocks(&[]);
         v.emit_controls(&mut ev.sink(&mut pool));
         assert_eq!(
             ev.iter().collect::<alloc::vec::Vec<_>>(),
