@@ -9,7 +9,7 @@ use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_time::{Fixed, Time};
 use tickfold_core::{
     ClockConfig, ClockError, ClockId, ClockMut, ClockRef, Events, LoopState, Nanos, Period, Render,
-    Tick, TickSpan,
+    Tick,
 };
 
 /// The tickfold loop of the app, stepped once per frame by [`TickfoldPlugin`](crate::TickfoldPlugin),
@@ -83,7 +83,13 @@ impl ClockEntry {
     /// shows as the timestep, as [`rate_changed`](Self::rate_changed) sets it.
     ///
     /// [`ClockHandle::latest_tick`]: tickfold_core::ClockHandle::latest_tick
-    pub(crate) fn restore(&mut self, latest: Option<TickSpan>, rate: Period, now: Nanos) {
+    #[cfg(feature = "serde")]
+    pub(crate) fn restore(
+        &mut self,
+        latest: Option<tickfold_core::TickSpan>,
+        rate: Period,
+        now: Nanos,
+    ) {
         let mut fixed = Time::<Fixed>::default();
         fixed.set_wrap_period(self.fixed.wrap_period());
         fixed.set_timestep(first_tick(rate));
