@@ -16,14 +16,14 @@
 //! callgrind and repeat exactly on a loaded machine; the ns medians are from one run on this
 //! project's shared 2-core machine, so compare ratios, not absolute figures.
 //!
-//! | per frame, 0 / 1 / 8 updates + render | before the rework | after the compact `Events` | last round | now |
-//! |---|---|---|---|---|
-//! | `advance_into` (in place), instructions | 359 / 514 / 1,539 | 253 / 477 / 1,172 | 214 / 422 / 874 | 240 / 445 / 869 |
-//! | `step` (by value), instructions | 876 / 1,031 / 2,056 | 381 / 680 / 1,424 | 355 / 559 / 1,011 | 281 / 483 / 907 |
-//! | `game-loop` 1.3 inlined, instructions | 58 / 76 / 139 | 58 / 76 / 139 | 59 / 77 / 140 | 59 / 77 / 140 |
-//! | floor, instructions | 151 / 211 / 576 | 152 / 212 / 577 | 152 / 212 / 577 | 152 / 212 / 577 |
-//! | `advance_into`, median ns (ratio to `game-loop`) | 44.3 / 63.4 / 192.6 (4.6 / 5.1 / 9.2) | 30.0 / 35.4 / 143.4 (3.2 / 3.0 / 6.7) | 20.0 / 56.4 / 107.5 (3.2 / 4.5 / 5.0) | 35.2 / 56.5 / 102.9 (3.6 / 4.5 / 5.0) |
-//! | `step`, median ns (ratio to `game-loop`) | 111.1 / 136.2 / 269.6 (11.5 / 11.0 / 12.8) | 56.1 / 65.1 / 196.3 (6.0 / 5.5 / 9.2) | 38.9 / 76.7 / 129.9 (6.3 / 6.1 / 6.1) | 47.1 / 74.5 / 125.3 (4.9 / 6.0 / 6.1) |
+//! | per frame, 0 / 1 / 8 updates + render | before the rework | after the compact `Events` | last round | compact `Events` merged | now |
+//! |---|---|---|---|---|---|
+//! | `advance_into` (in place), instructions | 359 / 514 / 1,539 | 253 / 477 / 1,172 | 214 / 422 / 874 | 240 / 445 / 869 | 208 / 411 / 838 |
+//! | `step` (by value), instructions | 876 / 1,031 / 2,056 | 381 / 680 / 1,424 | 355 / 559 / 1,011 | 281 / 483 / 907 | 249 / 449 / 876 |
+//! | `game-loop` 1.3 inlined, instructions | 58 / 76 / 139 | 58 / 76 / 139 | 59 / 77 / 140 | 59 / 77 / 140 | 59 / 77 / 140 |
+//! | floor, instructions | 151 / 211 / 576 | 152 / 212 / 577 | 152 / 212 / 577 | 152 / 212 / 577 | 152 / 212 / 577 |
+//! | `advance_into`, median ns (ratio to `game-loop`) | 44.3 / 63.4 / 192.6 (4.6 / 5.1 / 9.2) | 30.0 / 35.4 / 143.4 (3.2 / 3.0 / 6.7) | 20.0 / 56.4 / 107.5 (3.2 / 4.5 / 5.0) | 35.2 / 56.5 / 102.9 (3.6 / 4.5 / 5.0) | 19.8 / 37.8 / 89.1 (3.1 / 3.2 / 4.4) |
+//! | `step`, median ns (ratio to `game-loop`) | 111.1 / 136.2 / 269.6 (11.5 / 11.0 / 12.8) | 56.1 / 65.1 / 196.3 (6.0 / 5.5 / 9.2) | 38.9 / 76.7 / 129.9 (6.3 / 6.1 / 6.1) | 47.1 / 74.5 / 125.3 (4.9 / 6.0 / 6.1) | 29.6 / 50.4 / 115.8 (4.6 / 4.3 / 5.7) |
 //!
 //! Each column is one run of the peers bench at that state of the core ("before": before the
 //! compact `Events` and the boxed `LoopState`, on a busier machine). The instruction counts
@@ -31,7 +31,7 @@
 //! and 35.2 ns at 0 updates in two runs minutes apart, so read the ns columns as ratios within
 //! one run, and the instruction counts as the change.
 //!
-//! The last column (this round) trades the two APIs against each other. `Events` now holds one
+//! The "compact `Events` merged" column trades the two APIs against each other. `Events` now holds one
 //! clock's run inline and lends several clocks' runs and the rare events from buffers the state
 //! keeps, so it is 184 bytes instead of 896: by-value `step` copies 29 instructions out of the
 //! call instead of 112, and is 74 to 104 instructions a frame cheaper; any number of clocks
@@ -44,12 +44,22 @@
 //! shows where the instructions are (the check that the fast path applies, about 18; copying
 //! the step's span record, about 16).
 //!
-//! | other cases, instructions per frame in the peers bench | after the compact `Events` | last round | now |
-//! |---|---|---|---|
-//! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,929 | 34,918 (the floor: 52,826) |
-//! | 1 / 4 / 16 clocks, one update each, stepping and reading (`advance_into`) | 477 / 2,295 / 8,556 | 422 / 2,377 / 9,123 | 445 / 2,489 / 8,684 |
-//! | 1,000 updates: allocations per step (`advance_into` / `step`) | 0 / 0 | 0 / 0 | 0 / 0 |
-//! | 1, 4, 16 and 64 clocks: allocations per step (stepping and reading, any rare events) | 0 only up to 4 | 0 only up to 4 | 0 |
+//! The last column (this round) takes those two out. Whether the fast path applies is one flag the step
+//! leaves in the state, forgotten by every `&mut` reach of it (every control, clock added or
+//! removed, refusal), so only a step keeps it; the fast path records where its span starts and
+//! marks the plain mapping instead of copying it. Several clocks' merged order is sorted in
+//! one list the walk reads directly. The clock now also notes its latest tick each step that
+//! runs ticks (for [`ClockHandle::latest_tick`](tickfold_core::ClockHandle::latest_tick)), a
+//! compare and two stores. Against the floor the fold is still 1.37 / 1.94 / 1.45 times its
+//! instructions (`advance_into`) and 4 clocks 1.42 times four single-clock loops: the targets
+//! of `BENCHMARKS.md` that are marked missed.
+//!
+//! | other cases, instructions per frame in the peers bench | after the compact `Events` | last round | compact `Events` merged | now |
+//! |---|---|---|---|---|
+//! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,929 | 34,918 | 34,887 (the floor: 52,826) |
+//! | 1 / 4 / 16 clocks, one update each, stepping and reading (`advance_into`) | 477 / 2,295 / 8,556 | 422 / 2,377 / 9,123 | 445 / 2,489 / 8,684 | 411 / 2,339 / 8,093 |
+//! | 1,000 updates: allocations per step (`advance_into` / `step`) | 0 / 0 | 0 / 0 | 0 / 0 | 0 / 0 |
+//! | 1, 4, 16 and 64 clocks: allocations per step (stepping and reading, any rare events) | 0 only up to 4 | 0 only up to 4 | 0 | 0 |
 //!
 //! (Before the compact `Events`, 1,000 updates spilled to the heap and several clocks allocated
 //! every step.)

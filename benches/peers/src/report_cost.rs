@@ -623,10 +623,12 @@ pub fn notes(r: &Results, out: &mut String) {
              inlined: the compiler kept {} out of the timing loop of `advance_into` (the floor \
              and `game-loop` are inlined whole), so each frame pays a call, saved registers and \
              the state reloaded through pointers. (2) tickfold-core's own code, \
-             {:.0} instructions against the floor's {:.0} in `floor.rs`: the fast path still \
-             checks for what the floor does not have (several clocks, scale, pause, a render \
-             cap, the run-time controls' grid segment and per-step span, generic `Timestamp` \
-             conversions, saturating arithmetic at the end of time), and builds the step's \
+             {:.0} instructions against the floor's {:.0} in `floor.rs`: the fast path asks \
+             one cached flag whether the frame uses what the floor does not have (several \
+             clocks, scale, pause, a render cap, the run-time controls), then still pays for \
+             generic `Timestamp` conversions, saturating arithmetic at the end of time, the \
+             step's span (the virtual-time view's frame delta) and the clock's latest tick \
+             (kept for readers between steps and for saves), and builds the step's \
              description (the run, the rare-event lists, the render, the deadline) in an \
              `Events` value the shell then reads.{lists} (3) Each further update: about {:.0} \
              instructions for `advance_into` against the floor's {:.0} (the 8-update frame \
