@@ -172,9 +172,7 @@ impl<T> Rare<T> {
     /// The address of the buffer the list holds, 0 for none (see [`held`]).
     #[inline(always)]
     fn addr(&self) -> usize {
-        self.buf
-            .as_ref()
-            .map_or(0, |b| Arc::as_ptr(b).cast::<u8>() as usize)
+        addr(self.buf.as_ref())
     }
 
     /// Whether there is any rare event (before the updates or after them).
@@ -337,6 +335,12 @@ impl<T> Rare<T> {
     }
 }
 
+/// The address of a shared buffer, 0 for none: what [`held`] ors.
+#[inline(always)]
+fn addr<B>(buf: Option<&Arc<B>>) -> usize {
+    buf.map_or(0, |b| Arc::as_ptr(b).cast::<u8>() as usize)
+}
+
 /// Whether `runs` or `rare` holds a buffer: one look at both handles' addresses (or'ed),
 /// where asking each took two.
 #[inline(always)]
@@ -446,9 +450,7 @@ impl Runs {
     /// The address of the buffer the list holds, 0 for none (see [`held`]).
     #[inline(always)]
     fn addr(&self) -> usize {
-        self.buf
-            .as_ref()
-            .map_or(0, |b| Arc::as_ptr(b).cast::<u8>() as usize)
+        addr(self.buf.as_ref())
     }
 
     /// Empties the list to fill it again in the same step, keeping its buffer.
