@@ -122,7 +122,10 @@ impl ClockSet {
     /// Whether this set alone allows the fast path: one plain clock and nothing pending.
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {
-        self.clocks.len() == 1 && self.clocks[0].plain() && !self.pending
+        self.clocks.len() == 1
+            && self.clocks[0].plain()
+            && !self.clocks[0].spares()
+            && !self.pending
     }
 
     #[inline]

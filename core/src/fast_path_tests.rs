@@ -374,3 +374,19 @@ fn the_fast_path_is_taken_on_the_cached_answer() {
         .tests(2_000)
         .quickcheck(the_cached_answer_is_the_recomputed_one as fn(Case, Vec<(u8, u32)>) -> bool);
 }
+
+/// Found by the property above (CI, 2026-11-28): a tick refused while the loop was plain ran
+/// again on the fast path, which never spends the refusal, so the clock kept sparing a tick
+/// that had run (the general twin spent it).
+#[test]
+fn a_refused_tick_run_again_is_spent_on_either_path() {
+    let case = Case {
+        hz: (144, 1),
+        cap: None,
+        clamp: None,
+        phase: 0.5,
+        frames: vec![0, 0, 0, 0, 1],
+    };
+    let ops = vec![(99, 1), (156, 0), (11, 1), (1, 3)];
+    assert!(the_cached_answer_is_the_recomputed_one(case, ops));
+}

@@ -294,6 +294,13 @@ impl Clock {
         self.plain
     }
 
+    /// Whether refused ticks wait to run (see `spare`): only the general path spends them, so
+    /// the fast path does not apply until they have run.
+    #[inline]
+    pub(crate) fn spares(&self) -> bool {
+        self.spare > 0
+    }
+
     /// Where the next tick's interval (or slot) starts on the current grid segment.
     #[inline(always)]
     pub(crate) fn tick_start(&self) -> GridPoint {
