@@ -385,8 +385,8 @@ fn a_refused_tick_run_again_is_spent_on_either_path() {
         cap: None,
         clamp: None,
         phase: 0.5,
-        frames: vec![0, 0, 0, 0, 1],
+        frames: alloc::vec![0, 0, 0, 0, 1],
     };
-    let ops = vec![(99, 1), (156, 0), (11, 1), (1, 3)];
+    let ops = alloc::vec![(99, 1), (156, 0), (11, 1), (1, 3)];
     assert!(the_cached_answer_is_the_recomputed_one(case, ops));
 }
