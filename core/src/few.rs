@@ -20,7 +20,7 @@ use crate::clock::Clock;
 use crate::event::Event;
 use crate::grid::Run;
 use crate::report::Report;
-use crate::walk;
+use crate::walk::{self, UNNOTED};
 
 /// Bits of [`RareBuf::meta`] for a count of words.
 const LEN_BITS: u32 = 24;
@@ -393,57 +393,66 @@ impl Runs {
     }
 
     /// Appends `run`: inline when the list is empty, else into a buffer taken from `pool`.
+    /// Its first tick's due time is not noted (see [`UNNOTED`]).
     #[inline]
     pub(crate) fn push<T>(&mut self, run: Run, pool: &mut Pool<T>) {
         if self.len == 0 {
             self.one = Some(run);
             self.len = 1;
+            pool.first_due = UNNOTED;
         } else {
-            self.push_more(run, pool);
+            self.push_more(run, UNNOTED, pool);
         }
     }
 
     /// [`push`](Self::push) of the run `f` makes, made where it goes: into the inline slot
-    /// when the list is empty (no copy through the stack).
+    /// (no copy through the stack). Only the fast path's lone clock pushes this way, as the
+    /// step's only run, whose due time no merge asks for: nothing is noted.
     #[inline(always)]
     pub(crate) fn push_with<T>(&mut self, f: impl FnOnce() -> Run, pool: &mut Pool<T>) {
         if self.len == 0 {
             self.one = Some(f());
             self.len = 1;
         } else {
-            self.push_more(f(), pool);
+            self.push_more(f(), UNNOTED, pool);
         }
     }
 
     /// [`push`](Self::push) inlined, for the general path, where a step of several clocks
-    /// pushes several runs (a call each cost more than the push).
+    /// pushes several runs (a call each cost more than the push), noting the run's first
+    /// tick's due time `due` (the clock's, before it fired), which the merge then need not
+    /// work out.
     #[inline(always)]
-    pub(crate) fn push_inline<T>(&mut self, run: Run, pool: &mut Pool<T>) {
+    pub(crate) fn push_inline<T>(&mut self, run: Run, due: u64, pool: &mut Pool<T>) {
         if self.len == 0 {
             self.one = Some(run);
             self.len = 1;
+            pool.first_due = due;
         } else {
-            self.append(run, pool);
+            self.append(run, due, pool);
         }
     }
 
     /// [`push`](Self::push) onto one run or more: the runs go to the buffer.
     #[cold]
     #[inline(never)]
-    fn push_more<T>(&mut self, run: Run, pool: &mut Pool<T>) {
-        self.append(run, pool);
+    fn push_more<T>(&mut self, run: Run, due: u64, pool: &mut Pool<T>) {
+        self.append(run, due, pool);
     }
 
     /// [`push_more`](Self::push_more)'s work.
     #[inline(always)]
-    fn append<T>(&mut self, run: Run, pool: &mut Pool<T>) {
-        // Gathered in the pool's own list during the step (no shared buffer to look at per
+    fn append<T>(&mut self, run: Run, due: u64, pool: &mut Pool<T>) {
+        // Gathered in the pool's own lists during the step (no shared buffer to look at per
         // run), handed to a shared buffer once, when the step ends (see `Pool::settle`).
         if self.len == 1 {
             pool.scratch.clear();
             pool.scratch.extend(self.one.take());
+            pool.dues.clear();
+            pool.dues.push(pool.first_due);
         }
         pool.scratch.push(run);
+        pool.dues.push(due);
         self.len = self.len.saturating_add(1);
     }
 
@@ -516,6 +525,12 @@ pub(crate) struct Pool<T> {
     runs: Option<Arc<RunsBuf>>,
     /// A step's runs while it has two or more, until it ends.
     scratch: Vec<Run>,
+    /// The first tick's due time of each run in `scratch`, as the step noted it, or
+    /// [`UNNOTED`].
+    dues: Vec<u64>,
+    /// The same for the step's first run, while it is the only one (inline in [`Runs`]).
+    /// Set by every push onto an empty list but the fast path's, which never has a second.
+    first_due: u64,
     rare: Option<Arc<RareBuf<T>>>,
     /// The room: runs, ticks of a merged order, words, reports.
     room: [usize; 4],
@@ -544,6 +559,8 @@ impl<T> Pool<T> {
         Pool {
             runs: (runs > 1).then(|| Arc::new(RunsBuf::with_capacity(runs, ticks))),
             scratch: Vec::with_capacity(if runs > 1 { runs } else { 0 }),
+            dues: Vec::with_capacity(if runs > 1 { runs } else { 0 }),
+            first_due: UNNOTED,
             rare: Some(Arc::new(RareBuf::with_capacity(words, reports))),
             room,
         }
@@ -603,7 +620,7 @@ impl<T> Pool<T> {
             RunsBuf::clear,
         ) {
             core::mem::swap(&mut b.runs, &mut self.scratch);
-            walk::order(&b.runs, &mut b.order);
+            walk::order(&b.runs, &self.dues, &mut b.order);
         }
         self.runs.clone_from(&runs.buf);
     }

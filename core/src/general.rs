@@ -75,6 +75,7 @@ impl<T: Timestamp> Inner<T> {
         let mut capped = false;
         for clock in &mut self.clocks {
             let mut run = clock.run();
+            let due = clock.due();
             let n = if clock.plain() {
                 clock.catch_up(v)
             } else {
@@ -85,7 +86,7 @@ impl<T: Timestamp> Inner<T> {
             };
             if n > 0 {
                 run.count = n;
-                ev.runs.push_inline(run, &mut self.pool);
+                ev.runs.push_inline(run, due, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }
