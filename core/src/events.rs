@@ -220,7 +220,7 @@ impl<T> Events<T> {
         Updates {
             runs: &self.runs,
             v: self.v,
-            walk: Walk::new(self.runs.as_slice(), self.v),
+            walk: Walk::new(&self.runs, self.v),
         }
     }
 
@@ -417,7 +417,7 @@ impl Cursor {
         Cursor {
             before: ev.before.start(),
             after: 0,
-            walk: Walk::new(ev.runs.as_slice(), ev.v),
+            walk: Walk::new(&ev.runs, ev.v),
             render: true,
         }
     }

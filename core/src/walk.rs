@@ -132,10 +132,10 @@ fn more_keys(run: &Run, at: u64, out: &mut alloc::vec::Vec<(u64, u64)>) {
 }
 
 impl Walk {
-    /// The walk over `runs`' ticks, at virtual time `v`.
+    /// The walk over `src`'s ticks, at virtual time `v`.
     #[inline(always)]
-    pub(crate) fn new(runs: &[Run], v: u64) -> Walk {
-        match runs {
+    pub(crate) fn new<S: Source + ?Sized>(src: &S, v: u64) -> Walk {
+        match src.all() {
             [] => Walk {
                 left: 0,
                 g: GridPoint::ZERO,
@@ -156,17 +156,17 @@ impl Walk {
                     merge: Merge::None,
                 }
             }
-            runs => Walk::several(runs),
+            _ => Walk::several(src.order().len()),
         }
     }
 
-    /// The walk over several runs, along the step's order (out of line: the common single
-    /// run's walk stays small).
+    /// The walk over several runs' `ticks`, along the step's order (which holds one entry a
+    /// tick; out of line: the common single run's walk stays small).
     #[cold]
     #[inline(never)]
-    fn several(runs: &[Run]) -> Walk {
+    fn several(ticks: usize) -> Walk {
         Walk {
-            left: runs.iter().map(|r| u64::from(r.count)).sum(),
+            left: ticks as u64,
             g: GridPoint::ZERO,
             x: 0,
             direct: false,
@@ -303,7 +303,7 @@ pub(crate) mod tests {
     fn the_direct_walk_gives_the_grid_walks_ticks() {
         fn prop(case: Case) -> bool {
             let runs = [case.run];
-            let direct = Walk::new(&runs, case.v);
+            let direct = Walk::new(&runs[..], case.v);
             let mut by_grid = direct.clone();
             by_grid.direct = false;
             ticks(direct, &runs, case.v) == ticks(by_grid, &runs, case.v)
@@ -327,8 +327,8 @@ pub(crate) mod tests {
                 start: plain_start,
                 ..run
             };
-            let offset = ticks(Walk::new(&[run], case.v), &[run], case.v);
-            let flat = ticks(Walk::new(&[plain], case.v), &[plain], case.v);
+            let offset = ticks(Walk::new(&[run][..], case.v), &[run], case.v);
+            let flat = ticks(Walk::new(&[plain][..], case.v), &[plain], case.v);
             offset.len() == flat.len()
                 && offset.iter().zip(&flat).enumerate().all(|(j, (a, b))| {
                     let m = u128::from(run.start.m) + j as u128;
@@ -414,14 +414,14 @@ pub(crate) mod tests {
             start: GridPoint::at(rate, 1_000),
             step: GridStep::of(rate),
         };
-        assert!(Walk::new(&[run], 20_000_000_000).direct);
+        assert!(Walk::new(&[run][..], 20_000_000_000).direct);
         // Before the grid's origin, past 64 bits, or a constant-rate slot: the grid walk.
-        assert!(!Walk::new(&[run], 999).direct);
+        assert!(!Walk::new(&[run][..], 999).direct);
         run.origin = 0;
         run.phase_ns = u64::MAX;
-        assert!(!Walk::new(&[run], 1).direct);
+        assert!(!Walk::new(&[run][..], 1).direct);
         run.phase_ns = 0;
         run.constant_rate = true;
-        assert!(!Walk::new(&[run], 1).direct);
+        assert!(!Walk::new(&[run][..], 1).direct);
     }
 }
