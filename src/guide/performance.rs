@@ -56,13 +56,13 @@
 //! the due time its clock noted when it fired the run's first tick, instead of working it out
 //! from the grid again, and sorts an order of up to 24 ticks by insertion, inline. Against the
 //! floor the fold is still 1.37 / 1.94 / 1.45 times its instructions (`advance_into`), and 4
-//! clocks 1.36 times four single-clock loops (16 clocks 1.15): the targets of `BENCHMARKS.md`
+//! clocks 1.35 times four single-clock loops (16 clocks 1.14): the targets of `BENCHMARKS.md`
 //! that are marked missed.
 //!
 //! | other cases, instructions per frame in the peers bench | after the compact `Events` | last round | compact `Events` merged | now |
 //! |---|---|---|---|---|
 //! | 1,000 catch-up updates in one step (no cap), stepping and reading them | 68,624 | 34,929 | 34,918 | 34,887 (the floor: 52,826) |
-//! | 1 / 4 / 16 clocks, one update each, stepping and reading (`advance_into`) | 477 / 2,295 / 8,556 | 422 / 2,377 / 9,123 | 445 / 2,489 / 8,684 | 411 / 2,233 / 7,547 |
+//! | 1 / 4 / 16 clocks, one update each, stepping and reading (`advance_into`) | 477 / 2,295 / 8,556 | 422 / 2,377 / 9,123 | 445 / 2,489 / 8,684 | 411 / 2,214 / 7,492 |
 //! | 1,000 updates: allocations per step (`advance_into` / `step`) | 0 / 0 | 0 / 0 | 0 / 0 | 0 / 0 |
 //! | 1, 4, 16 and 64 clocks: allocations per step (stepping and reading, any rare events) | 0 only up to 4 | 0 only up to 4 | 0 | 0 |
 //!
