@@ -119,6 +119,15 @@ impl ClockSet {
         self.alpha_clock = id;
     }
 
+    /// Whether this set alone allows the fast path for several clocks: two or more, every one
+    /// plain, none with refused ticks waiting, and nothing pending.
+    #[inline]
+    pub(crate) fn is_plain_several(&self) -> bool {
+        self.clocks.len() >= 2
+            && !self.pending
+            && self.clocks.iter().all(|c| c.plain() && !c.spares())
+    }
+
     /// Whether this set alone allows the fast path: one plain clock and nothing pending.
     #[inline]
     pub(crate) fn is_plain(&self) -> bool {

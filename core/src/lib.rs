@@ -94,6 +94,9 @@ mod report;
 mod serde_impls;
 #[cfg(feature = "serde")]
 mod serde_state;
+mod several;
+#[cfg(test)]
+mod several_tests;
 mod span;
 #[cfg(feature = "serde")]
 mod state_error;

@@ -211,15 +211,21 @@ impl<T> DerefMut for Contents<T> {
     }
 }
 
-/// Whether the next step may take the fast path: [`Inner::is_plain`] as the latest step left
-/// it, forgotten (`false`) at any mutable reach into the state since (see [`Contents`]). A
-/// cache of what the state says, so never saved, and two states compare equal whatever theirs.
+/// Which fast path the next step may take: [`Inner::fast_path`] as the latest step left it,
+/// forgotten ([`UNKNOWN`](Self::UNKNOWN)) at any mutable reach into the state since (see
+/// [`Contents`]). A cache of what the state says, so never saved, and two states compare
+/// equal whatever theirs.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct FastPath(pub(crate) bool);
+pub(crate) struct FastPath(pub(crate) u8);
 
 impl FastPath {
-    /// Not known: the next step takes the general path, which works it out.
-    pub(crate) const UNKNOWN: FastPath = FastPath(false);
+    /// Not known, or no fast path applies: the next step takes the general path, which works
+    /// it out.
+    pub(crate) const UNKNOWN: FastPath = FastPath(0);
+    /// One plain clock ([`Inner::is_plain`]): the fast path of `step.rs`.
+    pub(crate) const ONE: FastPath = FastPath(1);
+    /// Several plain clocks ([`Inner::is_plain_several`]): the fast path of `several.rs`.
+    pub(crate) const SEVERAL: FastPath = FastPath(2);
 }
 
 impl PartialEq for FastPath {
