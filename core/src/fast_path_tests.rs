@@ -7,6 +7,7 @@ use core::time::Duration;
 use alloc::vec::Vec;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
+use crate::state::{FastPath, Inner};
 use crate::{Events, LoopConfig, LoopState, Nanos, Period};
 
 #[derive(Clone, Debug)]
@@ -30,24 +31,40 @@ impl Arbitrary for Case {
             cap: bool::arbitrary(g).then(|| 1 + u32::arbitrary(g) % 12),
             clamp: bool::arbitrary(g).then(|| 1 + u64::arbitrary(g) % 300_000_000),
             phase: if bool::arbitrary(g) { 0.5 } else { 0.0 },
-            frames: (0..len)
-                .map(|_| match u8::arbitrary(g) % 12 {
-                    0 => 0,
-                    1 => -(i64::arbitrary(g).rem_euclid(30_000_000)),
-                    2 => i64::arbitrary(g).rem_euclid(2_000_000_000),
-                    _ => 16_666_666 + i64::arbitrary(g).rem_euclid(200_001) - 100_000,
-                })
-                .collect(),
+            frames: frames(g, len),
         }
     }
 
     fn shrink(&self) -> alloc::boxed::Box<dyn Iterator<Item = Case>> {
-        let me = self.clone();
-        alloc::boxed::Box::new(self.frames.shrink().map(move |frames| Case {
+        shrink_frames(self, &self.frames, |me, frames| Case {
             frames,
             ..me.clone()
-        }))
+        })
     }
+}
+
+/// `len` frame deltas as the fast paths' properties draw them, in ns (negative steps back):
+/// mostly a 60 Hz frame with ±0.1 ms of jitter, some empty, some backwards, some long.
+pub(crate) fn frames(g: &mut Gen, len: usize) -> Vec<i64> {
+    (0..len)
+        .map(|_| match u8::arbitrary(g) % 12 {
+            0 => 0,
+            1 => -(i64::arbitrary(g).rem_euclid(30_000_000)),
+            2 => i64::arbitrary(g).rem_euclid(2_000_000_000),
+            3 => i64::arbitrary(g).rem_euclid(200_000_000),
+            _ => 16_666_666 + i64::arbitrary(g).rem_euclid(200_001) - 100_000,
+        })
+        .collect()
+}
+
+/// A case shrunk by shrinking its `frames` (`with` puts shrunk frames in a copy of `me`).
+pub(crate) fn shrink_frames<C: Clone + 'static>(
+    me: &C,
+    frames: &[i64],
+    with: fn(&C, Vec<i64>) -> C,
+) -> alloc::boxed::Box<dyn Iterator<Item = C>> {
+    let me = me.clone();
+    alloc::boxed::Box::new(frames.to_vec().shrink().map(move |f| with(&me, f)))
 }
 
 /// The case's loop twice: one for the fast path, one forced onto the general path.
@@ -62,43 +79,71 @@ fn two_loops(case: &Case) -> (LoopState<Nanos>, LoopState<Nanos>) {
 }
 
 fn same_paths(case: Case) -> bool {
-    let (mut fast, mut general) = two_loops(&case);
+    let (fast, _) = two_loops(&case);
+    fast_path_is_general(fast, &case.frames, FastPath::ONE, Inner::advance_plain)
+}
+
+/// Steps `fast` through `frames` (ns deltas; negative steps back) on its fast path `path`
+/// (`step`), and a copy of it on the general path: whether the path applies before every
+/// step and both agree after it (see [`same_step`]).
+pub(crate) fn fast_path_is_general(
+    mut fast: LoopState<Nanos>,
+    frames: &[i64],
+    path: FastPath,
+    step: fn(&mut Inner<Nanos>, Nanos, &mut Events<Nanos>),
+) -> bool {
+    let mut general = fast.clone();
     let (mut ef, mut eg) = (Events::new(), Events::new());
     let mut now = 0u64;
-    for d in case.frames {
+    for &d in frames {
         now = if d < 0 {
             now.saturating_sub(d.unsigned_abs())
         } else {
             now.saturating_add(d.unsigned_abs())
         };
-        if !fast.inner.is_plain() {
+        if fast.inner.fast_path().0 != path.0 {
             return false;
         }
         ef.clear();
         eg.clear();
         // As `advance_new` does: the step's span first (the render's delta reads it), the
-        // fast path's by the plain mapping.
+        // fast path's by the plain mapping; the events settled at the end.
         fast.inner.begin_plain_span();
         general.inner.begin_span();
-        fast.inner.advance_plain(Nanos(now), &mut ef);
+        step(&mut fast.inner, Nanos(now), &mut ef);
         general.inner.advance_general(Nanos(now), &mut eg);
-        // The same state, the same lazily produced events (compared one by one, then as the
-        // whole sequence with the deadline), the same updates and counts.
-        if fast != general || ef != eg || ef.len() != eg.len() {
+        ef.settle(&mut fast.inner.pool);
+        eg.settle(&mut general.inner.pool);
+        if !same_step(&fast, &general, &ef, &eg) {
             return false;
         }
-        if !ef.iter().eq(eg.iter()) || !ef.updates().eq(eg.updates()) {
-            return false;
-        }
-        if ef.clone().into_vec() != eg.clone().into_vec() {
-            return false;
-        }
-        // The same save: the fast path's span (recorded without its mapping) saves as the
-        // general path's.
-        #[cfg(feature = "serde")]
-        if serde_json::to_string(&fast).ok() != serde_json::to_string(&general).ok() {
-            return false;
-        }
+    }
+    true
+}
+
+/// Whether a step on a fast path (`fast`, its events `ef`) and the same step on the general
+/// path (`general`, `eg`) agree: the same state, the same lazily produced events (compared
+/// one by one, then as the whole sequence with the deadline), the same updates and counts,
+/// and the same save (the fast paths' span, recorded without its mapping, saves as the
+/// general path's).
+pub(crate) fn same_step(
+    fast: &LoopState<Nanos>,
+    general: &LoopState<Nanos>,
+    ef: &Events<Nanos>,
+    eg: &Events<Nanos>,
+) -> bool {
+    if fast != general || ef != eg || ef.len() != eg.len() {
+        return false;
+    }
+    if !ef.iter().eq(eg.iter()) || !ef.updates().eq(eg.updates()) {
+        return false;
+    }
+    if ef.clone().into_vec() != eg.clone().into_vec() {
+        return false;
+    }
+    #[cfg(feature = "serde")]
+    if serde_json::to_string(fast).ok() != serde_json::to_string(general).ok() {
+        return false;
     }
     true
 }

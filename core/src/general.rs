@@ -90,20 +90,7 @@ impl<T: Timestamp> Inner<T> {
             }
             capped |= n >= clock.checked().cap;
         }
-        // Only a step in which some clock reached its cap can defer a tick.
-        if capped {
-            let _ = self.hold_after_deferral(ev, v);
-        }
-        let mut wake: Option<u64> = None;
-        let mut backlog = false;
-        for clock in &mut self.clocks {
-            clock.note_latest_step();
-            clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
-            if !clock.ended() {
-                wake = Some(wake.map_or(clock.wake(), |w| w.min(clock.wake())));
-            }
-        }
+        let (backlog, wake) = self.end_merged_step::<false>(capped, v, ev);
         wake_after(backlog, || wake, v, Some(&self.virt)).map(|r| now_real.saturating_add(r))
     }
 

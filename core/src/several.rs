@@ -11,10 +11,8 @@
 
 use crate::events::Events;
 use crate::state::Inner;
-use crate::step_rules::{
-    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
-};
-use crate::time::{Nanos, Timestamp};
+use crate::step_rules::{report_end_of_time, wake_after};
+use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
     /// Whether this step can take the fast path for several clocks (see the module docs).
@@ -29,20 +27,8 @@ impl<T: Timestamp> Inner<T> {
     #[cold]
     #[inline(never)]
     pub(crate) fn advance_plain_several(&mut self, now: T, ev: &mut Events<T>) {
-        let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
-        let before = self.virt.now();
-        if elapsed > 0 {
-            // At a scale of 1 the virtual advance is the real one.
-            if self.real.max_delta().is_some_and(|max| elapsed > max) {
-                self.add_real(elapsed, ev);
-            } else {
-                self.virt.advance_unscaled(elapsed);
-            }
-            self.virt.record_frame(before);
-        }
-        let v = self.virt.now();
-        ev.v = v;
+        let at = self.start_plain_step(now, ev);
+        let v = at.v;
         // Each clock worked off on its own; the merge of `Events` orders the runs by due time.
         let mut capped = false;
         for clock in &mut self.clocks {
@@ -58,36 +44,15 @@ impl<T: Timestamp> Inner<T> {
             }
             capped |= n >= clock.checked().cap;
         }
-        // Only a step in which some clock reached its cap can defer a tick.
-        if capped {
-            let _ = self.hold_after_deferral(ev, v);
-        }
-        let mut wake: Option<u64> = None;
-        let mut backlog = false;
-        for clock in &mut self.clocks {
-            clock.note_latest_step();
-            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
-            // An ended clock is due at `u64::MAX` (see `Clock::due`), and a plain clock wakes
-            // when its next tick is due (no hysteresis).
-            if clock.due() != u64::MAX || !clock.ended() {
-                wake = Some(wake.map_or(clock.due(), |w| w.min(clock.due())));
-            }
-        }
-        // After every clock's deferral, as on the general path.
+        let (backlog, wake) = self.end_merged_step::<true>(capped, v, ev);
+        // After every clock's deferral, as on the general path. An ended clock is due at
+        // `u64::MAX` (see `Clock::due`).
         for clock in &mut self.clocks {
             if clock.due() == u64::MAX {
                 report_end_of_time(clock, ev.sink(&mut self.pool));
             }
         }
         let after = wake_after(backlog, || wake, v, None);
-        if renders(first, elapsed) {
-            ev.render = Some(render_of(
-                self.clocks.alpha_clock_ref(),
-                v,
-                false,
-                Nanos(v - before),
-            ));
-        }
-        ev.deadline = after.map(|after| deadline_from(now, behind, after));
+        at.finish(now, self.clocks.alpha_clock_ref(), after, ev);
     }
 }

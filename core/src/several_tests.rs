@@ -9,8 +9,9 @@ use alloc::format;
 use alloc::vec::Vec;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
-use crate::state::FastPath;
-use crate::{ClockConfig, Events, LoopConfig, LoopState, Nanos, Period};
+use crate::fast_path_tests::{fast_path_is_general, frames, shrink_frames};
+use crate::state::{FastPath, Inner};
+use crate::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
 
 /// One clock: its rate (Hz as a ratio), its cap and its phase.
 type ClockCase = ((u64, u64), Option<u32>, f64);
@@ -49,24 +50,15 @@ impl Arbitrary for Case {
             clocks,
             alpha: usize::arbitrary(g) % n,
             clamp: bool::arbitrary(g).then(|| 1 + u64::arbitrary(g) % 300_000_000),
-            frames: (0..len)
-                .map(|_| match u8::arbitrary(g) % 12 {
-                    0 => 0,
-                    1 => -(i64::arbitrary(g).rem_euclid(30_000_000)),
-                    2 => i64::arbitrary(g).rem_euclid(2_000_000_000),
-                    3 => i64::arbitrary(g).rem_euclid(200_000_000),
-                    _ => 16_666_666 + i64::arbitrary(g).rem_euclid(200_001) - 100_000,
-                })
-                .collect(),
+            frames: frames(g, len),
         }
     }
 
     fn shrink(&self) -> alloc::boxed::Box<dyn Iterator<Item = Case>> {
-        let me = self.clone();
-        alloc::boxed::Box::new(self.frames.shrink().map(move |frames| Case {
+        shrink_frames(self, &self.frames, |me, frames| Case {
             frames,
             ..me.clone()
-        }))
+        })
     }
 }
 
@@ -86,43 +78,13 @@ fn config(case: &Case) -> LoopConfig {
 }
 
 fn same_paths(case: Case) -> bool {
-    let mut fast = LoopState::new(config(&case), Nanos(0)).unwrap();
-    let mut general = fast.clone();
-    let (mut ef, mut eg) = (Events::new(), Events::new());
-    let mut now = 0u64;
-    for d in case.frames {
-        now = if d < 0 {
-            now.saturating_sub(d.unsigned_abs())
-        } else {
-            now.saturating_add(d.unsigned_abs())
-        };
-        if fast.inner.fast_path().0 != FastPath::SEVERAL.0 {
-            return false;
-        }
-        ef.clear();
-        eg.clear();
-        // As `advance_new` does: the step's span first, the fast path's by the plain mapping.
-        fast.inner.begin_plain_span();
-        general.inner.begin_span();
-        fast.inner.advance_plain_several(Nanos(now), &mut ef);
-        general.inner.advance_general(Nanos(now), &mut eg);
-        ef.settle(&mut fast.inner.pool);
-        eg.settle(&mut general.inner.pool);
-        if fast != general || ef != eg || ef.len() != eg.len() {
-            return false;
-        }
-        if !ef.iter().eq(eg.iter()) || !ef.updates().eq(eg.updates()) {
-            return false;
-        }
-        if ef.clone().into_vec() != eg.clone().into_vec() {
-            return false;
-        }
-        #[cfg(feature = "serde")]
-        if serde_json::to_string(&fast).ok() != serde_json::to_string(&general).ok() {
-            return false;
-        }
-    }
-    true
+    let fast = LoopState::new(config(&case), Nanos(0)).unwrap();
+    fast_path_is_general(
+        fast,
+        &case.frames,
+        FastPath::SEVERAL,
+        Inner::advance_plain_several,
+    )
 }
 
 #[test]

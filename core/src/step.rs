@@ -5,10 +5,8 @@
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
-use crate::step_rules::{
-    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
-};
-use crate::time::{Nanos, Timestamp};
+use crate::step_rules::{end_clock_step, report_end_of_time, wake_after};
+use crate::time::Timestamp;
 
 impl<T: Timestamp> LoopState<T> {
     /// Advances the loop to `now` and says what happened: the pure fold.
@@ -192,20 +190,8 @@ impl<T: Timestamp> Inner<T> {
     /// `step_rules.rs`, called here as on the general path.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
-        let first = self.real.latest().is_none();
-        let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
-        let before = self.virt.now();
-        if elapsed > 0 {
-            // At a scale of 1 the virtual advance is the real one.
-            if self.real.max_delta().is_some_and(|max| elapsed > max) {
-                self.add_real(elapsed, ev);
-            } else {
-                self.virt.advance_unscaled(elapsed);
-            }
-            self.virt.record_frame(before);
-        }
-        let v = self.virt.now();
-        ev.v = v;
+        let at = self.start_plain_step(now, ev);
+        let v = at.v;
         let clock = &mut self.clocks[0];
         let backlog = if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
@@ -232,9 +218,6 @@ impl<T: Timestamp> Inner<T> {
             v,
             None,
         );
-        if renders(first, elapsed) {
-            ev.render = Some(render_of(Some(clock), v, false, Nanos(v - before)));
-        }
-        ev.deadline = after.map(|after| deadline_from(now, behind, after));
+        at.finish(now, Some(clock), after, ev);
     }
 }
