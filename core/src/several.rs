@@ -36,11 +36,13 @@ impl<T: Timestamp> Inner<T> {
             if v < due {
                 continue;
             }
-            let mut run = clock.run();
+            // The catch-up moves only the grid point among the run's fields: the run is built
+            // after it, as on the lone clock's fast path.
+            let start = clock.tick_start();
             let n = clock.catch_up(v);
             if n > 0 {
-                run.count = n;
-                ev.runs.push_inline(run, due, &mut self.pool);
+                ev.runs
+                    .push_inline(clock.run_from(start, n), due, &mut self.pool);
             }
             capped |= n >= clock.checked().cap;
         }
