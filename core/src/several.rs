@@ -7,7 +7,7 @@
 //! with the one-tick catch-up of the lone clock's fast path, and a clock not yet due costs one
 //! comparison. The rules both paths share are the helpers of `step_rules.rs`, called here as
 //! on the general path and in the same order, so the events come out the same (a property
-//! test in `fast_path_tests.rs` checks it on random schedules of two to five clocks).
+//! test in `several_tests.rs` checks it on random schedules of two to five clocks).
 
 use crate::events::Events;
 use crate::state::Inner;
@@ -15,12 +15,6 @@ use crate::step_rules::{report_end_of_time, wake_after};
 use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
-    /// Whether this step can take the fast path for several clocks (see the module docs).
-    #[inline]
-    pub(crate) fn is_plain_several(&self) -> bool {
-        self.clocks.is_plain_several() && self.virt.is_plain() && self.render.rate().is_none()
-    }
-
     /// The step for several plain clocks (see the module docs). Out of line and cold: the lone
     /// clock's fast path, which shares its helpers, keeps its registers (measured: 5 more
     /// instructions in the lone clock's step without `#[cold]`).

@@ -222,9 +222,9 @@ impl FastPath {
     /// Not known, or no fast path applies: the next step takes the general path, which works
     /// it out.
     pub(crate) const UNKNOWN: FastPath = FastPath(0);
-    /// One plain clock ([`Inner::is_plain`]): the fast path of `step.rs`.
+    /// One plain clock (see [`Inner::fast_path`]): the fast path of `step.rs`.
     pub(crate) const ONE: FastPath = FastPath(1);
-    /// Several plain clocks ([`Inner::is_plain_several`]): the fast path of `several.rs`.
+    /// Several plain clocks (see [`Inner::fast_path`]): the fast path of `several.rs`.
     pub(crate) const SEVERAL: FastPath = FastPath(2);
 }
 

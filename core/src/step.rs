@@ -164,27 +164,34 @@ impl<T> LoopState<T> {
 }
 
 impl<T: Timestamp> Inner<T> {
-    /// Whether this step can take the fast path: one catch-up clock with late firing and no
-    /// hysteresis, real-time scale, no render cap, not paused and no control to report (the
-    /// default configuration). The fast path gives exactly the general path's events and state
-    /// (a property test checks it on random schedules).
-    #[inline]
+    /// Whether this step can take the lone clock's fast path (for the tests; the step asks
+    /// [`fast_path`](Self::fast_path)).
+    #[cfg(test)]
     pub(crate) fn is_plain(&self) -> bool {
-        self.clocks.is_plain() && self.virt.is_plain() && self.render.rate().is_none()
+        self.fast_path().0 == FastPath::ONE.0
     }
 
-    /// Which fast path, if any, a step of this state can take (see [`FastPath`]).
+    /// Which fast path, if any, a step of this state can take (see [`FastPath`]): the lone
+    /// clock's for one catch-up clock with late firing, no hysteresis and no refused ticks
+    /// waiting (the default configuration), that of `several.rs` for several such clocks;
+    /// either only at real-time scale, with no render cap, not paused and no control to
+    /// report. The conditions on time and the render cap are asked once, then the clocks'.
+    /// A fast path gives exactly the general path's events and state (properties check it on
+    /// random schedules).
     pub(crate) fn fast_path(&self) -> FastPath {
-        if self.is_plain() {
+        if !self.virt.is_plain() || self.render.rate().is_some() {
+            FastPath::UNKNOWN
+        } else if self.clocks.is_plain() {
             FastPath::ONE
-        } else if self.is_plain_several() {
+        } else if self.clocks.is_plain_several() {
             FastPath::SEVERAL
         } else {
             FastPath::UNKNOWN
         }
     }
 
-    /// [`advance_general`](Self::advance_general) specialised to [`is_plain`](Self::is_plain):
+    /// [`advance_general`](Self::advance_general) specialised to the lone plain clock (see
+    /// [`fast_path`](Self::fast_path)):
     /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
     /// once instead of one by one. The rules every path shares are the helpers of
     /// `step_rules.rs`, called here as on the general path.
@@ -212,12 +219,7 @@ impl<T: Timestamp> Inner<T> {
         if clock.due() == u64::MAX {
             report_end_of_time(clock, ev.sink(&mut self.pool));
         }
-        let after = wake_after(
-            backlog,
-            || (clock.due() != u64::MAX || !clock.ended()).then(|| clock.due()),
-            v,
-            None,
-        );
+        let after = wake_after(backlog, || clock.live().then(|| clock.due()), v, None);
         at.finish(now, Some(clock), after, ev);
     }
 }

@@ -102,9 +102,7 @@ impl<T: Timestamp> Inner<T> {
                 clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
             }
             backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
-            // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks
-            // that one comparison.
-            if clock.due() != u64::MAX || !clock.ended() {
+            if clock.live() {
                 let w = if PLAIN { clock.due() } else { clock.wake() };
                 wake = Some(wake.map_or(w, |x| x.min(w)));
             }

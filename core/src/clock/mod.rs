@@ -377,6 +377,14 @@ impl Clock {
         self.next_tick >= self.end
     }
 
+    /// Whether the clock can still tick ([`ended`](Self::ended) negated), asked through its
+    /// due time first: an ended clock is due at `u64::MAX`, so the common case is one
+    /// comparison.
+    #[inline(always)]
+    pub(crate) fn live(&self) -> bool {
+        self.due() != u64::MAX || !self.ended()
+    }
+
     /// Virtual time at which the next tick is due: the end of its interval for catch-up (less
     /// the phase), the start of its slot for the constant-rate policies. Exact while the clock
     /// has not [`ended`](Self::ended); `u64::MAX` after.
