@@ -209,6 +209,12 @@ impl<'a, T> Sink<'a, T> {
         Sink { rare, pool }
     }
 
+    /// The same sink for one more push, keeping this one (a rule that reports two events).
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> Sink<'_, T> {
+        Sink::new(&mut *self.rare, &mut *self.pool)
+    }
+
     /// The buffer to write to (see [`acquire`]).
     fn buf(self) -> Option<&'a mut RareBuf<T>> {
         let [_, _, words, reports] = self.pool.room;

@@ -125,7 +125,15 @@ impl<T: Timestamp> Inner<T> {
         ev.runs.push(run, &mut self.pool);
         clock.note_latest_step();
         clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-        end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
+        end_clock_step(
+            clock,
+            v,
+            true,
+            None,
+            |_| None,
+            &mut 0,
+            ev.sink(&mut self.pool),
+        );
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None

@@ -5,6 +5,7 @@
 //! slots and the max frame delta.
 
 use crate::clock::Clock;
+use crate::config::Policy;
 use crate::event::{Event, Render};
 use crate::events::Events;
 use crate::few::Sink;
@@ -96,16 +97,41 @@ impl<T: Timestamp> Inner<T> {
         }
         let mut wake: Option<u64> = None;
         let mut backlog = false;
+        // The backlog bound, for every clock at one point (only a capped step has a backlog).
+        let floor = if capped {
+            let oldest = self
+                .clocks
+                .iter()
+                .filter(|c| c.config().policy == Policy::CatchUp)
+                .map(Clock::due)
+                .min()
+                .unwrap_or(u64::MAX);
+            overload_floor(self.real.max_delta(), v, oldest)
+        } else {
+            None
+        };
+        let mut most = 0;
         for clock in &mut self.clocks {
             clock.note_latest_step();
             if !PLAIN {
                 clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
             }
-            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
+            backlog |= end_clock_step(
+                clock,
+                v,
+                true,
+                None,
+                |_| floor,
+                &mut most,
+                ev.sink(&mut self.pool),
+            );
             if clock.live() {
                 let w = if PLAIN { clock.due() } else { clock.wake() };
                 wake = Some(wake.map_or(w, |x| x.min(w)));
             }
+        }
+        if most > 0 {
+            self.virt.add_discarded(most);
         }
         (backlog, wake)
     }
@@ -210,17 +236,32 @@ pub(crate) fn wake_after(
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
 /// deadline is "now": returns whether they were. `plain`: the fast path's count (see
 /// `Clock::end_step`).
+///
+/// The backlog bound first (see [`overload_floor`]): when `floor` gives a point for this
+/// clock, the ticks of the backlog due by it are given up, reported as
+/// [`Event::DiscardedTime`] (before the `Deferred`), and the time given up is raised into
+/// `most` (the loop's count takes the largest of a step's). `floor` is asked only when the
+/// cap left a backlog.
 #[inline(always)]
 pub(crate) fn end_clock_step<T>(
     clock: &mut Clock,
     v: u64,
     report: bool,
     plain: Option<u32>,
-    out: Sink<'_, T>,
+    floor: impl FnOnce(&Clock) -> Option<u64>,
+    most: &mut u64,
+    mut out: Sink<'_, T>,
 ) -> bool {
-    let Some(ticks) = clock.end_step(v, plain) else {
+    let Some(mut ticks) = clock.end_step(v, plain) else {
         return false;
     };
+    if let Some(floor) = floor(clock) {
+        match shed_backlog(clock, v, floor, most, out.reborrow()) {
+            Some(0) => return false,
+            Some(left) => ticks = left,
+            None => {}
+        }
+    }
     if report {
         out.push_after(Event::Deferred {
             clock: clock.id(),
@@ -228,6 +269,49 @@ pub(crate) fn end_clock_step<T>(
         });
     }
     true
+}
+
+/// The backlog bound under sustained overload (see
+/// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)): when a step ends at
+/// `v` with a backlog whose oldest tick (due at `oldest`) is more than the max frame delta
+/// `max` behind, the loop gives up every tick due at or before `v − max/2`. Every clock sheds
+/// at that one point, so the kept backlogs start together in the loop's total order; giving
+/// up half the max frame delta at once (not a sliver every frame) keeps the world's time
+/// continuous for several frames between drops, so a slow clock's ticks are not the ones that
+/// always fall in the gaps. `None`: nothing to give up (no max frame delta, or not that far
+/// behind).
+#[inline]
+pub(crate) fn overload_floor(max: Option<u64>, v: u64, oldest: u64) -> Option<u64> {
+    let max = max?;
+    (oldest <= v.checked_sub(max)?).then(|| v - max / 2)
+}
+
+/// Gives up `clock`'s ticks due by `floor` (see [`overload_floor`]), reporting them as
+/// [`Event::DiscardedTime`] and raising the time given up into `most`. Returns the ticks
+/// still owed after a drop (0: none, the clock is no longer behind), `None` when nothing was
+/// given up.
+#[cold]
+#[inline(never)]
+fn shed_backlog<T>(
+    clock: &mut Clock,
+    v: u64,
+    floor: u64,
+    most: &mut u64,
+    out: Sink<'_, T>,
+) -> Option<u64> {
+    let (first, ticks, time) = clock.shed_backlog(floor)?;
+    *most = (*most).max(time);
+    out.push_after(Event::DiscardedTime {
+        clock: clock.id(),
+        time: Nanos(time),
+        first,
+        ticks,
+    });
+    Some(if v >= clock.due() {
+        clock.pending(v).max(1)
+    } else {
+        0
+    })
 }
 
 /// The end-of-time report, on every path: [`Event::EndOfTime`] after the updates, once per

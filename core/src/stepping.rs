@@ -69,10 +69,20 @@ impl<T: Timestamp> Inner<T> {
         // A backlog the cap left is reported only while the request goes on (the deadline is
         // then "now"); once it is done the loop stays paused and the backlog waits, counted
         // in `ClockStats::pending`, for the loop to resume.
+        // The backlog bound does not apply here: the ticks owed are the ones the request
+        // asked for (the first step after the loop resumes bounds what is left).
         let going_on = self.virt.step_request() > 0;
         for clock in &mut self.clocks {
             clock.note_latest_step();
-            end_clock_step(clock, v, going_on, None, ev.sink(&mut self.pool));
+            end_clock_step(
+                clock,
+                v,
+                going_on,
+                None,
+                |_| None,
+                &mut 0,
+                ev.sink(&mut self.pool),
+            );
         }
         going_on.then_some(now_real)
     }

@@ -16,6 +16,7 @@ use crate::rate::{GridPoint, GridStep, Period};
 use crate::time::{Lag, Nanos};
 
 mod firing;
+mod overload;
 mod regrid;
 #[cfg(feature = "serde")]
 mod saved;
