@@ -137,7 +137,9 @@ impl ClockConfig {
     /// clock due after it runs in that step; the step reports [`Event::Deferred`](crate::Event::Deferred) for every
     /// clock left with due ticks, and its deadline is "now". So with caps on, the ticks run,
     /// and their order, are the same however frames slice time (drops aside, which are
-    /// reported).
+    /// reported). Under sustained overload the backlog is bounded by the max frame delta
+    /// ([`LoopConfig::max_frame_delta`]): older ticks are given up, reported as
+    /// [`Event::DiscardedTime`](crate::Event::DiscardedTime); with it off the backlog may grow.
     ///
     /// # Examples
     ///
@@ -479,8 +481,22 @@ impl LoopConfig {
     /// after that, are dropped oldest first (the clock's next tick numbers), reported as
     /// [`Event::DiscardedTime`](crate::Event::DiscardedTime) with their numbers; the tick
     /// number jumps over them, so the ticks that run are the newest due and the simulation
-    /// stays in sync with the clock instead of falling behind for good. `None` keeps every tick (the cap still bounds each step). A
-    /// zero duration is rejected at construction.
+    /// stays in sync with the clock instead of falling behind for good.
+    ///
+    /// It also bounds the backlog the per-step cap defers
+    /// ([`ClockConfig::max_updates`]) under sustained overload, when every frame brings more
+    /// ticks than the cap lets run: when a step ends with a backlog whose oldest tick is more
+    /// than this delta behind, every catch-up clock gives up the ticks due by the step's
+    /// virtual time less half this delta (one point for all clocks, so they stay together in
+    /// the loop's total order), reported as [`Event::DiscardedTime`](crate::Event::DiscardedTime).
+    /// After every step a clock owes at most the ticks due within this delta of the step's
+    /// virtual time (`p` ticks with `(p − 1)·dt` under the delta + 1 ns). The world runs
+    /// slower than real time, as the cap allows, but at most this far behind.
+    ///
+    /// `None` keeps every tick (the cap still bounds each step), and then the backlog may
+    /// grow without bound under sustained overload: main 60 Hz, physics 240 Hz and AI 10 Hz at
+    /// 20 fps with the default cap owe 1,200 main ticks (20 s) after 60 s. A zero duration is
+    /// rejected at construction.
     ///
     /// # Examples
     ///

@@ -267,6 +267,13 @@ pub enum Event<T> {
     /// never run (the tick number jumps over them, like the dropped iterations of a
     /// constant-rate loop). The ticks that do run are the newest due, up to the step's virtual
     /// time. Reported for each clock that drops at least one tick.
+    ///
+    /// Also reported after the updates (before any [`Deferred`](Event::Deferred)) when the
+    /// backlog the cap deferred falls more than the max frame delta behind under sustained
+    /// overload: every catch-up clock then gives up its oldest owed ticks, those due by the
+    /// step's virtual time less half the max frame delta; `time` is then the span of the
+    /// clock's grid they cover (`ticks × dt`, on the grid's whole ns). See
+    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta).
     DiscardedTime {
         /// The clock.
         clock: ClockId,
@@ -305,7 +312,9 @@ pub enum Event<T> {
     /// cap, or another clock's, whose deferred tick holds back every tick due after it (a step
     /// runs a prefix of the loop's due-time order, see
     /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)). They stay in the
-    /// backlog and run in later steps; the deadline is "now".
+    /// backlog and run in later steps; the deadline is "now". With a max frame delta the
+    /// backlog never holds more than its worth of ticks: older ones are given up first
+    /// ([`Event::DiscardedTime`], just before this event), and `ticks` counts what is left.
     Deferred {
         /// The clock with a backlog.
         clock: ClockId,

@@ -15,6 +15,44 @@
 //! holds after every step, exactly (`ticks_early`: ticks run before virtual time made them due, by
 //! the nearest rule, hysteresis or a constant-rate sleep; 0 for late firing without hysteresis).
 //!
+//! # Sustained overload
+//!
+//! When every frame brings more ticks than the cap lets run, the cap's backlog would grow for
+//! ever. The max frame delta bounds it too: when a step ends with a backlog whose oldest tick is
+//! more than the max frame delta behind, every catch-up clock gives up its ticks due by the
+//! step's virtual time less half the max frame delta (one point for all clocks: they stay
+//! together in the total order), reported as `Event::DiscardedTime` (`time`: the grid span of
+//! the ticks given up). The world runs slower than real time, as the cap allows (Unity's
+//! maximum delta time), but never more than the max frame delta behind. With
+//! `max_frame_delta(None)` nothing is given up and the backlog may grow without bound.
+//!
+//! ```
+//! use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! // Main 60 Hz, physics 240 Hz, AI 10 Hz, the defaults (cap 8, 250 ms), frames at 20 fps:
+//! // 12 physics ticks come due per frame, 8 may run.
+//! let config = LoopConfig::new(Period::from_hz(60)?)
+//!     .clock(ClockConfig::new("physics", Period::from_hz(240)?))
+//!     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+//! let mut state = LoopState::new(config, Nanos(0))?;
+//! let mut given_up = 0;
+//! for frame in 1..=1_200u64 {
+//!     for event in &state.advance(Nanos::from_millis(50 * frame)) {
+//!         if let Event::DiscardedTime { ticks, .. } = event {
+//!             given_up += ticks;
+//!         }
+//!     }
+//! }
+//! let main = state.clock_stats("main").expect("declared");
+//! // After 60 s: 2/3 of the ticks ran, at most 250 ms of ticks are owed (not 1,200), and
+//! // every other due tick was reported given up.
+//! assert_eq!(main.ticks_run, 2_400);
+//! assert!(main.pending <= 15);
+//! assert_eq!(main.ticks_run + main.ticks_dropped + main.pending, main.ticks_due);
+//! assert!(given_up >= main.ticks_dropped);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Bad input
 //!
 //! * Invalid settings are refused at construction with a typed `ConfigError`: a zero, negative, NaN
