@@ -214,7 +214,7 @@ pub use plugin::{ClockSystems, TickfoldPlugin, VirtualTime};
 pub use resource::{CurrentTick, Tickfold};
 pub use run::run_tickfold_clocks;
 #[cfg(feature = "serde")]
-pub use save::{ComponentSet, LoadError, Saved, WorldSave, load_world, save_world};
+pub use save::{ComponentSet, LoadError, Saved, SavedRow, WorldSave, load_world, save_world};
 #[cfg(feature = "testing")]
 pub use testing::{AppMismatch, AppSim};
 /// tickfold's core, re-exported: the types the plugin and its messages use.
