@@ -41,7 +41,7 @@ pub trait ComponentSet {
 /// How one entity's [`ComponentSet::Values`] is written in a save: a tuple with one slot per
 /// component, each slot a sequence of no value (the entity does not have the component) or
 /// one (it does). Presence is written explicitly, never through `Option`'s own serde: in
-/// serde_json and other self-describing formats `Option<T>` of a unit struct (`struct
+/// `serde_json` and other self-describing formats `Option<T>` of a unit struct (`struct
 /// Player;`), of a zero-sized or an `Option`-valued component writes `Some` and `None` alike
 /// (`null`), so a marker would vanish (or appear) on load. With a slot, `Some(Player)` is
 /// `[null]` and `None` is `[]` in JSON, and in a binary format such as bincode the slot's
