@@ -1,5 +1,5 @@
 //! No component is lost or invented by a save and a load, in a self-describing format
-//! (serde_json) and a binary one (bincode): unit-struct markers, zero-sized components,
+//! (`serde_json`) and a binary one (bincode): unit-struct markers, zero-sized components,
 //! `Option`-valued components and absent components all come back as they were.
 
 mod common;
