@@ -84,7 +84,12 @@
 //! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
 //! them. [`Tickfold::fixed_time`] holds every clock's `Time<Fixed>` for reading outside its
 //! runs; [`CurrentTick`] holds the tick being run (clock, exact index, start, lag,
-//! `last_in_step`). No schedule ever sees time ahead of the frame's `Time<Virtual>`.
+//! `last_in_step`). A catch-up clock's runs (the main clock's, as in Bevy's loop, and every
+//! clock on [`Policy::CatchUp`]) never see time ahead of the frame's `Time<Virtual>`, after
+//! a `load_world` too (it puts the saved `Time<Virtual>` back); a constant-rate
+//! clock ([`Policy::KeepWorking`], [`Policy::DropAndRest`], [`Policy::Delay`]) runs each slot
+//! at its start, so inside the run `Time` is the slot's end, up to one period ahead of
+//! `Time<Virtual>`.
 //!
 //! # One virtual time: Bevy's
 //!

@@ -33,9 +33,6 @@ pub struct Tickfold {
     pub(crate) events: Events<Nanos>,
     pub(crate) render: Option<Render>,
     pub(crate) frame_updates: u64,
-    /// Added to `Time<Virtual>`'s elapsed time to give the loop's `now`: nonzero after a
-    /// loaded state put its latest reading at the app's clock.
-    pub(crate) real_offset: i128,
     /// The loop's `now` at the latest step.
     pub(crate) now: Nanos,
     /// The schedules a frame's ticks run, out of `Schedules` during the frame's runs (empty
@@ -197,16 +194,16 @@ impl Tickfold {
             events: Events::new(),
             render: None,
             frame_updates: 0,
-            real_offset: 0,
             now: Nanos(0),
             taken: crate::schedules::Taken::default(),
         }
     }
 
-    /// The loop's `now` for a `Time<Real>` elapsed time.
+    /// The loop's `now` for a `Time<Virtual>` elapsed time: the same time, in whole ns (a
+    /// load puts the saved reading back into `Time<Virtual>`).
+    #[allow(clippy::unused_self)]
     pub(crate) fn loop_now(&self, elapsed: Duration) -> Nanos {
-        let now = i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX) + self.real_offset;
-        Nanos(u64::try_from(now.max(0)).unwrap_or(u64::MAX))
+        Nanos(u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX))
     }
 
     /// The loop.

@@ -3,6 +3,7 @@
 
 use core::fmt;
 use core::marker::PhantomData;
+use core::time::Duration;
 
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
@@ -334,6 +335,23 @@ pub fn save_world<C: ComponentSet>(world: &mut World) -> WorldSave<C> {
     WorldSave { state, entities }
 }
 
+/// `Time<Virtual>` (and `Time`, which is `Time<Virtual>` between frames) at the loaded loop's
+/// latest reading `now`, reached by a frame of `delta`, as the saved app showed it; the app's
+/// own pause, speed, max delta and wrap period stay. Virtual time may go back (a fresh app
+/// that ran longer than the save): the resource is made anew.
+fn restore_virtual(world: &mut World, now: Nanos, delta: Nanos) {
+    let Some(virt) = world.get_resource::<Time<Virtual>>() else {
+        return;
+    };
+    let mut restored = Time::new_with(*virt.context());
+    restored.set_wrap_period(virt.wrap_period());
+    let (now, delta) = (Duration::from_nanos(now.0), Duration::from_nanos(delta.0));
+    restored.advance_to(now.saturating_sub(delta));
+    restored.advance_to(now);
+    world.insert_resource(restored);
+    world.insert_resource(restored.as_generic());
+}
+
 /// A loop for a world without the plugin: nothing to save but the components.
 fn empty_state() -> LoopState {
     let period = Period::ONE_SECOND;
@@ -345,8 +363,11 @@ fn empty_state() -> LoopState {
 }
 
 /// Loads `save` into a world built by the same plugin: the loop goes on from the save's
-/// latest reading as if no time had passed (the next frame of `d` steps it at that reading
-/// plus `d`, whatever the app's own `Time<Virtual>` shows), each clock's `Time<Fixed>` (and the
+/// latest reading as if no time had passed, with `Time<Virtual>` (and `Time`) put back at
+/// that reading and its latest frame's delta, as the original showed them (the app's pause,
+/// relative speed, max delta and wrap period stay; virtual time goes back if the app had run
+/// longer), so the next frame of `d` steps the loop at that reading plus `d` and no catch-up
+/// clock's run sees time ahead of `Update`'s; each clock's `Time<Fixed>` (and the
 /// world's, the main clock's) is the one the original showed between frames, read from the
 /// loaded loop (its latest tick's elapsed and delta, the timestep of a rate changed since, the
 /// overstep reaching the loop's latest reading; the app's wrap period stays), and every entity marked [`Saved`] gets the saved components `C` (inserted, or removed
@@ -364,10 +385,6 @@ pub fn load_world<C: ComponentSet>(
     world: &mut World,
     mut save: WorldSave<C>,
 ) -> Result<(), LoadError> {
-    let elapsed = world
-        .get_resource::<Time<Virtual>>()
-        .map(|t| t.elapsed())
-        .unwrap_or_default();
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
         return Err(LoadError::NoPlugin);
     };
@@ -377,13 +394,14 @@ pub fn load_world<C: ComponentSet>(
             return Err(LoadError::UnknownClock(name.to_owned()));
         }
     }
-    // The loop's `now` is `Time<Virtual>` plus an offset: put the saved reading at the app's
-    // current one (on the plugin's axis, which starts at 0, as the input queues' do).
-    let real = i128::from(save.state.real_time().elapsed().0);
-    tf.real_offset = real - i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX);
+    // The loop's `now` is `Time<Virtual>`'s elapsed time: the save's latest reading (and the
+    // delta of its latest frame) goes back into `Time<Virtual>` below, so no schedule sees
+    // time ahead of the frame's `Time<Virtual>` after a load either.
+    let reading = save.state.real_time();
+    let (now, delta) = (reading.elapsed(), reading.delta());
     tf.state = save.state.rebase(Nanos(0));
     tf.render = None;
-    tf.now = Nanos(u64::try_from(real).unwrap_or(u64::MAX));
+    tf.now = now;
     let tf = &mut *tf;
     for entry in &mut tf.clocks {
         // Each clock's `Time<Fixed>` as the original showed it between frames: its latest
@@ -396,6 +414,7 @@ pub fn load_world<C: ComponentSet>(
     if let Some(main) = main {
         world.insert_resource(main);
     }
+    restore_virtual(world, now, delta);
     crate::input::reset_queues(world);
     save.entities.sort_by_key(|e| e.0);
     let existing: Vec<(Entity, u64)> = world
