@@ -210,6 +210,7 @@ mod schedules;
 #[cfg(feature = "testing")]
 mod testing;
 mod transform;
+mod writes;
 
 pub use input::{TickInputApp, TickInputs};
 pub use messages::{

@@ -400,6 +400,7 @@ pub fn load_world<C: ComponentSet>(
     let reading = save.state.real_time();
     let (now, delta) = (reading.elapsed(), reading.delta());
     tf.state = save.state.rebase(Nanos(0));
+    tf.touch();
     tf.render = None;
     tf.now = now;
     let tf = &mut *tf;
@@ -407,7 +408,13 @@ pub fn load_world<C: ComponentSet>(
         // Each clock's `Time<Fixed>` as the original showed it between frames: its latest
         // tick's, from the loaded loop, on the app's wrap period.
         if let Ok(clock) = tf.state.clock(entry.id) {
-            entry.restore(clock.latest_tick(), clock.rate(), tf.now);
+            // A catch-up clock's grid may have moved from its latest tick (an overstep
+            // written to `Time<Fixed>`): its lag says where it stands. A slot ran at its
+            // start: its overstep is virtual time past the slot's end.
+            let lag = (clock.policy() == tickfold_core::Policy::CatchUp)
+                .then(|| tf.state.clock_stats(entry.id).map(|s| s.lag))
+                .flatten();
+            entry.restore(clock.latest_tick(), clock.rate(), tf.now, lag);
         }
     }
     let main = tf.clocks.first().map(|c| c.fixed);
