@@ -174,7 +174,11 @@
 //! run. Medians of 5 runs on a shared 2-core machine (load average 2.4–5.0): 4.32 µs against
 //! Bevy's 4.67 µs a frame at 1 update (0.93×; each run 0.86–0.95×), 5.87 µs against 12.64 µs
 //! at 8 (0.46×; each run 0.44–0.51×); instruction counts (callgrind, 2,000 frames) agree: 30,689 against 32,947 a
-//! frame (0.93×) and 48,557 against 98,364 (0.49×). The difference is the dispatch of
+//! frame (0.93×) and 48,557 against 98,364 (0.49×). Since the plugin honours writes to
+//! `Time<Fixed>` in runs (above), a frame that may run a clock twice or more keeps a copy of
+//! the loop: measured with callgrind over 2,000 frames (the difference of 3,000 and 1,000), 31,039
+//! against Bevy's 32,945 instructions a frame at 1 update (0.94×; 30,553 before) and 51,164
+//! against 98,347 at 8 (0.52×; 48,256 before). The difference is the dispatch of
 //! `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
 //! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
 //! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
