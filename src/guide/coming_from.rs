@@ -94,7 +94,11 @@
 //! ```
 //!
 //! To keep Bevy and get tickfold's clocks, the [`bevy`](super::bevy) chapter's plugin runs one
-//! Bevy schedule per tickfold clock.
+//! Bevy schedule per tickfold clock. What a Bevy app writes to `Time<Fixed>` still counts:
+//! `set_timestep(..)` or `discard_overstep(..)` in `Update` from the next frame, in
+//! `FixedUpdate` from the next run of the same frame, as in Bevy's loop (the chapter lists
+//! where it differs, and why). Its save games write each component's presence explicitly, so
+//! a unit-struct marker survives serde_json.
 //!
 //! # tickfold
 //!
