@@ -303,7 +303,7 @@ impl<T: Timestamp> LoopState<T> {
                 .ok_or(ConfigError::TooManyClocks)?;
         }
         // The alpha clock is resolved once, here: the one named, else the fastest (ties to the
-        // first declared). The step reads the stored id, never the rule.
+        // first declared). The step reads the stored clock, never the rule.
         let alpha = match config.alpha_clock {
             Some(name) => clocks
                 .clock_id(&name)
