@@ -265,10 +265,11 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// A [`ConfigError`] naming the first invalid setting: a zero update cap, a zero max frame
-    /// delta, a phase outside `[0, 1)`, a hysteresis outside `[0, ½]`, a phase or hysteresis
-    /// on a constant-rate policy, two clocks with one name, or an alpha clock that does not
-    /// exist. (Invalid rates and scales are refused by their own constructors, with a
+    /// A [`ConfigError`] naming the first invalid setting: a per-clock setting made on the
+    /// `LoopConfig` after a second clock was added ([`ConfigError::ClockSettingOnLoop`]), a
+    /// zero update cap, a zero max frame delta, a phase outside `[0, 1)`, a hysteresis outside
+    /// `[0, ½]`, a phase or hysteresis on a constant-rate policy, two clocks with one name, or
+    /// an alpha clock that does not exist. (Invalid rates and scales are refused by their own constructors, with a
     /// [`RateError`](crate::RateError).)
     ///
     /// # Examples
@@ -287,6 +288,9 @@ impl<T: Timestamp> LoopState<T> {
     /// # Ok::<(), ConfigError>(())
     /// ```
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
+        if let Some((setting, clocks)) = config.clock_setting_on_loop {
+            return Err(ConfigError::ClockSettingOnLoop { setting, clocks });
+        }
         let max_delta = config.checked_max_delta()?;
         let mut clocks = ClockSet::with_capacity(config.clocks.len());
         for clock in config.clocks {
@@ -298,12 +302,15 @@ impl<T: Timestamp> LoopState<T> {
                 .push_clock(clock, checked, 0)
                 .ok_or(ConfigError::TooManyClocks)?;
         }
-        if let Some(name) = config.alpha_clock {
-            let id = clocks
+        // The alpha clock is resolved once, here: the one named, else the fastest (ties to the
+        // first declared). The step reads the stored clock, never the rule.
+        let alpha = match config.alpha_clock {
+            Some(name) => clocks
                 .clock_id(&name)
-                .ok_or(ConfigError::UnknownClock(name))?;
-            clocks.set_alpha_clock(id);
-        }
+                .ok_or(ConfigError::UnknownClock(name))?,
+            None => clocks.fastest().unwrap_or_default(),
+        };
+        clocks.set_alpha_clock(alpha);
         let pool = Pool::for_clocks(clocks.as_slice());
         Ok(LoopState {
             inner: Contents::new(Inner {

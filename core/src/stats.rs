@@ -38,8 +38,9 @@ impl<T> LoopState<T> {
         Some(self.inner.stats_of(&self.inner.clocks[i]))
     }
 
-    /// The clock that drives the render alpha (the first one declared, unless
-    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock) chose another).
+    /// The clock that drives the render alpha: the one named by
+    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock), else the fastest clock
+    /// when the loop was built (ties to the first declared), kept until it is removed.
     ///
     /// # Examples
     ///
@@ -47,10 +48,11 @@ impl<T> LoopState<T> {
     /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
     ///
     /// let config = LoopConfig::new(Period::from_hz(60)?)
-    ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?))
-    ///     .alpha_clock("physics");
-    /// let state = LoopState::new(config, Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics"));
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?));
+    /// let state = LoopState::new(config.clone(), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics")); // the fastest
+    /// let state = LoopState::new(config.alpha_clock("main"), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("main")); // named
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]

@@ -7,8 +7,13 @@ use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period, Po
 const MS: u64 = 1_000_000;
 
 fn config() -> LoopConfig {
-    LoopConfig::new(Period::from_hz(60).unwrap())
-        .clock(ClockConfig::new("ai", Period::from_hz(7).unwrap()).phase(0.25))
+    with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()))
+}
+
+/// The other three clocks after `main` (set `main` up before: `LoopConfig`'s per-clock setters
+/// are refused once a second clock is declared).
+fn with_clocks(main: LoopConfig) -> LoopConfig {
+    main.clock(ClockConfig::new("ai", Period::from_hz(7).unwrap()).phase(0.25))
         .clock(ClockConfig::new("net", Period::from_hz(20).unwrap()).policy(Policy::DropAndRest))
         .clock(ClockConfig::new("late", Period::from_hz(2).unwrap()))
 }
@@ -65,7 +70,8 @@ fn dropped_time_is_the_sum_of_the_reported_time() {
 
 #[test]
 fn without_a_max_frame_delta_nothing_is_discarded() {
-    let config = config().max_frame_delta(None).max_updates(None);
+    let config = with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()).max_updates(None))
+        .max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let (mut sums, mut most) = ([0; 4], 0);
     run(&mut state, &frames(), &mut sums, &mut most);

@@ -42,8 +42,17 @@
 //!   step (reported as `Deferred`); a constant-rate clock drops the passed slots (`DroppedTicks`).
 //!   Duplicate names, unknown names and removing the last clock are `ClockError`s.
 //! * **Alpha** is per clock (`state.alpha(clock)` after a step); the `Render` event carries the alpha of the
-//!   clock named by `LoopConfig::alpha_clock` (default: the first). The deadline is the earliest of
-//!   all clocks' next due times and the render slot.
+//!   clock named by `LoopConfig::alpha_clock`, by default the *fastest* clock (the shortest period;
+//!   clocks of exactly one rate tie to the first declared, since their alpha grids differ only by a
+//!   phase), so declaring the clocks in another order never changes what a render draws. It is
+//!   chosen when the loop is built and kept: a clock added at run time, even a faster one, does
+//!   not take it; removing the alpha clock hands it to the fastest remaining one. The deadline is
+//!   the earliest of all clocks' next due times and the render slot.
+//! * **Settings per clock** go on each `ClockConfig`. `LoopConfig`'s own `max_updates`, `policy`,
+//!   `phase`, `hysteresis` and `firing` set the clock the config was made with (`"main"`, or
+//!   `from_clock`'s) and no other; called after a second `.clock(..)` they would read as settings
+//!   for the whole loop, so `LoopState::new` refuses them with
+//!   [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop).
 //! * With several clocks nobody sleeps: a constant-rate clock runs its slot in progress once per
 //!   step (`Sleep` events come only from a loop whose single clock is constant-rate).
 //! * Clocks live in a plain `Vec` inside the state's box (allocated when the clock is added, never

@@ -143,6 +143,9 @@
 //! | time at the tick's end | `t + dt` | `(number_of_updates() + 1) as f64 * fixed_time_step()` in the update | `Time<Fixed>::elapsed()` in the tick | [`events.tick_end(&tick)`](crate::Events::tick_end): exact, the next tick's `t` |
 //! | the latest tick, between frames | your variables | `number_of_updates()` | `Time<Fixed>::elapsed()`, `delta()` outside the tick | [`state.clock("main")?.latest_tick()`](crate::ClockHandle::latest_tick): number, start, end, saved with the state |
 //! | alpha | `accumulator / dt` | `blending_factor()` | `Time<Fixed>::overstep_fraction()` | `Event::Render(r)`, `r.alpha` |
+//! | the accumulator | `accumulator` | none | `Time<Fixed>::overstep()` | `r.lag` (`Render::lag`, within one tick: 50 ms at 10 Hz and 250 ms). Not `tick.lag`: a tick's lag is measured from its start, so a catch-up tick's is at least `dt` (250 and 150 ms for that step's two ticks); how late it ran is `lag − dt` |
+//! | alpha with several rates | by hand | no | one fixed schedule | the fastest clock's, whatever the declaration order (`LoopConfig::alpha_clock` picks another); `Interpolated::new()` follows the clock of the first tick it is handed, `.clock(id)` a chosen one |
+//! | settings per rate | by hand | no | one `Time<Fixed>` | on each `ClockConfig`; `LoopConfig::max_updates` and the other per-clock setters after a second clock are a `ConfigError::ClockSettingOnLoop` |
 //! | who reads the clock | you | the loop | the `App` (`Time<Real>`) | you pass `now` (or the runner does) |
 //! | a long frame | your clamp, silent | `max_frame_time`, silent | `Time<Virtual>` max delta, a `debug!` line | `max_frame_delta`, `Event::DiscardedTime` with the tick count |
 //! | updates per frame | unbounded | unbounded | unbounded | `max_updates` (8), the rest `Event::Deferred`, never lost |
