@@ -76,7 +76,9 @@ impl<T> Drop for Positioned<'_, T> {
 impl<T: Timestamp> LoopState<T> {
     /// Calls `f` with this state as of `event`, one of `events`, the latest step's: for an
     /// [`Event::Update`], every time and clock reading `f` makes through `&LoopState` is the
-    /// value as of that tick in the loop's total order, the same however frames slice time;
+    /// value as of that tick in the loop's total order, the same however frames slice time
+    /// (wherever the ticks themselves are: with late firing, the default, and no ticks
+    /// dropped by the max frame delta; caps only defer);
     /// for any other event, the readings are the end of the step (as they are outside this
     /// call). The state is back at the end of the step when this returns.
     ///

@@ -188,21 +188,18 @@ impl<T> Inner<T> {
         let Some(at) = self.cursor.0 else {
             return end;
         };
+        // The clock's updates after the cursor's have not run yet: every tick below
+        // `next_tick` ran or was dropped, as at the end of the step, so the identity
+        // `ran + dropped + pending == due + early` holds as of the tick too.
         let back = self.back_of(c);
-        let next_tick = if back == 0 {
-            end.next_tick
-        } else {
-            c.latest_end() - back
-        };
-        // Every tick below `next_tick` ran or was dropped, as at the end of the step.
+        let next_tick = end.next_tick.saturating_sub(back);
         let ticks_due = c.ticks_due(at.due);
-        let counted = next_tick;
         ClockStats {
             next_tick,
             ticks_run: end.ticks_run.saturating_sub(back),
             ticks_due,
-            pending: ticks_due.saturating_sub(counted),
-            ticks_early: counted.saturating_sub(ticks_due),
+            pending: ticks_due.saturating_sub(next_tick),
+            ticks_early: next_tick.saturating_sub(ticks_due),
             ..end
         }
     }
