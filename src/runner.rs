@@ -178,7 +178,11 @@ fn not_before<T: Timestamp>(deadline: T, now: T) -> T {
 /// Each [`frame`](Runner::frame): read the time, [`LoopState::advance_into`] (no allocation
 /// per frame), then hand every event in order to the handler, carrying out
 /// [`Event::Sleep`] with the sleeper before the events after it. The handler also gets the
-/// state, for clock names and per-clock alpha.
+/// state, for clock names and per-clock alpha: for an [`Event::Update`] the state *as of that
+/// tick* ([`LoopState::as_of`]: the virtual time, every clock's latest tick and counts are
+/// those of the tick's place in the total order, the same however frames fall), for the
+/// other events the end of the step. The end-of-step readings stay under names that say so
+/// (`elapsed_at_step_end`, `latest_tick_at_step_end`, `stats_at_step_end`).
 #[derive(Debug)]
 pub struct Runner<T, C, S> {
     state: LoopState<T>,
@@ -339,7 +343,18 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
                     return Some(not_before(until, now));
                 }
             }
-            on_event(&event, &self.state, ctl);
+            // The handler reads the state as of the event (an update: its place in the
+            // total order; see `LoopState::as_of`), and the state is at the step's end again
+            // after it, whether or not it exits.
+            let events = &self.events;
+            let handled = self
+                .state
+                .as_of(events, &event, |state| on_event(&event, state, ctl));
+            if handled.is_err() {
+                // Only when the state was controlled (`state_mut`) between a handler's exit
+                // and the frame that hands on the rest: those events read the step's end.
+                on_event(&event, &self.state, ctl);
+            }
             self.next += 1;
             if ctl.exit && self.next < self.events.len() {
                 return Some(now);

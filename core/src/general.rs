@@ -48,7 +48,7 @@ impl<T: Timestamp> Inner<T> {
                 self.clocks.alpha_clock_ref(),
                 self.virt.now(),
                 self.virt.is_paused(),
-                self.virtual_view().delta(),
+                self.delta_at_step_end(),
             ));
         }
         if let Some(r) = self.render.next_slot() {

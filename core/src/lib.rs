@@ -64,6 +64,7 @@ mod controls;
 
 mod access;
 mod anchor;
+mod as_of;
 
 mod clock;
 mod clock_set;
@@ -113,6 +114,7 @@ mod walk;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
 pub use access::{Access, Exclusive, Shared};
+pub use as_of::AsOfError;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use controls::ClockRef;

@@ -5,6 +5,7 @@
 use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};
 
+use crate::as_of::Cursor;
 use crate::clock_set::ClockSet;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
@@ -255,6 +256,9 @@ pub(crate) struct Inner<T> {
     pub(crate) pool: Pool<T>,
     /// Whether the next step may take the fast path (see [`FastPath`]).
     pub(crate) fast: FastPath,
+    /// Where the readings stand while a handler holds the state (see `as_of.rs`): never
+    /// saved, never read by the step.
+    pub(crate) cursor: Cursor,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -321,6 +325,7 @@ impl<T: Timestamp> LoopState<T> {
                 span: StepSpan::new(config.scale, config.paused),
                 pool,
                 fast: FastPath::UNKNOWN,
+                cursor: Cursor::default(),
             }),
         })
     }

@@ -29,6 +29,48 @@
 //! (`has_pending_events`) for the next `frame` or `run`, never lost. `run(on_event, keep_going)`
 //! still works, but its stop condition cannot read what the handler changes.
 //!
+//! **The time as of each tick.** The `&LoopState` a handler gets with an `Event::Update` reads
+//! *as of that tick*, as Bevy gives a `FixedUpdate` system the tick's own `Time`:
+//! `virtual_time().elapsed()` is the virtual time at which the tick came due on its clock's grid,
+//! `delta()` its length, and every clock's `latest_tick()` and `stats()` are those at the tick's
+//! place in the loop's total order (by due time, ties to the clock declared first). So game logic
+//! that reads them does not depend on how frames fall. The other events (the render, drops,
+//! `Deferred`) and the state after the frame read the end of the step, which a handler also gets
+//! under names that say so: `elapsed_at_step_end`, `delta_at_step_end`,
+//! `latest_tick_at_step_end`, `stats_at_step_end`. The runner does it through
+//! `LoopState::as_of`, and a pure fold gets the same with `state.hand_on(&events, ...)`
+//! (see [`clocks`](super::clocks)). Physics at 30 Hz and AI at 10 Hz, one 250 ms frame:
+//!
+//! ```rust
+//! # #[cfg(feature = "std")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tickfold::runner::{ManualTime, Runner};
+//! use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+//!     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+//! let clock = ManualTime::new();
+//! let mut runner = Runner::new(LoopState::new(config, Nanos(0))?, clock.clone(), clock.clone())
+//!     .with_render_rate(None);
+//! let ai = runner.state().clock_id("ai").expect("declared above");
+//! clock.advance(Nanos::from_millis(250));
+//! let mut seen = Vec::new();
+//! runner.frame(|event, state| {
+//!     if matches!(event, Event::Update(tick) if tick.clock == ai) {
+//!         let physics = state.clock("physics").expect("declared").latest_tick().expect("ran");
+//!         seen.push((physics.index, state.virtual_time().elapsed().0 / 1_000_000));
+//!     }
+//! });
+//! // AI's tick 0 (due at 100 ms) sees physics' tick 2, its tick 1 (200 ms) physics' tick 5:
+//! // not tick 6 and 250 ms, the frame's end, which depend on how frames fall.
+//! assert_eq!(seen, [(2, 100), (5, 200)]);
+//! assert_eq!(runner.state().virtual_time().elapsed(), Nanos::from_millis(250)); // after it
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "std"))]
+//! # fn main() {}
+//! ```
+//!
 //! **A fake clock for tests.** `runner::ManualTime` is both the time source and the sleeper:
 //! sleeping jumps to the deadline, clones share one clock, and `advance` moves it by hand (the
 //! time an update or a draw takes), so hours of a loop run in milliseconds, exactly on the fold's

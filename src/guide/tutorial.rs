@@ -67,6 +67,26 @@
 //! [`virtual_time`](crate::LoopState::virtual_time) and [`real_time`](crate::LoopState::real_time)
 //! the loop's time.
 //! `state.advance(now)` is the same step in place, when you would rather not move the state.
+//! Read from the state *while* an update is handled, as the [runner](super::runner) and winit hand
+//! it to your handler (or `state.hand_on(&events, |event, state| ...)` in a plain fold), the time
+//! and the clocks' numbers are those *as of that tick*: `virtual_time().elapsed()` is the time the
+//! tick came due, not the frame's end, so what your update reads never depends on how frames fall:
+//!
+//! ```rust
+//! use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+//! let events = state.advance(Nanos::from_millis(100)); // ticks 0 to 2, one frame
+//! let mut times = Vec::new();
+//! state.hand_on(&events, |event, state| {
+//!     if let Event::Update(_) = event {
+//!         let time = state.virtual_time();
+//!         times.push((time.elapsed().0 / 1_000_000, time.elapsed_at_step_end().0 / 1_000_000));
+//!     }
+//! })?;
+//! assert_eq!(times, [(33, 100), (66, 100), (100, 100)]); // each tick's due time; the frame's end
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # 2. Two clocks
 //!
