@@ -10,10 +10,10 @@ use core::ops::{Index, IndexMut};
 
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::few::Sink;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::report::Report;
 
 /// The clocks of a loop and their pending reports (see the module docs).
