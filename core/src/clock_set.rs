@@ -262,7 +262,10 @@ impl ClockSet {
     #[inline]
     pub(crate) fn emit_reports<T>(&mut self, out: Sink<'_, T>) {
         if self.pending {
-            out.take_reports(&mut self.reports);
+            // A control that reported nothing (a refusal, a cap) leaves the events empty.
+            if !self.reports.is_empty() {
+                out.take_reports(&mut self.reports);
+            }
             self.pending = false;
         }
     }
