@@ -354,10 +354,13 @@ impl Clock {
         // Asked after `again`, usually false, which rules the rest out at once. A catch-up
         // clock's own cap, or any clock's ticks held behind another clock's deferred tick (a
         // constant-rate slot among them: it stays due, and the step reports it).
-        let capped = ((plain.is_some() || !self.constant_rate()) && count >= self.checked.cap
+        if !again {
+            return None;
+        }
+        let capped = (count >= self.checked.cap && (plain.is_some() || !self.constant_rate())
             || held)
             && !self.ended();
-        (again && capped).then(|| self.pending(v).max(1))
+        capped.then(|| self.pending(v).max(1))
     }
 
     /// The virtual time at which this clock next wants a step.
