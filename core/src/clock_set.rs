@@ -10,10 +10,10 @@ use core::ops::{Index, IndexMut};
 
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::few::Sink;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::report::Report;
 
 /// The clocks of a loop and their pending reports (see the module docs).
@@ -290,7 +290,10 @@ impl ClockSet {
     #[inline]
     pub(crate) fn emit_reports<T>(&mut self, out: Sink<'_, T>) {
         if self.pending {
-            out.take_reports(&mut self.reports);
+            // A control that reported nothing (a refusal, a cap) leaves the events empty.
+            if !self.reports.is_empty() {
+                out.take_reports(&mut self.reports);
+            }
             self.pending = false;
         }
     }

@@ -1,9 +1,9 @@
 //! Adding and removing clocks while the loop runs.
 
 use crate::config::ClockConfig;
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::state::LoopState;
 use crate::time::Nanos;
 

@@ -341,7 +341,9 @@ pub enum Event<T> {
     /// cap, or another clock's, whose deferred tick holds back every tick due after it (a step
     /// runs a prefix of the loop's due-time order, see
     /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)). They stay in the
-    /// backlog and run in later steps; the deadline is "now".
+    /// backlog and run in later steps; the deadline is "now". A constant-rate clock's slot held
+    /// back that way is reported too (a refused slot that waits to run late counts the slots
+    /// started since as due); every clock left with due ticks reports one, after the updates.
     Deferred {
         /// The clock with a backlog.
         clock: ClockId,

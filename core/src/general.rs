@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::events::Events;
 use crate::state::Inner;
 use crate::step_rules::{
-    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
+    close_clock_step, deadline_from, render_of, renders, report_end_of_time, wake_after,
 };
 use crate::time::Timestamp;
 
@@ -123,9 +123,7 @@ impl<T: Timestamp> Inner<T> {
         clock.fire();
         run.count = 1;
         ev.runs.push(run, &mut self.pool);
-        clock.note_latest_step();
-        clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-        end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
+        close_clock_step::<T, false>(clock, v, true, ev, &mut self.pool);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None

@@ -117,7 +117,6 @@ pub use access::{Access, Exclusive, Shared};
 pub use as_of::AsOfError;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
-pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{DropReason, Event, Render, Tick, TickSpan};
 pub use events::{Events, IntoIter, Iter, Updates};
@@ -126,7 +125,7 @@ pub use extrapolate::Extrapolate;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
 pub use handle::{ClockHandle, ClockMut, ClockView};
-pub use id::ClockId;
+pub use id::{ClockId, ClockRef};
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};

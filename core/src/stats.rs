@@ -3,8 +3,8 @@
 use alloc::borrow::Cow;
 
 use crate::clock::Clock;
-use crate::controls::ClockRef;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::rate::Period;
 use crate::state::{Inner, LoopState};
 use crate::time::{Lag, Nanos};

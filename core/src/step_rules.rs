@@ -7,7 +7,7 @@
 use crate::clock::Clock;
 use crate::event::{Event, Render};
 use crate::events::Events;
-use crate::few::Sink;
+use crate::few::{Pool, Sink};
 use crate::state::Inner;
 use crate::time::{Lag, Nanos, Timestamp};
 use crate::virtual_time::Virtual;
@@ -97,11 +97,7 @@ impl<T: Timestamp> Inner<T> {
         let mut wake: Option<u64> = None;
         let mut backlog = false;
         for clock in &mut self.clocks {
-            clock.note_latest_step();
-            if !PLAIN {
-                clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-            }
-            backlog |= end_clock_step(clock, v, true, None, ev.sink(&mut self.pool));
+            backlog |= close_clock_step::<T, PLAIN>(clock, v, true, ev, &mut self.pool);
             if clock.live() {
                 let w = if PLAIN { clock.due() } else { clock.wake() };
                 wake = Some(wake.map_or(w, |x| x.min(w)));
@@ -203,6 +199,28 @@ pub(crate) fn wake_after(
         None => Some(ahead),
         Some(virt) => virt.real_needed(ahead),
     }
+}
+
+/// The end of `clock`'s step at `v` on every path that counts in the clock (the general
+/// path's merged and lone constant-rate steps, single-stepping, and the fast path for several
+/// plain clocks): the step's latest tick noted (once its count is final, after the cap's
+/// deferral), the slots that passed while a refused slot waited dropped (reported after its
+/// update, see [`Events`]), then the Deferred rule ([`end_clock_step`], reported if `report`
+/// says so). Returns whether the cap left a backlog. `PLAIN`: no refused slot waits (the fast
+/// path's condition), so nothing is dropped.
+#[inline(always)]
+pub(crate) fn close_clock_step<T, const PLAIN: bool>(
+    clock: &mut Clock,
+    v: u64,
+    report: bool,
+    ev: &mut Events<T>,
+    pool: &mut Pool<T>,
+) -> bool {
+    clock.note_latest_step();
+    if !PLAIN {
+        clock.drop_passed_after_refused(v, ev.sink(pool));
+    }
+    end_clock_step(clock, v, report, None, ev.sink(pool))
 }
 
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that

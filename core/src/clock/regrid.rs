@@ -173,12 +173,18 @@ impl Clock {
     }
 
     /// Undoes tick `index` if it is the latest update the latest step ran for this clock, and
-    /// no control moved the grid since: it stays due and runs at the next step.
+    /// no control moved the grid since: it stays due and runs at the next step. A refused
+    /// slot that ran late had the slots that passed meanwhile dropped after it in that step
+    /// (the only way the step leaves the next tick past the latest one run): the drop is
+    /// undone with the run, so the accounting identity holds, and the step that runs the slot
+    /// again drops them again, reported again.
     pub(crate) fn refuse(&mut self, index: u64) -> bool {
-        let latest = self.next_tick.checked_sub(1);
+        let latest = self.latest.checked_sub(1);
         if self.last_count == 0 || latest != Some(index) || index < self.base {
             return false;
         }
+        let passed = self.next_tick.saturating_sub(self.latest);
+        self.dropped_slots = self.dropped_slots.saturating_sub(passed);
         self.jump_to(index);
         self.spare = self.spare.saturating_add(1);
         self.undone = index;
