@@ -1,0 +1,1 @@
+//! The web demo (wasm32 only).
