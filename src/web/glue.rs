@@ -16,6 +16,8 @@ use super::{Hidden, WebLoop};
 pub const KEEP_TICKING_INTERVAL_MS: u32 = 10;
 
 type Shared<F> = Rc<RefCell<(WebLoop, F)>>;
+/// The frame callback, which asks for the next frame with itself.
+type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
 /// Runs `web` in the page for as long as the page lives, handing every event to `on_event`:
 /// one [`WebLoop::frame`] per `requestAnimationFrame` callback with its stamp,
@@ -73,7 +75,7 @@ where
     on_visibility.forget();
 
     // Frames: each callback steps at its stamp, then asks for the next frame.
-    let next: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>> = Rc::new(RefCell::new(None));
+    let next: FrameCallback = Rc::new(RefCell::new(None));
     let frame = {
         let (shared, next, window) = (shared.clone(), next.clone(), window.clone());
         move |stamp: f64| {

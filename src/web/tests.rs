@@ -266,16 +266,14 @@ fn random_schedules_account_for_every_tick() {
         let mut seen = Seen::new();
         let mut stamp = 1_000.0;
         let mut latest: f64 = stamp;
-        let mut visible = true;
         for (jit, what) in jitter {
             let wobble = (f64::from(jit) - 128.0) / 128.0 * 2.0; // ±2 ms
             match what % 16 {
                 0 => stamp -= 3.0, // backwards (devtools throttling)
                 1 => {}            // repeated
-                2 if visible => {
+                2 => {
                     // hidden for up to 25 s
                     web.set_visible(false, latest, |e, _| seen.see(e)).unwrap();
-                    visible = false;
                     let back = latest + f64::from(jit) * 100.0;
                     let mut t = latest;
                     while hidden == Hidden::KeepTicking && t + KEEP_TICKING_MS < back {
@@ -283,7 +281,6 @@ fn random_schedules_account_for_every_tick() {
                         web.timer_tick(t, |e, _| seen.see(e)).unwrap();
                     }
                     web.set_visible(true, back, |e, _| seen.see(e)).unwrap();
-                    visible = true;
                     stamp = back;
                     latest = latest.max(back); // the loop stepped to it
                 }
