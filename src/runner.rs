@@ -36,7 +36,12 @@
 //! # Ok::<(), tickfold::ConfigError>(())
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// The browser has no `std::time::Instant::now()` (it panics on wasm32-unknown-unknown): the
+// time sources and sleepers on `Instant` exist elsewhere only; `RealNanos` reads `web-time`'s
+// `Instant` (`performance.now()`) there.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+use std::time::Instant;
 
 use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
 
@@ -53,9 +58,15 @@ pub trait TimeSource<T> {
 }
 
 /// The real monotonic time, `Instant::now()`.
+///
+/// Not a time source on `wasm32-unknown-unknown`, where `std::time::Instant::now()` panics
+/// ("time not implemented on this platform"): a browser loop uses [`RealNanos`] (which reads
+/// `performance.now()` there) or `tickfold::web` (feature `web`), so the mistake is a compile
+/// error instead of a panic in the page.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct RealTime;
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl TimeSource<Instant> for RealTime {
     fn now(&mut self) -> Instant {
         Instant::now()
@@ -89,9 +100,14 @@ pub trait Sleeper<T> {
 
 /// `spin_sleep`'s hybrid sleep: the OS sleep for the bulk, then a spin for the last stretch.
 /// The default: accurate to microseconds at the cost of a little CPU.
+///
+/// Not a sleeper on `wasm32-unknown-unknown`: a browser's main thread must never block (the
+/// page would freeze), so there the runner takes [`NoSleep`] and the browser paces the frames
+/// (`tickfold::web`, feature `web`).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct SpinSleep(pub spin_sleep::SpinSleeper);
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Sleeper<Instant> for SpinSleep {
     fn sleep_until(&mut self, deadline: Instant) {
         self.0.sleep_until(deadline);
@@ -99,10 +115,12 @@ impl Sleeper<Instant> for SpinSleep {
 }
 
 /// Plain `std::thread::sleep`: no spinning, so cheaper on CPU and later to wake (the OS timer
-/// slack, typically 50 µs to 1 ms).
+/// slack, typically 50 µs to 1 ms). Not a sleeper on `wasm32-unknown-unknown` (see
+/// [`SpinSleep`]).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct ThreadSleep;
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Sleeper<Instant> for ThreadSleep {
     fn sleep_until(&mut self, deadline: Instant) {
         if let Some(d) = deadline.checked_duration_since(Instant::now()) {

@@ -155,6 +155,7 @@
 //! | several rates | by hand | no | one fixed schedule | named clocks in one total order |
 //! | tests on a fake clock | restructure | its `TimeTrait` | `TimeUpdateStrategy::ManualDuration` | any `Nanos`, `runner::ManualTime`, the determinism kit |
 //! | save and resume the loop | by hand | no | no | serde, exact |
+//! | in the browser | `requestAnimationFrame` by hand | its wasm shell: `game_loop` with a winit window, driven by `requestAnimationFrame` | `WinitPlugin` on wasm; a hidden tab's gap clamped by the max delta | `tickfold::web` (feature `web`): rAF stamps, never sleeps; hidden tabs paused, reported or kept ticking by a Worker (the [`web`](super::web) chapter) |
 //!
 //! # The complete game in three loops
 //!
