@@ -234,11 +234,15 @@ impl DeltaSmoother {
             && (1..=MAX_UNITS as u128).contains(&units)
             && next.abs_diff(raw_fp) <= u128::from(self.bound) << SHIFT
             && round_fp(next) > round_fp(self.out);
+        // The intervals the raw delta spans, for the refinement of the interval.
+        let spans = ((u128::from(delta) << SHIFT) + self.interval / 2) / self.interval;
         if !snaps {
             self.odd += 1;
             self.stats.passed += 1;
             if self.odd >= RESTART {
                 self.restart();
+            } else if (1..=MAX_UNITS as u128).contains(&spans) {
+                self.refine(spans as u64, raw);
             }
             return self.pass(raw);
         }
@@ -250,7 +254,7 @@ impl DeltaSmoother {
         }
         self.out = next;
         self.stats.snapped += 1;
-        self.refine(units as u64, raw);
+        self.refine(spans.clamp(1, MAX_UNITS as u128) as u64, raw);
         self.current()
     }
 
@@ -285,14 +289,25 @@ impl DeltaSmoother {
         self.warm_len = 0;
         let mut sorted = self.warm;
         sorted.sort_unstable();
-        self.interval = u128::from(sorted[WARM / 2]) << SHIFT;
+        // The median tells how many intervals each delta spans (a dropped frame spans two);
+        // the interval is then the deltas' total over the intervals they span.
+        let median = sorted[WARM / 2];
+        let (mut total, mut units) = (0u128, 0u128);
+        for d in sorted {
+            let u = (d + median / 2) / median;
+            if (1..=MAX_UNITS).contains(&u) {
+                total += u128::from(d);
+                units += u128::from(u);
+            }
+        }
+        self.interval = (total << SHIFT) / units.max(1);
         self.anchor = raw;
         self.units = 0;
         self.n = 1;
         (self.sum_u, self.sum_uu, self.sum_t, self.sum_ut) = (0, 0, 0, 0);
     }
 
-    /// Adds a snapped frame to the least-squares line through (units, time) since the anchor,
+    /// Adds a frame to the least-squares line through (units, time) since the anchor,
     /// and takes its slope as the interval.
     fn refine(&mut self, units: u64, raw: u64) {
         if self.n >= REFINE {
@@ -305,8 +320,8 @@ impl DeltaSmoother {
         self.sum_uu += u * u;
         self.sum_t += t;
         self.sum_ut += u * t;
-        // The interval changes only at 8, 16, 32, … frames: between, deltas are exactly equal.
-        if self.n < 8 || !self.n.is_power_of_two() {
+        // The interval changes only at 64, 128, 256, … frames: between, deltas are exactly equal.
+        if self.n < 64 || !self.n.is_power_of_two() {
             return;
         }
         let n = u128::from(self.n);

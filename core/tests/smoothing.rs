@@ -142,7 +142,7 @@ fn jittered_coarsened_web_stamps_snap_to_the_refresh_interval() {
         let est = s.interval().expect("the interval is known").0;
         assert!(est.abs_diff(interval) <= 2, "{est} vs {interval}");
         // After the warm-up, each delta is one interval, the same from frame to frame to
-        // within the rounding to whole ns but where the estimate is refined (at 8, 16, 32, …
+        // within the rounding to whole ns but where the estimate is refined (at 64, 128, …
         // frames); and the last 10,000 are the true interval to within 2 ns.
         let changes = out[16..]
             .windows(3)
