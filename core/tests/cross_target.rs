@@ -1,5 +1,5 @@
 //! The fold gives bit-identical events on every target for the same timestamps: a recorded
-//! trace (x86_64, `golden/cross_target.txt`) of jittered, smoothed, spiking and backward frames
+//! trace (`x86_64`, `golden/cross_target.txt`) of jittered, smoothed, spiking and backward frames
 //! through two clocks, every event printed with `{:?}` (floats print their exact value), is
 //! compared line by line. CI runs this test on wasm32-wasip1 too (`.ci/wasm-tests`).
 //!
