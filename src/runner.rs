@@ -43,7 +43,7 @@ use std::time::Duration;
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 use std::time::Instant;
 
-use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
+use tickfold_core::{DeltaSmoother, Event, Events, LoopState, Nanos, Period, Timestamp};
 
 mod manual;
 mod real_nanos;
@@ -210,6 +210,8 @@ pub struct Runner<T, C, S> {
     /// The index of the next event to hand on; below `events.len()` while a `Sleep` waits.
     next: usize,
     idle: Duration,
+    /// The frame-delta smoother and the first time read (its origin), if smoothing is on.
+    smoothing: Option<(DeltaSmoother, Option<T>)>,
 }
 
 impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
@@ -273,7 +275,73 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
             events: Events::new(),
             next: 0,
             idle: Duration::from_nanos(16_666_667),
+            smoothing: None,
         }
+    }
+
+    /// Smooths the frame times the fold sees with `smoother` (`None`: off, the default): each
+    /// time read is snapped to a whole number of the display's measured refresh intervals, the
+    /// remainder carried, never more than [`DeltaSmoother::bound`] from the time read (see
+    /// [`DeltaSmoother`] for the rules: gaps pass through, repeats hold). For vsync-paced
+    /// runners ([`NoSleep`], one `frame` per presented frame), where the frames really are whole
+    /// refresh intervals apart but the times read jitter: at matched tick and refresh rates the
+    /// ticks then fall one per frame instead of 0 or 2 by the noise. The sleeps still read the
+    /// real time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold::runner::{NoSleep, Runner, TimeSource};
+    /// use tickfold::{DeltaSmoother, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // 60 Hz vsync frames read with ±0.9 ms of noise, landing on the 60 Hz tick boundaries.
+    /// struct Vsync(u64);
+    /// impl TimeSource<Nanos> for Vsync {
+    ///     fn now(&mut self) -> Nanos {
+    ///         self.0 += 1;
+    ///         let noise = [900_000, -900_000, 400_000, -100_000, 0, -700_000, 800_000];
+    ///         Nanos((self.0 * 1_000_000_000 / 60).wrapping_add_signed(noise[self.0 as usize % 7]))
+    ///     }
+    /// }
+    ///
+    /// let irregular = |smooth: bool| {
+    ///     let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    ///     let smoother = smooth.then(DeltaSmoother::new);
+    ///     let mut runner = Runner::new(state, Vsync(0), NoSleep).with_smoothing(smoother);
+    ///     let mut irregular = 0;
+    ///     for _ in 0..600 {
+    ///         let mut updates = 0;
+    ///         runner.frame(|event, _| updates += u32::from(matches!(event, Event::Update(_))));
+    ///         irregular += u32::from(updates != 1);
+    ///     }
+    ///     Ok::<u32, tickfold::ConfigError>(irregular)
+    /// };
+    /// assert!(irregular(false)? > 100); // 0 and 2 updates by the noise
+    /// assert!(irregular(true)? < 20); // the warm-up and a few more
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn with_smoothing(mut self, smoother: Option<DeltaSmoother>) -> Runner<T, C, S> {
+        self.smoothing = smoother.map(|s| (s, None));
+        self
+    }
+
+    /// The frame-delta smoother, if smoothing is on (its measured interval and counts).
+    #[must_use]
+    pub fn smoother(&self) -> Option<&DeltaSmoother> {
+        self.smoothing.as_ref().map(|(s, _)| s)
+    }
+
+    /// The time for this frame: read, and smoothed if smoothing is on.
+    fn frame_time(&mut self) -> T {
+        let now = self.time.now();
+        let Some((smoother, origin)) = &mut self.smoothing else {
+            return now;
+        };
+        let origin = *origin.get_or_insert(now);
+        // Times before the origin count as the origin: the smoother treats them as repeats.
+        let raw = now.nanos_since(origin).unwrap_or(0);
+        origin.add_nanos(smoother.smooth(Nanos(raw)).0)
     }
 
     /// Sets the state's render cap: the runner wakes and draws at most at `rate`, on a fixed
@@ -349,7 +417,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
         ctl: &mut Control,
         mut on_event: impl FnMut(&Event<T>, &LoopState<T>, &mut Control),
     ) -> Option<T> {
-        let now = self.time.now();
+        let now = self.frame_time();
         if self.next >= self.events.len() {
             self.state.advance_into(now, &mut self.events);
             self.next = 0;

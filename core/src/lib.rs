@@ -98,6 +98,7 @@ mod serde_state;
 mod several;
 #[cfg(test)]
 mod several_tests;
+mod smooth;
 mod span;
 #[cfg(feature = "serde")]
 mod state_error;
@@ -133,6 +134,7 @@ pub use real_handle::{RealTimeHandle, RealTimeMut, RealTimeView};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use serde_state::SavedState;
+pub use smooth::{DeltaSmoother, SmootherStats};
 pub use state::LoopState;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]

@@ -180,3 +180,43 @@
 //! command under that display). Without `DISPLAY` the test fails when `CI` is set and says it
 //! skipped otherwise, so `cargo test --workspace --all-features` still passes on a machine without
 //! a display.
+//!
+//! ## Smoothed frame deltas: `DeltaSmoother`
+//!
+//! A vsync-paced loop's frames are whole refresh intervals apart, but the times it reads are
+//! not: the thread wakes late after a present, a browser jitters its `requestAnimationFrame`
+//! stamps and coarsens `performance.now()` to 100 µs. With a tick rate equal to the display's
+//! (60 Hz on 60 Hz), frames land on the tick boundaries, and that noise alone makes about half
+//! of them run 0 or 2 updates. [`DeltaSmoother`](crate::DeltaSmoother) (in `tickfold-core`,
+//! `no_std`; after Godot's delta smoothing) measures the refresh interval and snaps each frame's
+//! delta to a whole number of intervals, carrying the remainder, so the smoothed time never
+//! strays from the time read by more than its bound (4 ms by default). A gap (over 4 intervals:
+//! a hidden tab, a suspend) passes through unsmoothed, so the fold reports what it drops;
+//! stamps that repeat or go back hold the smoothed time; a refresh-rate change is measured
+//! again. The runner smooths with
+//! [`Runner::with_smoothing`](crate::runner::Runner::with_smoothing); any other shell calls
+//! [`smooth`](crate::DeltaSmoother::smooth) with each frame's stamp in `Nanos` and steps the
+//! fold with the result:
+//!
+//! ```
+//! use tickfold::{DeltaSmoother, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+//! let mut smoother = DeltaSmoother::new();
+//! let mut irregular = 0;
+//! for k in 1..=600u64 {
+//!     // A rAF stamp: the refresh ± up to 0.9 ms, coarsened to 100 µs.
+//!     let noise = [0, 900_000, 200_000, 1_700_000, 600_000][k as usize % 5];
+//!     let stamp = (k * 1_000_000_000 / 60 + noise - 900_000) / 100_000 * 100_000;
+//!     let (next, events) = state.step(smoother.smooth(Nanos(stamp)));
+//!     state = next;
+//!     irregular += usize::from(events.updates().count() != 1);
+//! }
+//! assert!(irregular < 20); // the 15 warm-up frames pass through as read
+//! assert_eq!(smoother.stats().passed, 0);
+//! # Ok::<(), tickfold::ConfigError>(())
+//! ```
+//!
+//! In the peers bench (36,000 frames, 60 Hz ticks on 60 Hz stamps jittered by ±1 ms and
+//! coarsened to 100 µs) the plain fold behind the smoother runs far fewer irregular frames than
+//! game-loop's or Bevy's loop; see `BENCHMARKS.md` for the figures.
