@@ -37,6 +37,7 @@
 //! |---|---|---|
 //! | [`tickfold_core`] | the crate root | the fold: [`LoopState`], [`LoopConfig`], [`Events`], exact [`Period`]s, [`Interpolate`]; `no_std` without the `std` feature |
 //! | `tickfold` | [`runner`] | the imperative shell: read a clock, step, hand events to your code, sleep until the deadline |
+//! | `tickfold` | `tickfold::web` (feature `web`) | the loop in a browser: `requestAnimationFrame` stamps, never sleeping, one setting for hidden tabs |
 //! | `tickfold` | `tickfold::winit` (feature `winit`) | the runner inside winit's event loop: `WaitUntil` the deadline, redraw on `Render`, quiet while occluded |
 //! | `tickfold-testing` | `tickfold::testing` (feature `quickcheck`) | the determinism kit: arbitrary frame schedules, bit-for-bit schedule checks, timestep checks, replay |
 //! | `tickfold-hecs` | `tickfold::hecs_adapter` (feature `hecs`) | capture tracked hecs components before a step's last update ([`Tick::last_in_step`]), read blended values at render |
@@ -82,6 +83,9 @@ pub use tickfold_derive::Interpolate;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod runner;
+#[cfg(feature = "web")]
+#[cfg_attr(docsrs, doc(cfg(feature = "web")))]
+pub mod web;
 #[cfg(feature = "winit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "winit")))]
 pub mod winit;

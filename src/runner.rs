@@ -36,9 +36,14 @@
 //! # Ok::<(), tickfold::ConfigError>(())
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+// The browser has no `std::time::Instant::now()` (it panics on wasm32-unknown-unknown): the
+// time sources and sleepers on `Instant` exist elsewhere only; `RealNanos` reads `web-time`'s
+// `Instant` (`performance.now()`) there.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+use std::time::Instant;
 
-use tickfold_core::{Event, Events, LoopState, Period, Timestamp};
+use tickfold_core::{DeltaSmoother, Event, Events, LoopState, Nanos, Period, Timestamp};
 
 mod manual;
 mod real_nanos;
@@ -53,9 +58,15 @@ pub trait TimeSource<T> {
 }
 
 /// The real monotonic time, `Instant::now()`.
+///
+/// Not a time source on `wasm32-unknown-unknown`, where `std::time::Instant::now()` panics
+/// ("time not implemented on this platform"): a browser loop uses [`RealNanos`] (which reads
+/// `performance.now()` there) or `tickfold::web` (feature `web`), so the mistake is a compile
+/// error instead of a panic in the page.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct RealTime;
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl TimeSource<Instant> for RealTime {
     fn now(&mut self) -> Instant {
         Instant::now()
@@ -89,9 +100,14 @@ pub trait Sleeper<T> {
 
 /// `spin_sleep`'s hybrid sleep: the OS sleep for the bulk, then a spin for the last stretch.
 /// The default: accurate to microseconds at the cost of a little CPU.
+///
+/// Not a sleeper on `wasm32-unknown-unknown`: a browser's main thread must never block (the
+/// page would freeze), so there the runner takes [`NoSleep`] and the browser paces the frames
+/// (`tickfold::web`, feature `web`).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct SpinSleep(pub spin_sleep::SpinSleeper);
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Sleeper<Instant> for SpinSleep {
     fn sleep_until(&mut self, deadline: Instant) {
         self.0.sleep_until(deadline);
@@ -99,10 +115,12 @@ impl Sleeper<Instant> for SpinSleep {
 }
 
 /// Plain `std::thread::sleep`: no spinning, so cheaper on CPU and later to wake (the OS timer
-/// slack, typically 50 µs to 1 ms).
+/// slack, typically 50 µs to 1 ms). Not a sleeper on `wasm32-unknown-unknown` (see
+/// [`SpinSleep`]).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct ThreadSleep;
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Sleeper<Instant> for ThreadSleep {
     fn sleep_until(&mut self, deadline: Instant) {
         if let Some(d) = deadline.checked_duration_since(Instant::now()) {
@@ -178,7 +196,11 @@ fn not_before<T: Timestamp>(deadline: T, now: T) -> T {
 /// Each [`frame`](Runner::frame): read the time, [`LoopState::advance_into`] (no allocation
 /// per frame), then hand every event in order to the handler, carrying out
 /// [`Event::Sleep`] with the sleeper before the events after it. The handler also gets the
-/// state, for clock names and per-clock alpha.
+/// state, for clock names and per-clock alpha: for an [`Event::Update`] the state *as of that
+/// tick* ([`LoopState::as_of`]: the virtual time, every clock's latest tick and counts are
+/// those of the tick's place in the total order, the same however frames fall), for the
+/// other events the end of the step. The end-of-step readings stay under names that say so
+/// (`elapsed_at_step_end`, `latest_tick_at_step_end`, `stats_at_step_end`).
 #[derive(Debug)]
 pub struct Runner<T, C, S> {
     state: LoopState<T>,
@@ -188,6 +210,8 @@ pub struct Runner<T, C, S> {
     /// The index of the next event to hand on; below `events.len()` while a `Sleep` waits.
     next: usize,
     idle: Duration,
+    /// The frame-delta smoother and the first time read (its origin), if smoothing is on.
+    smoothing: Option<(DeltaSmoother, Option<T>)>,
 }
 
 impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
@@ -251,7 +275,73 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
             events: Events::new(),
             next: 0,
             idle: Duration::from_nanos(16_666_667),
+            smoothing: None,
         }
+    }
+
+    /// Smooths the frame times the fold sees with `smoother` (`None`: off, the default): each
+    /// time read is snapped to a whole number of the display's measured refresh intervals, the
+    /// remainder carried, never more than [`DeltaSmoother::bound`] from the time read (see
+    /// [`DeltaSmoother`] for the rules: gaps pass through, repeats hold). For vsync-paced
+    /// runners ([`NoSleep`], one `frame` per presented frame), where the frames really are whole
+    /// refresh intervals apart but the times read jitter: at matched tick and refresh rates the
+    /// ticks then fall one per frame instead of 0 or 2 by the noise. The sleeps still read the
+    /// real time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold::runner::{NoSleep, Runner, TimeSource};
+    /// use tickfold::{DeltaSmoother, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // 60 Hz vsync frames read with ±0.9 ms of noise, landing on the 60 Hz tick boundaries.
+    /// struct Vsync(u64);
+    /// impl TimeSource<Nanos> for Vsync {
+    ///     fn now(&mut self) -> Nanos {
+    ///         self.0 += 1;
+    ///         let noise = [900_000, -900_000, 400_000, -100_000, 0, -700_000, 800_000];
+    ///         Nanos((self.0 * 1_000_000_000 / 60).wrapping_add_signed(noise[self.0 as usize % 7]))
+    ///     }
+    /// }
+    ///
+    /// let irregular = |smooth: bool| {
+    ///     let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    ///     let smoother = smooth.then(DeltaSmoother::new);
+    ///     let mut runner = Runner::new(state, Vsync(0), NoSleep).with_smoothing(smoother);
+    ///     let mut irregular = 0;
+    ///     for _ in 0..600 {
+    ///         let mut updates = 0;
+    ///         runner.frame(|event, _| updates += u32::from(matches!(event, Event::Update(_))));
+    ///         irregular += u32::from(updates != 1);
+    ///     }
+    ///     Ok::<u32, tickfold::ConfigError>(irregular)
+    /// };
+    /// assert!(irregular(false)? > 100); // 0 and 2 updates by the noise
+    /// assert!(irregular(true)? < 20); // the warm-up and a few more
+    /// # Ok::<(), tickfold::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn with_smoothing(mut self, smoother: Option<DeltaSmoother>) -> Runner<T, C, S> {
+        self.smoothing = smoother.map(|s| (s, None));
+        self
+    }
+
+    /// The frame-delta smoother, if smoothing is on (its measured interval and counts).
+    #[must_use]
+    pub fn smoother(&self) -> Option<&DeltaSmoother> {
+        self.smoothing.as_ref().map(|(s, _)| s)
+    }
+
+    /// The time for this frame: read, and smoothed if smoothing is on.
+    fn frame_time(&mut self) -> T {
+        let now = self.time.now();
+        let Some((smoother, origin)) = &mut self.smoothing else {
+            return now;
+        };
+        let origin = *origin.get_or_insert(now);
+        // Times before the origin count as the origin: the smoother treats them as repeats.
+        let raw = now.nanos_since(origin).unwrap_or(0);
+        origin.add_nanos(smoother.smooth(Nanos(raw)).0)
     }
 
     /// Sets the state's render cap: the runner wakes and draws at most at `rate`, on a fixed
@@ -327,7 +417,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
         ctl: &mut Control,
         mut on_event: impl FnMut(&Event<T>, &LoopState<T>, &mut Control),
     ) -> Option<T> {
-        let now = self.time.now();
+        let now = self.frame_time();
         if self.next >= self.events.len() {
             self.state.advance_into(now, &mut self.events);
             self.next = 0;
@@ -339,7 +429,18 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
                     return Some(not_before(until, now));
                 }
             }
-            on_event(&event, &self.state, ctl);
+            // The handler reads the state as of the event (an update: its place in the
+            // total order; see `LoopState::as_of`), and the state is at the step's end again
+            // after it, whether or not it exits.
+            let events = &self.events;
+            let handled = self
+                .state
+                .as_of(events, &event, |state| on_event(&event, state, ctl));
+            if handled.is_err() {
+                // Only when the state was controlled (`state_mut`) between a handler's exit
+                // and the frame that hands on the rest: those events read the step's end.
+                on_event(&event, &self.state, ctl);
+            }
             self.next += 1;
             if ctl.exit && self.next < self.events.len() {
                 return Some(now);

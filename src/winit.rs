@@ -120,7 +120,10 @@ pub trait Game {
 
     /// Each event of the fold, in order: run fixed updates on [`Event::Update`], keep
     /// [`Event::Render`]'s `alpha` for the next `RedrawRequested` (App requests the redraw after
-    /// the frame, unless the window is occluded).
+    /// the frame, unless the window is occluded). For an update, `state` reads as of that
+    /// tick (its virtual time, every clock's latest tick and counts at the tick's place in
+    /// the total order, see [`LoopState::as_of`]), as the runner hands it; for the other
+    /// events, at the end of the step.
     fn event(&mut self, event: &Event<Instant>, state: &LoopState<Instant>, ctl: &mut Control<'_>);
 
     /// A window event: draw on `RedrawRequested`, read input, exit on `CloseRequested` if the

@@ -84,7 +84,13 @@
 //! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
 //! them. [`Tickfold::fixed_time`] holds every clock's `Time<Fixed>` for reading outside its
 //! runs; [`CurrentTick`] holds the tick being run (clock, exact index, start, lag,
-//! `last_in_step`). No schedule ever sees time ahead of the frame's `Time<Virtual>`.
+//! `last_in_step`). A catch-up clock's runs (the main clock's, as in Bevy's loop, and every
+//! clock on [`Policy::CatchUp`]) never see time ahead of the frame's `Time<Virtual>`, after
+//! a `load_world` too (it puts the saved `Time<Virtual>` back); a constant-rate
+//! clock ([`Policy::KeepWorking`], [`Policy::DropAndRest`], [`Policy::Delay`]) runs each slot
+//! at its start, so inside the run `Time` is the slot's end, up to one period ahead of
+//! `Time<Virtual>`; and an overstep accumulated (`Time<Fixed>::accumulate_overstep`) puts
+//! simulation time ahead, as it does in Bevy's loop.
 //!
 //! # One virtual time: Bevy's
 //!
@@ -117,6 +123,38 @@
 //! short after an hour); tickfold's 60 Hz ticks are 16,666,666 or 16,666,667 ns long, 60 of
 //! them exactly one second, so `Time<Fixed>` rightly differs from Bevy's there.
 //!
+//! # Writing `Time<Fixed>`, as in Bevy
+//!
+//! Bevy's loop reads `Time<Fixed>` between runs, and so does the plugin: `set_timestep(..)`,
+//! `accumulate_overstep(..)` and `discard_overstep(..)` written in `First`, `PreUpdate`,
+//! `Update` or later count from the next frame; written in a run (`FixedUpdate` or any fixed
+//! schedule; inside an extra clock's run, `Time<Fixed>` is that clock's) they count from the
+//! clock's next run, in the same frame. A timestep is the clock's new rate from its current
+//! tick boundary ([`ClockMut::set_rate`](tickfold_core::ClockMut::set_rate)), an overstep
+//! grown or shrunk moves the clock's grid earlier or later
+//! ([`ClockMut::accumulate_overstep`](tickfold_core::ClockMut::accumulate_overstep),
+//! [`ClockMut::discard_overstep`](tickfold_core::ClockMut::discard_overstep)). To count a
+//! write from the next run of the same frame, the plugin takes the frame's step again from
+//! before it, with the written clock capped at its runs so far (the cap keeps one total order,
+//! so every later run of every clock waits), applies the write there and steps again at the
+//! same time; a frame that may run some clock twice or more keeps a copy of the loop for that
+//! (one clone a frame, only then). `tests/fixed_writes.rs` checks the runs, timestep and
+//! overstep against Bevy's own loop over 3,000 seeded frames with stalls, for timesteps set in
+//! `FixedUpdate` and oversteps grown and shrunk in `PreUpdate`, `Update` and `FixedUpdate`.
+//! Where it differs, on purpose:
+//!
+//! * **A discard of a whole tick or more** drops those ticks: their numbers are skipped, they
+//!   are reported ([`TicksDropped`], [`DropReason::Discarded`]) and `elapsed` goes on past
+//!   them, as simulation time does over any dropped tick; Bevy's `elapsed` only sums the runs'
+//!   timesteps. Run counts and overstep stay Bevy's. (Less than a tick, the usual
+//!   `discard_overstep(overstep())` in `Update`, leaves `elapsed` as Bevy's too.)
+//! * **With extra clocks**, the runs a write in a frame's only run of its clock makes due (a
+//!   shorter timestep, an overstep grown) run after the other clocks' runs of that frame,
+//!   not interleaved with them by due time: the plugin keeps no copy of the loop for a frame
+//!   that runs each clock at most once. Bevy has one fixed clock.
+//! * **A main clock given a cap** ([`TickfoldPlugin::main_clock`]) gets it afresh for the runs
+//!   after a write in a run. Bevy's loop has no cap.
+//!
 //! # Third-party plugins, tested
 //!
 //! `bevy-adapter/ecosystem/` (its own workspace, outside the default build; run it with
@@ -136,7 +174,11 @@
 //! run. Medians of 5 runs on a shared 2-core machine (load average 2.4–5.0): 4.32 µs against
 //! Bevy's 4.67 µs a frame at 1 update (0.93×; each run 0.86–0.95×), 5.87 µs against 12.64 µs
 //! at 8 (0.46×; each run 0.44–0.51×); instruction counts (callgrind, 2,000 frames) agree: 30,689 against 32,947 a
-//! frame (0.93×) and 48,557 against 98,364 (0.49×). The difference is the dispatch of
+//! frame (0.93×) and 48,557 against 98,364 (0.49×). Since the plugin honours writes to
+//! `Time<Fixed>` in runs (above), a frame that may run a clock twice or more keeps a copy of
+//! the loop: measured with callgrind over 2,000 frames (the difference of 3,000 and 1,000), 31,039
+//! against Bevy's 32,945 instructions a frame at 1 update (0.94×; 30,553 before) and 51,164
+//! against 98,347 at 8 (0.52×; 48,256 before). The difference is the dispatch of
 //! `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
 //! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
 //! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
@@ -205,6 +247,7 @@ mod schedules;
 #[cfg(feature = "testing")]
 mod testing;
 mod transform;
+mod writes;
 
 pub use input::{TickInputApp, TickInputs};
 pub use messages::{
@@ -214,7 +257,7 @@ pub use plugin::{ClockSystems, TickfoldPlugin, VirtualTime};
 pub use resource::{CurrentTick, Tickfold};
 pub use run::run_tickfold_clocks;
 #[cfg(feature = "serde")]
-pub use save::{ComponentSet, LoadError, Saved, WorldSave, load_world, save_world};
+pub use save::{ComponentSet, LoadError, Saved, SavedRow, WorldSave, load_world, save_world};
 #[cfg(feature = "testing")]
 pub use testing::{AppMismatch, AppSim};
 /// tickfold's core, re-exported: the types the plugin and its messages use.

@@ -135,14 +135,19 @@ impl TickfoldPlugin {
             VirtualTime::Bevy => None,
             VirtualTime::KeepReal { max_frame_delta } => max_frame_delta,
         };
-        let mut config =
-            LoopConfig::from_clock(self.main_config(timestep)?).max_frame_delta(max_frame_delta);
+        let main = self.main_config(timestep)?;
+        // The main clock (Bevy's `Time<Fixed>`) is the alpha clock unless one is named, as
+        // Bevy's overstep fraction is `Time<Fixed>`'s: named here, since tickfold-core's own
+        // default is the fastest clock.
+        let alpha = match &self.alpha_clock {
+            Some(name) => name.clone(),
+            None => Cow::Owned(main.name().to_owned()),
+        };
+        let mut config = LoopConfig::from_clock(main).max_frame_delta(max_frame_delta);
         for (_, clock) in &self.clocks {
             config = config.clock(clock.clone());
         }
-        if let Some(name) = &self.alpha_clock {
-            config = config.alpha_clock(name.clone());
-        }
+        config = config.alpha_clock(alpha);
         LoopState::new(config, Nanos(0))
     }
 }

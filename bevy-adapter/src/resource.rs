@@ -33,14 +33,23 @@ pub struct Tickfold {
     pub(crate) events: Events<Nanos>,
     pub(crate) render: Option<Render>,
     pub(crate) frame_updates: u64,
-    /// Added to `Time<Virtual>`'s elapsed time to give the loop's `now`: nonzero after a
-    /// loaded state put its latest reading at the app's clock.
-    pub(crate) real_offset: i128,
     /// The loop's `now` at the latest step.
     pub(crate) now: Nanos,
     /// The schedules a frame's ticks run, out of `Schedules` during the frame's runs (empty
     /// between frames: its buffers are kept).
     pub(crate) taken: crate::schedules::Taken,
+    /// The loop as it was before the frame's step, kept only for a step that may run some
+    /// clock twice or more: a write to `Time<Fixed>` in a run that is not the step's last
+    /// goes back to it and steps again from that run (see `crate::writes`).
+    pub(crate) snapshot: Option<LoopState>,
+    /// The events of such a step back to a run.
+    pub(crate) scratch: Events<Nanos>,
+    /// The loop may have changed since its latest step other than by stepping (a control, a
+    /// load, a write to `Time<Fixed>`): the previous step's deadline says nothing then.
+    pub(crate) touched: bool,
+    /// The shortest tick any clock has (whole ns, less one), `None` until asked again after a
+    /// rate change or a control.
+    pub(crate) min_tick: Option<u64>,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -53,6 +62,14 @@ pub(crate) struct ClockEntry {
     pub(crate) frame_updates: u64,
     /// The clock's `Time<Fixed>`: its latest tick and the overstep past it.
     pub(crate) fixed: Time<Fixed>,
+    /// When the clock's latest tick came due, at its end, in virtual time: the overstep is
+    /// virtual time past it. The tick's end in simulation time (`elapsed`) is this only while
+    /// no overstep was written: a discarded overstep moves the grid later, an accumulated one
+    /// earlier, and simulation time goes on by whole ticks, as Bevy's does.
+    pub(crate) due_end: u64,
+    /// The clock's grid moved since its latest tick (an overstep written to `Time<Fixed>`):
+    /// the overstep between frames is the loop's own lag for the clock.
+    pub(crate) moved: bool,
 }
 
 impl ClockEntry {
@@ -67,6 +84,8 @@ impl ClockEntry {
             label,
             frame_updates: 0,
             fixed: Time::<Fixed>::default(),
+            due_end: 0,
+            moved: false,
         }
     }
 
@@ -89,18 +108,26 @@ impl ClockEntry {
         latest: Option<tickfold_core::TickSpan>,
         rate: Period,
         now: Nanos,
+        lag: Option<tickfold_core::Lag>,
     ) {
         let mut fixed = Time::<Fixed>::default();
         fixed.set_wrap_period(self.fixed.wrap_period());
         fixed.set_timestep(first_tick(rate));
         if let Some(tick) = latest {
-            fixed_time(&mut fixed, tick.t.0, tick.end.0, now.0);
+            fixed_time(&mut fixed, tick.t.0, tick.end.0, Duration::ZERO);
         }
         self.fixed = fixed;
         if latest.is_some_and(|tick| tick.dt != rate) {
             self.rate_changed(rate);
         }
-        self.settle(now);
+        // The overstep: virtual time past the latest tick's end, or, when the loop's lag for
+        // the clock puts its grid elsewhere (an overstep written to `Time<Fixed>` moved it;
+        // not the 1 ns the lag's rounding down gives at a fractional-ns period), past where
+        // the lag puts it.
+        self.due_end = latest.map_or(0, |tick| tick.end.0);
+        let grid = lag.map(|lag| i128::from(now.0) - lag.as_nanos());
+        let moved = grid.is_some_and(|g| g.abs_diff(i128::from(self.due_end)) > 1);
+        self.settle(now, lag.filter(|_| moved));
     }
 
     /// The clock's rate changed (the loop reported it, or the app wrote `Time<Fixed>`'s
@@ -113,16 +140,45 @@ impl ClockEntry {
         }
     }
 
-    /// A tick spanning `start .. end` (the core's [`Tick::t`] and [`Events::tick_end`]) runs
-    /// at virtual time `now`: see [`fixed_time`] for what `Time<Fixed>` becomes.
+    /// A tick spanning `start .. end` (the core's [`Tick::t`] and [`Events::tick_end`]) of a
+    /// step to virtual time `step`, `lag` past its start's due time then ([`Tick::lag`]), runs
+    /// in the frame whose virtual time is `now`: see [`fixed_time`] for what `Time<Fixed>`
+    /// becomes; the overstep is `now` past the tick's due end.
     #[inline]
-    pub(crate) fn run(&mut self, start: u64, end: u64, now: Nanos) {
-        fixed_time(&mut self.fixed, start, end, now.0);
+    pub(crate) fn run(
+        &mut self,
+        (start, end): (u64, u64),
+        step: Nanos,
+        lag: tickfold_core::Lag,
+        now: Nanos,
+    ) {
+        let len = end.saturating_sub(start).max(1);
+        // The tick's end, unless an overstep written moved the clock's grid from it (the lag,
+        // rounded down at a fractional-ns period, may put it 1 ns off: not a move).
+        let due_end = i128::from(step.0) - lag.as_nanos() + i128::from(len);
+        self.due_end = if due_end.abs_diff(i128::from(end)) > 1 {
+            u64::try_from(due_end.max(0)).unwrap_or(u64::MAX)
+        } else {
+            end
+        };
+        let over = now.0.saturating_sub(self.due_end);
+        fixed_time(&mut self.fixed, start, end, Duration::from_nanos(over));
+        self.moved = false;
     }
 
-    /// After the frame's runs: the overstep reaches virtual time `now`, as Bevy's accumulator.
-    pub(crate) fn settle(&mut self, now: Nanos) {
-        set_overstep(&mut self.fixed, now.0);
+    /// After the frame's runs: the overstep reaches virtual time `now` from the latest tick's
+    /// due end, as Bevy's accumulator; `lag` is the loop's own lag for the clock, asked when
+    /// its grid moved since that tick (the due end is then `now − lag`).
+    pub(crate) fn settle(&mut self, now: Nanos, lag: Option<tickfold_core::Lag>) {
+        if let Some(lag) = lag {
+            let due_end = i128::from(now.0) - lag.as_nanos();
+            self.due_end = u64::try_from(due_end.max(0)).unwrap_or(u64::MAX);
+            self.moved = false;
+        }
+        set_overstep(
+            &mut self.fixed,
+            Duration::from_nanos(now.0.saturating_sub(self.due_end)),
+        );
     }
 }
 
@@ -132,10 +188,9 @@ fn first_tick(rate: Period) -> Duration {
     Duration::from_nanos(rate.tick_start_nanos(1).max(1))
 }
 
-/// Sets `time` for a tick spanning `start .. end` ns read at virtual time `now` ns, in place
-/// (the wrap period and everything else of the resource stay): timestep and delta the tick's
-/// whole-ns length `end − start` (at least 1 ns), elapsed its end, overstep what virtual time
-/// is past it.
+/// Sets `time` for a tick spanning `start .. end` ns with overstep `over`, in place (the wrap
+/// period and everything else of the resource stay): timestep and delta the tick's whole-ns
+/// length `end − start` (at least 1 ns), elapsed its end.
 ///
 /// Elapsed is the core's tick end, so it never goes backwards (ticks start where the
 /// previous ones ended or later) and may move forward by more than `delta`: over ticks
@@ -143,8 +198,10 @@ fn first_tick(rate: Period) -> Duration {
 /// start past the old period's last tick end (the new period starts at the old grid's
 /// boundary rounded up). Elapsed stays the exact simulation time of the tick's end; it is the
 /// sum of the deltas only while no tick is dropped and the rate never changes. A start before
-/// the current elapsed (which the core never gives) advances by the tick's length.
-pub(crate) fn fixed_time(time: &mut Time<Fixed>, start: u64, end: u64, now: u64) {
+/// the current elapsed (after an overstep accumulated: the grid moved earlier) advances by the
+/// tick's length, so elapsed stays the sum of the ticks' lengths, ahead of the tick's end, as
+/// Bevy's does.
+pub(crate) fn fixed_time(time: &mut Time<Fixed>, start: u64, end: u64, over: Duration) {
     let len = Duration::from_nanos(end.saturating_sub(start).max(1));
     if time.timestep() != len {
         time.set_timestep(len);
@@ -154,13 +211,12 @@ pub(crate) fn fixed_time(time: &mut Time<Fixed>, start: u64, end: u64, now: u64)
         time.advance_to(start);
     }
     time.advance_by(len);
-    set_overstep(time, now);
+    set_overstep(time, over);
 }
 
-/// `time`'s overstep: virtual time `now` ns past its elapsed (0 when not past).
+/// Sets `time`'s overstep to `over`.
 #[inline]
-fn set_overstep(time: &mut Time<Fixed>, now: u64) {
-    let over = Duration::from_nanos(now).saturating_sub(time.elapsed());
+fn set_overstep(time: &mut Time<Fixed>, over: Duration) {
     let had = time.overstep();
     if had != over {
         time.discard_overstep(had);
@@ -197,16 +253,20 @@ impl Tickfold {
             events: Events::new(),
             render: None,
             frame_updates: 0,
-            real_offset: 0,
             now: Nanos(0),
             taken: crate::schedules::Taken::default(),
+            snapshot: None,
+            scratch: Events::new(),
+            touched: true,
+            min_tick: None,
         }
     }
 
-    /// The loop's `now` for a `Time<Real>` elapsed time.
+    /// The loop's `now` for a `Time<Virtual>` elapsed time: the same time, in whole ns (a
+    /// load puts the saved reading back into `Time<Virtual>`).
+    #[allow(clippy::unused_self)]
     pub(crate) fn loop_now(&self, elapsed: Duration) -> Nanos {
-        let now = i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX) + self.real_offset;
-        Nanos(u64::try_from(now.max(0)).unwrap_or(u64::MAX))
+        Nanos(u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX))
     }
 
     /// The loop.
@@ -219,7 +279,14 @@ impl Tickfold {
     /// [`add_clock`](Self::add_clock), has no schedule: its ticks are counted and set
     /// [`CurrentTick`] but run nothing.
     pub fn state_mut(&mut self) -> &mut LoopState {
+        self.touch();
         &mut self.state
+    }
+
+    /// The loop changes other than by stepping: see [`touched`](Self::touched).
+    pub(crate) fn touch(&mut self) {
+        self.touched = true;
+        self.min_tick = None;
     }
 
     /// A handle on one clock's run-time controls: `tickfold.clock_mut("physics")?.set_rate(..)`.
@@ -231,6 +298,7 @@ impl Tickfold {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockMut<'_>, ClockError> {
+        self.touch();
         self.state.clock_mut(clock)
     }
 
@@ -248,6 +316,7 @@ impl Tickfold {
     ) -> Result<ClockId, ClockError> {
         let name: Arc<str> = Arc::from(config.name());
         let rate = config.rate();
+        self.touch();
         let id = self.state.add_clock(config, start)?;
         self.clocks
             .push(ClockEntry::new(id, name, Some(label.intern())).with_first_tick(rate));
@@ -264,6 +333,7 @@ impl Tickfold {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
     ) -> Result<ClockId, ClockError> {
+        self.touch();
         let id = self.state.remove_clock(clock)?;
         self.clocks.retain(|c| c.id != id);
         Ok(id)

@@ -375,3 +375,81 @@ fn a_save_between_a_rate_change_and_the_clocks_next_tick_shows_the_new_timestep(
         assert_eq!(got[0][3].2, 20_000_000);
     }
 }
+
+/// Per frame: the latest `Time` a catch-up clock's schedule saw (main, physics; the AI clock
+/// runs its slots at their start, so its `Time` is the slot's end, ahead of virtual time by
+/// design), and `Update`'s `Time` and `Time<Virtual>` (elapsed, delta).
+#[derive(Resource, Default)]
+struct FrameTimes {
+    fixed: Duration,
+    frames: Vec<(Duration, Duration, Duration, Duration)>,
+}
+
+fn see_fixed(time: Res<Time>, mut seen: ResMut<FrameTimes>) {
+    seen.fixed = seen.fixed.max(time.elapsed());
+}
+
+fn see_update(time: Res<Time>, virt: Res<Time<bevy_time::Virtual>>, mut seen: ResMut<FrameTimes>) {
+    let entry = (seen.fixed, time.elapsed(), virt.elapsed(), virt.delta());
+    seen.frames.push(entry);
+}
+
+fn app_seeing_times() -> App {
+    let mut app = app();
+    app.init_resource::<FrameTimes>()
+        .add_systems(bevy_app::FixedUpdate, see_fixed)
+        .add_systems(FixedPhysics, see_fixed)
+        .add_systems(bevy_app::Update, see_update);
+    app
+}
+
+/// After `load_world`, `Time<Virtual>` is the saved app's (its latest reading and delta), so
+/// `Update`'s `Time` is never behind the catch-up clocks' runs in the same frame, and every frame reads
+/// the times the unbroken run read; whether the fresh app had run for less time than the save
+/// or for more.
+#[test]
+fn after_a_load_no_schedule_sees_time_ahead_of_the_frames_virtual_time() {
+    let frames = frames(0x7131_0000, 400);
+    let k = 150;
+    let mut whole = app_seeing_times();
+    spawn(&mut whole);
+    run(&mut whole, &frames, 0, NEVER);
+    let want = whole.world().resource::<FrameTimes>().frames[k..].to_vec();
+    let mut first = app_seeing_times();
+    spawn(&mut first);
+    run(&mut first, &frames[..k], 0, NEVER);
+    let saved_virtual = first
+        .world()
+        .resource::<Time<bevy_time::Virtual>>()
+        .elapsed();
+    let file = serde_json::to_string(&save_world::<Tracked>(first.world_mut())).unwrap();
+    // A fresh app behind the save (3 frames) and one ahead of it (a minute of frames).
+    for warm in [3_u64, 2_000] {
+        let mut second = app_seeing_times();
+        frame(&mut second, 0, Duration::ZERO);
+        for n in 1..=warm {
+            frame(&mut second, n, Duration::from_millis(30));
+        }
+        let save: WorldSave<Tracked> = serde_json::from_str(&file).unwrap();
+        load_world(second.world_mut(), save).unwrap();
+        let w = second.world();
+        assert_eq!(
+            w.resource::<Time<bevy_time::Virtual>>().elapsed(),
+            saved_virtual
+        );
+        assert_eq!(w.resource::<Time>().elapsed(), saved_virtual);
+        *second.world_mut().resource_mut::<FrameTimes>() = FrameTimes::default();
+        run(&mut second, &frames[k..], k, NEVER);
+        let got = &second.world().resource::<FrameTimes>().frames;
+        let ahead = got.iter().filter(|f| f.0 > f.1).count();
+        assert_eq!(
+            ahead, 0,
+            "warm {warm}: frames whose runs were ahead of Update"
+        );
+        assert_eq!(got, &want, "warm {warm}");
+    }
+    assert!(want.iter().all(|f| f.0 <= f.1 && f.1 == f.2));
+}
+
+/// A frame number `run` never reaches: no rate change.
+const NEVER: usize = 1 << 40;

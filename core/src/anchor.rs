@@ -49,6 +49,7 @@ impl<T> LoopState<T> {
             span,
             pool,
             fast,
+            cursor,
         } = self.inner.into_inner();
         LoopState {
             inner: Contents::new(Inner {
@@ -59,6 +60,7 @@ impl<T> LoopState<T> {
                 span,
                 pool: pool.rebase(),
                 fast,
+                cursor,
             }),
         }
     }

@@ -10,10 +10,10 @@ use core::ops::{Index, IndexMut};
 
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::few::Sink;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::report::Report;
 
 /// The clocks of a loop and their pending reports (see the module docs).
@@ -23,6 +23,9 @@ pub(crate) struct ClockSet {
     clocks: Vec<Clock>,
     /// The clock whose alpha the Render event carries.
     alpha_clock: ClockId,
+    /// Where `alpha_clock` stands in `clocks`, kept with it (set where it is set, and at a
+    /// removal), so the step's render reaches the alpha clock without a search.
+    alpha_at: usize,
     next_id: u16,
     /// Whether a clock control's report waits in `reports` (or a refusal waits for the general
     /// path's step).
@@ -48,6 +51,7 @@ impl ClockSet {
         ClockSet {
             clocks: Vec::with_capacity(n),
             alpha_clock: ClockId(0),
+            alpha_at: 0,
             next_id: 0,
             pending: false,
             reports: Vec::new(),
@@ -63,9 +67,14 @@ impl ClockSet {
         pending: bool,
         reports: Vec<Report>,
     ) -> ClockSet {
+        let alpha_at = clocks
+            .iter()
+            .position(|c| c.id() == alpha_clock)
+            .unwrap_or(0);
         ClockSet {
             clocks,
             alpha_clock,
+            alpha_at,
             next_id,
             pending,
             reports,
@@ -117,6 +126,21 @@ impl ClockSet {
     /// Makes `id` (a clock of this set) the alpha clock.
     pub(crate) fn set_alpha_clock(&mut self, id: ClockId) {
         self.alpha_clock = id;
+        self.alpha_at = self.clocks.iter().position(|c| c.id() == id).unwrap_or(0);
+    }
+
+    /// The default alpha clock: the fastest clock (the shortest period, compared exactly),
+    /// ties to the one declared first. `None` while the set is empty. The one home of the
+    /// rule (see [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)): the loop's
+    /// construction and a removal of the alpha clock ask it; nothing on the step path does.
+    pub(crate) fn fastest(&self) -> Option<ClockId> {
+        let mut best: Option<&Clock> = None;
+        for c in &self.clocks {
+            if best.is_none_or(|b| c.rate().is_shorter_than(b.rate())) {
+                best = Some(c);
+            }
+        }
+        best.map(Clock::id)
     }
 
     /// Whether this set alone allows the fast path for several clocks: two or more, every one
@@ -144,13 +168,13 @@ impl ClockSet {
 
     #[inline]
     pub(crate) fn alpha_clock_ref(&self) -> Option<&Clock> {
-        self.clock_ref(self.alpha_clock)
+        self.clocks.get(self.alpha_at)
     }
 
     /// Where the alpha clock stands in declaration order.
     #[inline]
     pub(crate) fn alpha_index(&self) -> Option<usize> {
-        self.clocks.iter().position(|c| c.id() == self.alpha_clock)
+        (self.alpha_at < self.clocks.len()).then_some(self.alpha_at)
     }
 
     pub(crate) fn clock_id(&self, name: &str) -> Option<ClockId> {
@@ -188,17 +212,21 @@ impl ClockSet {
         Some(id)
     }
 
-    /// Removes clock `i` and its unreported reports; the first remaining clock drives the
-    /// alpha if it did. Refused for the last clock.
+    /// Removes clock `i` and its unreported reports; if it drove the alpha, the fastest
+    /// remaining clock does ([`ClockSet::fastest`]). Refused for the last clock.
     pub(crate) fn remove(&mut self, i: usize) -> Result<ClockId, ClockError> {
         if self.clocks.len() == 1 {
             return Err(ClockError::LastClock);
         }
         let id = self.clocks.remove(i).id();
         self.reports.retain(|r| r.clock() != id);
-        if id == self.alpha_clock {
-            self.alpha_clock = self.clocks[0].id();
-        }
+        let alpha = if id == self.alpha_clock {
+            self.fastest().unwrap_or(self.clocks[0].id())
+        } else {
+            self.alpha_clock
+        };
+        // Its place moves too when an earlier clock goes.
+        self.set_alpha_clock(alpha);
         Ok(id)
     }
 
@@ -212,15 +240,13 @@ impl ClockSet {
         c
     }
 
-    /// Refuses tick `index` of clock `i` (see `LoopState::refuse`); whether it could.
-    pub(crate) fn refuse(&mut self, i: usize, index: u64) -> bool {
-        if self.clocks[i].refuse(index) {
-            // The next step spares the refused tick (see `Clock::spare`) on the general path.
-            self.pending = true;
-            true
-        } else {
-            false
-        }
+    /// Refuses tick `index` of clock `i` (see `LoopState::refuse`): the virtual time given up
+    /// that the refusal undid (see `Clock::refuse`), `None` when it could not.
+    pub(crate) fn refuse(&mut self, i: usize, index: u64) -> Option<u64> {
+        let undone = self.clocks[i].refuse(index)?;
+        // The next step spares the refused tick (see `Clock::spare`) on the general path.
+        self.pending = true;
+        Some(undone)
     }
 
     pub(crate) fn report(&mut self, report: Report) {
@@ -262,7 +288,10 @@ impl ClockSet {
     #[inline]
     pub(crate) fn emit_reports<T>(&mut self, out: Sink<'_, T>) {
         if self.pending {
-            out.take_reports(&mut self.reports);
+            // A control that reported nothing (a refusal, a cap) leaves the events empty.
+            if !self.reports.is_empty() {
+                out.take_reports(&mut self.reports);
+            }
             self.pending = false;
         }
     }

@@ -1,9 +1,9 @@
 //! Adding and removing clocks while the loop runs.
 
 use crate::config::ClockConfig;
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::state::LoopState;
 use crate::time::Nanos;
 
@@ -53,7 +53,8 @@ impl<T> LoopState<T> {
     }
 
     /// Removes the clock called `clock` (a name as `&str`, `&String` or `String`), or with id
-    /// `clock`. If it drove the render alpha, the first remaining clock does from now on. Ids
+    /// `clock`. If it drove the render alpha, the fastest remaining clock does from now on (ties to
+    /// the first declared; see [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)). Ids
     /// are never reused. What the controls did to it that no step has reported yet (a rate
     /// change, discarded ticks) is not reported: no event names a clock the loop does not
     /// have. Its name goes with it (the loop keeps no other copy).

@@ -58,9 +58,13 @@ pub trait Columns {
     /// Copies every current value into its previous slot, unconditionally.
     fn capture(&mut self);
 
-    /// The clock whose updates change this state, and whose alpha its renders use
-    /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)): the main clock unless
-    /// overridden.
+    /// The clock whose updates change this state; its renders use this clock's alpha
+    /// ([`LoopState::alpha`](crate::LoopState::alpha)), which is `Render::alpha` when it is the
+    /// loop's alpha clock ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock): the
+    /// fastest clock unless one is named). Default `ClockId(0)`, the first clock declared,
+    /// whatever its rate: override it in a loop of several clocks (the hecs adapter's tracker
+    /// overrides [`before_update`](Columns::before_update) instead, binding to the clock of the
+    /// first tick it is handed).
     fn clock(&self) -> ClockId {
         ClockId::default()
     }

@@ -293,12 +293,15 @@ impl ClockConfig {
 /// (or any [`ClockConfig`] given to [`LoopConfig::from_clock`]);
 /// the per-clock methods here ([`max_updates`](LoopConfig::max_updates),
 /// [`policy`](LoopConfig::policy), [`phase`](LoopConfig::phase),
-/// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) set it up.
-/// [`LoopConfig::clock`] adds more clocks. The rest applies to the whole loop.
+/// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) set up that clock
+/// and no other. [`LoopConfig::clock`] adds more clocks, each with its own settings on its
+/// [`ClockConfig`]; once a second clock is declared, a per-clock method here would read as a
+/// setting for the whole loop, so [`LoopState::new`](crate::LoopState::new) refuses it with
+/// [`ConfigError::ClockSettingOnLoop`]. The rest applies to the whole loop.
 ///
 /// Defaults: [`Policy::CatchUp`], at most 8 updates per step, a 250 ms max frame delta, no
-/// phase, no hysteresis, no render cap, time scale 1, not paused, the first clock drives the
-/// render alpha.
+/// phase, no hysteresis, no render cap, time scale 1, not paused, the fastest clock drives the
+/// render alpha (see [`alpha_clock`](LoopConfig::alpha_clock)).
 ///
 /// # Examples
 ///
@@ -322,6 +325,9 @@ pub struct LoopConfig {
     pub(crate) render_rate: Option<Period>,
     pub(crate) scale: TimeScale,
     pub(crate) paused: bool,
+    /// The first per-clock setter called while the config held two or more clocks, and how
+    /// many: refused by `LoopState::new` ([`ConfigError::ClockSettingOnLoop`]).
+    pub(crate) clock_setting_on_loop: Option<(&'static str, usize)>,
 }
 
 impl LoopConfig {
@@ -356,10 +362,21 @@ impl LoopConfig {
             render_rate: None,
             scale: TimeScale::ONE,
             paused: false,
+            clock_setting_on_loop: None,
         }
     }
 
-    fn main_clock(mut self, f: impl FnOnce(ClockConfig) -> ClockConfig) -> LoopConfig {
+    /// Applies a per-clock setter to the clock the config was made with. With two or more
+    /// clocks declared the call is ambiguous: it is recorded (the first such call) and
+    /// `LoopState::new` refuses the config.
+    fn main_clock(
+        mut self,
+        setting: &'static str,
+        f: impl FnOnce(ClockConfig) -> ClockConfig,
+    ) -> LoopConfig {
+        if self.clocks.len() >= 2 && self.clock_setting_on_loop.is_none() {
+            self.clock_setting_on_loop = Some((setting, self.clocks.len()));
+        }
         if let Some(c) = self.clocks.first_mut() {
             // `f` sets a number: the name stays in place, so an owned one is never copied.
             let name = core::mem::take(&mut c.name);
@@ -374,15 +391,21 @@ impl LoopConfig {
         self
     }
 
-    /// The main clock's update cap (the first clock's, `"main"`), and no other clock's: each
+    /// The update cap of the clock this config was made with (`LoopConfig::new`'s `"main"`, or
+    /// the clock given to [`from_clock`](LoopConfig::from_clock)), and no other clock's: each
     /// clock added with [`LoopConfig::clock`] sets its own with
     /// [`ClockConfig::max_updates`]. Default `Some(8)`. The cap is per clock; a tick it defers
     /// holds back every tick of every clock due after it (see [`ClockConfig::max_updates`]).
     ///
+    /// Call it before the first [`clock`](LoopConfig::clock): called on a config that already
+    /// holds two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses the config
+    /// with [`ConfigError::ClockSettingOnLoop`] (it would set only the first clock, whatever
+    /// the call looks like).
+    ///
     /// # Examples
     ///
     /// ```
-    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    /// use tickfold_core::{ClockConfig, ConfigError, Event, LoopConfig, LoopState, Nanos, Period};
     ///
     /// // A 10 ms frame at 1 kHz owes 10 ticks: the cap runs 4 and keeps 6 as backlog.
     /// let config = LoopConfig::new(Period::from_hz(1000)?).max_updates(Some(4));
@@ -391,14 +414,27 @@ impl LoopConfig {
     /// assert_eq!(events.update_count(), 4);
     /// assert!(events.iter().any(|e| matches!(e, Event::Deferred { ticks: 6, .. })));
     /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(10))); // "now": step again at once
+    ///
+    /// // After a second clock, the call is ambiguous: refused, naming the fix.
+    /// let two = LoopConfig::new(Period::from_hz(30)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?))
+    ///     .max_updates(None);
+    /// let err = LoopState::new(two, Nanos(0)).unwrap_err();
+    /// assert_eq!(err, ConfigError::ClockSettingOnLoop { setting: "max_updates", clocks: 2 });
+    /// assert!(err.to_string().contains("on each ClockConfig"));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
     pub fn max_updates(self, cap: Option<u32>) -> LoopConfig {
-        self.main_clock(|c| c.max_updates(cap))
+        self.main_clock("max_updates", |c| c.max_updates(cap))
     }
 
-    /// The main clock's policy: see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
+    /// The policy of the clock this config was made with (`LoopConfig::new`'s
+    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
+    ///
+    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
+    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// [`ConfigError::ClockSettingOnLoop`].
     ///
     /// # Examples
     ///
@@ -418,25 +454,40 @@ impl LoopConfig {
     /// ```
     #[must_use]
     pub fn policy(self, policy: Policy) -> LoopConfig {
-        self.main_clock(|c| c.policy(policy))
+        self.main_clock("policy", |c| c.policy(policy))
     }
 
-    /// The main clock's phase: see [`ClockConfig::phase`]. Default 0.
+    /// The phase of the clock this config was made with (`LoopConfig::new`'s
+    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::phase`]. Default 0.
+    ///
+    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
+    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn phase(self, fraction: f64) -> LoopConfig {
-        self.main_clock(|c| c.phase(fraction))
+        self.main_clock("phase", |c| c.phase(fraction))
     }
 
-    /// The main clock's hysteresis: see [`ClockConfig::hysteresis`]. Default 0 (off).
+    /// The hysteresis of the clock this config was made with (`LoopConfig::new`'s
+    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::hysteresis`]. Default 0 (off).
+    ///
+    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
+    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn hysteresis(self, fraction: f64) -> LoopConfig {
-        self.main_clock(|c| c.hysteresis(fraction))
+        self.main_clock("hysteresis", |c| c.hysteresis(fraction))
     }
 
-    /// The main clock's firing rule: see [`ClockConfig::firing`]. Default [`Firing::Late`].
+    /// The firing rule of the clock this config was made with (`LoopConfig::new`'s
+    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::firing`]. Default [`Firing::Late`].
+    ///
+    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
+    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn firing(self, firing: Firing) -> LoopConfig {
-        self.main_clock(|c| c.firing(firing))
+        self.main_clock("firing", |c| c.firing(firing))
     }
 
     /// Adds a clock after the ones already declared. Its tick 0 starts with the loop. Names
@@ -463,7 +514,41 @@ impl LoopConfig {
         self
     }
 
-    /// Which clock's alpha the [`Render`](crate::Render) event carries. Default: the first.
+    /// Which clock's alpha the [`Render`](crate::Render) event carries (and
+    /// [`LoopState::alpha_clock`](crate::LoopState::alpha_clock) names).
+    ///
+    /// Default: the fastest clock, the one with the shortest period, so that the render
+    /// blends on the finest grid whatever order the clocks are declared in. Clocks of exactly
+    /// the same rate tie, and the first declared of them wins: their alpha grids are the same
+    /// up to phase, so nothing but a constant offset depends on the order. With one clock,
+    /// that clock. A name that is not one of the loop's clocks is refused by
+    /// [`LoopState::new`](crate::LoopState::new) ([`ConfigError::UnknownClock`]).
+    ///
+    /// The choice is made once, when the loop is built, and kept: a clock added at run time
+    /// ([`LoopState::add_clock`](crate::LoopState::add_clock)), even a faster one, or a rate
+    /// changed at run time never moves it (the render would switch to blending on another
+    /// clock's grid in the middle of a game). If the alpha clock is removed, the fastest
+    /// remaining clock takes over (ties to the first declared). A saved state resumes with the
+    /// alpha clock it was saved with.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // AI (10 Hz) declared before physics (30 Hz): the render still blends on physics.
+    /// let config = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?))
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(30)?));
+    /// let mut state = LoopState::new(config.clone(), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics"));
+    /// let render = state.advance(Nanos::from_millis(120)).render().cloned().expect("a render");
+    /// assert!((render.alpha - 0.6).abs() < 1e-9); // 20 of physics' 33.3 ms, not AI's 0.2
+    ///
+    /// // Pinned by name, AI's grid it is.
+    /// let state = LoopState::new(config.alpha_clock("ai"), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("ai"));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     #[must_use]
     pub fn alpha_clock(mut self, name: impl Into<Cow<'static, str>>) -> LoopConfig {
         self.alpha_clock = Some(name.into());

@@ -4,79 +4,18 @@
 //! tick the shell could not run. Each takes effect at the next step; what it changed is
 //! reported there.
 
-use alloc::borrow::Cow;
-use alloc::string::String;
-
 use crate::error::ClockError;
-use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::state::LoopState;
-
-/// A clock of a loop, by id or by name: what the per-clock controls take.
-///
-/// A [`ClockId`], a `&str`, a `&String` or a `String` converts into it, so
-/// `state.clock("main")`, `state.clock(&name)` and `state.clock_mut(id)` all work. A name is borrowed for the call (a `String` is
-/// taken and dropped): looking a clock up allocates nothing.
-///
-/// # Examples
-///
-/// ```
-/// use tickfold_core::{ClockConfig, ClockRef, LoopConfig, LoopState, Nanos, Period};
-///
-/// let name = format!("wave-{}", 3); // chosen at run time
-/// let config = LoopConfig::new(Period::from_hz(60)?)
-///     .clock(ClockConfig::new(name.clone(), Period::from_hz(10)?));
-/// let mut state = LoopState::new(config, Nanos(0))?;
-/// state.clock_mut(&name)?.set_rate(Period::from_hz(20)?);
-/// assert_eq!(state.clock(name.as_str())?.rate(), Period::from_hz(20)?);
-/// assert_eq!(ClockRef::from(name.clone()), ClockRef::from("wave-3"));
-/// let id = state.clock_id("wave-3").expect("added above");
-/// assert_eq!(state.remove_clock(name), Ok(id)); // by name, id or `ClockRef`
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ClockRef<'a> {
-    /// The clock with this id.
-    Id(ClockId),
-    /// The clock with this name.
-    Name(Cow<'a, str>),
-}
-
-impl From<ClockId> for ClockRef<'_> {
-    fn from(id: ClockId) -> Self {
-        ClockRef::Id(id)
-    }
-}
-
-impl<'a> From<&'a str> for ClockRef<'a> {
-    fn from(name: &'a str) -> Self {
-        ClockRef::Name(Cow::Borrowed(name))
-    }
-}
-
-impl<'a> From<&'a String> for ClockRef<'a> {
-    fn from(name: &'a String) -> Self {
-        ClockRef::Name(Cow::Borrowed(name))
-    }
-}
-
-impl From<String> for ClockRef<'_> {
-    fn from(name: String) -> Self {
-        ClockRef::Name(Cow::Owned(name))
-    }
-}
-
-impl<'a> From<Cow<'a, str>> for ClockRef<'a> {
-    fn from(name: Cow<'a, str>) -> Self {
-        ClockRef::Name(name)
-    }
-}
 
 /// Refusing a tick the shell could not run. The per-clock controls are on
 /// [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]).
 impl<T> LoopState<T> {
-    /// Refuses tick number `index` of `clock` (a name or a [`ClockId`]; a
+    /// Refuses tick number `index` of `clock` (a name or a [`ClockId`](crate::ClockId); a
     /// [`Tick`](crate::Tick) carries both as `tick.clock` and `tick.index`), which the shell
-    /// could not run (a rollback session that was not ready, for example): the tick stays due and runs again at the next step, with the same number.
+    /// could not run (a rollback session that was not ready, for example): the tick stays
+    /// due and runs again, with the same number, at the next step (unless the cap's total
+    /// order holds it back, see below).
     /// Tick numbers never drift from the shell's own count; the refusal is counted in
     /// [`ClockStats::ticks_refused`](crate::ClockStats::ticks_refused) and `ticks_run` does not
     /// count it, so the accounting identity holds.
@@ -99,18 +38,29 @@ impl<T> LoopState<T> {
     ///
     /// Step again soon: the deadline the step gave assumed the tick ran.
     ///
-    /// A refused constant-rate slot runs at the next step even when that step comes after
-    /// the slot (or later ones) passed: it is not dropped. The slots that started meanwhile
-    /// are dropped in that same step, reported as
-    /// [`DropReason::SlotMissed`](crate::DropReason::SlotMissed) (under `Policy::Delay` the
-    /// grid moves to the late slot instead and nothing is dropped), so no slot is left
-    /// pending after the step. The one exception to the refused slot running is
-    /// a step longer than the max frame delta, which drops the oldest ticks first, a refused
-    /// one among them, reported in its [`Event::DiscardedTime`](crate::Event::DiscardedTime) as every such drop is. A
-    /// control that drops ticks ([`reset_grid`](crate::ClockMut::reset_grid),
-    /// [`discard_overstep`](crate::ClockMut::discard_overstep)) drops refused ones like any other,
-    /// reported. An [`InputQueue`](crate::InputQueue) gives a refused tick's inputs to it
-    /// again when it runs again.
+    /// A refused tick runs at the next step that runs its clock's ticks in the loop's order.
+    /// Two things can hold it back or drop it, both reported:
+    ///
+    /// * the cap's total order: when another clock's cap defers a tick due before the refused
+    ///   one, the refused tick waits behind it (as every tick due after it does) and its clock
+    ///   reports [`Event::Deferred`](crate::Event::Deferred); it runs at a later step;
+    /// * a step longer than the max frame delta drops the oldest ticks first, a refused one
+    ///   among them, reported in its [`Event::DiscardedTime`](crate::Event::DiscardedTime) as
+    ///   every such drop is. A control that drops ticks
+    ///   ([`reset_grid`](crate::ClockMut::reset_grid),
+    ///   [`discard_overstep`](crate::ClockMut::discard_overstep)) drops refused ones like any
+    ///   other, reported.
+    ///
+    /// A refused constant-rate slot runs even when that step comes after the slot (or later
+    /// ones) passed: it is not dropped. The slots that started meanwhile (the one in progress
+    /// included) are dropped in that same step, on every path (single-stepping too), reported
+    /// as [`DropReason::SlotMissed`](crate::DropReason::SlotMissed) after the slot's update
+    /// (see [`Events`](crate::Events) for the order), so no slot is left pending after the
+    /// step (under `Policy::Delay` the grid moves to the late slot instead and nothing is
+    /// dropped). Such a slot can be refused again: the refusal undoes its run and that drop
+    /// (the clock's `ticks_dropped` goes back down), and the step that runs it again drops the
+    /// slots that passed by then, reported again. An [`InputQueue`](crate::InputQueue) gives a
+    /// refused tick's inputs to it again when it runs again.
     ///
     /// # Errors
     ///
@@ -141,7 +91,10 @@ impl<T> LoopState<T> {
     ) -> Result<(), ClockError> {
         let clocks = &mut self.inner.clocks;
         let i = clocks.position(clock.into())?;
-        if clocks.refuse(i, index) {
+        if let Some(undone) = clocks.refuse(i, index) {
+            // The overload bound's drop after the tick is undone with it (the loop's count
+            // too); the step that runs the tick again gives up what is then too old.
+            self.inner.virt.undo_discarded(undone);
             Ok(())
         } else {
             Err(ClockError::NotRefusable {

@@ -70,6 +70,20 @@ pub enum ConfigError {
     UnknownClock(Cow<'static, str>),
     /// A loop cannot hold more than 65,535 clocks.
     TooManyClocks,
+    /// A per-clock setting (`setting`: `"max_updates"`, `"policy"`, `"phase"`, `"hysteresis"`
+    /// or `"firing"`) was made on the [`LoopConfig`](crate::LoopConfig) when it already held
+    /// `clocks` clocks (two or more). `LoopConfig`'s per-clock setters set the clock the config
+    /// was made with (`LoopConfig::new`'s `"main"`, or `from_clock`'s), and no other: once
+    /// another clock is declared, the call reads as a setting for the whole loop, which it is
+    /// not. Set it on each [`ClockConfig`](crate::ClockConfig) instead, or on the `LoopConfig`
+    /// before its first [`clock`](crate::LoopConfig::clock) call.
+    ClockSettingOnLoop {
+        /// The setter called: `"max_updates"`, `"policy"`, `"phase"`, `"hysteresis"` or
+        /// `"firing"`.
+        setting: &'static str,
+        /// How many clocks the config held when it was called.
+        clocks: usize,
+    },
 }
 
 impl From<RateError> for ConfigError {
@@ -105,6 +119,12 @@ impl fmt::Display for ConfigError {
                 )
             }
             ConfigError::TooManyClocks => f.write_str("a loop can hold at most 65,535 clocks"),
+            ConfigError::ClockSettingOnLoop { setting, clocks } => write!(
+                f,
+                "LoopConfig::{setting} was called on a loop of {clocks} clocks: it sets only the \
+                 first clock, which is ambiguous here; set {setting} on each ClockConfig (or on \
+                 the LoopConfig before adding clocks)"
+            ),
         }
     }
 }

@@ -59,6 +59,37 @@ pub struct Tick {
     /// `index·dt` has a negative one. For the constant-rate policies it is the time since the
     /// slot started, 0 when the shell sleeps until the slot.
     ///
+    /// **Not how late the tick ran.** It is measured from the tick's *start*, and a catch-up
+    /// tick runs only once its whole length has passed (it is due at its end, `t + dt`), so
+    /// a catch-up tick's lag is at least `dt` (less only when the nearest rule or hysteresis
+    /// fired it early): at 10 Hz every tick's lag is 100 ms or more, and a check such as
+    /// `tick.lag.behind() > 50 ms` is always true. How late a catch-up tick ran past its due
+    /// time is `lag − dt`: a step at 250 ms at 10 Hz runs tick 0 (lag 250 ms, 150 ms late) and
+    /// tick 1 (lag 150 ms, 50 ms late). For the constant-rate policies a slot is due at its
+    /// start, so the lag is that lateness itself. [`Render::lag`] is another reading: the
+    /// alpha clock's lag after the step's updates, measured from the start of the tick in
+    /// progress, so within one tick (`alpha = lag / dt`).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250));
+    /// let dt = Duration::from_millis(100);
+    /// let lags: Vec<u64> = events.updates().map(|t| t.lag.behind().0 / 1_000_000).collect();
+    /// assert_eq!(lags, [250, 150]); // each at least dt: measured from the tick's start
+    /// let late: Vec<u64> = events
+    ///     .updates()
+    ///     .map(|t| (Duration::from(t.lag.behind()).saturating_sub(dt)).as_millis() as u64)
+    ///     .collect();
+    /// assert_eq!(late, [150, 50]); // past each tick's due time, its end
+    /// // The render's lag: 50 ms into tick 2, the one in progress.
+    /// let render = events.render().expect("the first step draws");
+    /// assert_eq!((render.lag.behind(), render.alpha), (Nanos::from_millis(50), 0.5));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    ///
     /// [`Policy::CatchUp`]: crate::Policy::CatchUp
     pub lag: Lag,
     /// `true` for the last update of its step on this tick's clock: the state before it is the
@@ -212,9 +243,14 @@ pub struct Render {
     /// when a cap or hysteresis leaves the lag outside one tick; `1` for the constant-rate
     /// policies, which draw the state the update just produced.
     pub alpha: f64,
-    /// The alpha clock's exact lag behind virtual time after this step's updates, rounded down.
-    /// Early (negative) only when a tick ran before its due time (hysteresis or the nearest
-    /// rule); 0 for the constant-rate policies.
+    /// The alpha clock's exact lag behind virtual time after this step's updates, rounded down:
+    /// virtual time less the start of the tick in progress (the next one to run), so within
+    /// `[0, dt)` when the clock is caught up, and `alpha = lag / dt`. At 10 Hz and 250 ms it is
+    /// 50 ms (alpha 0.5), while the step's two ticks had lags of 250 and 150 ms: a
+    /// [`Tick::lag`] is measured from *that* tick's start, so it includes the tick itself.
+    /// More than `dt` only when ticks are owed (a cap deferred them; alpha is then clamped to
+    /// 1). Early (negative) only when a tick ran before its due time (hysteresis or the
+    /// nearest rule); 0 for the constant-rate policies.
     pub lag: Lag,
     /// Ticks run so far on the alpha clock (see
     /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)): the current state is the
@@ -312,9 +348,12 @@ pub enum Event<T> {
     /// cap, or another clock's, whose deferred tick holds back every tick due after it (a step
     /// runs a prefix of the loop's due-time order, see
     /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)). They stay in the
-    /// backlog and run in later steps; the deadline is "now". With a max frame delta the
-    /// backlog never holds more than its worth of ticks: older ones are given up first
-    /// ([`Event::DiscardedTime`], just before this event), and `ticks` counts what is left.
+    /// backlog and run in later steps; the deadline is "now". A constant-rate clock's slot held
+    /// back that way is reported too (a refused slot that waits to run late counts the slots
+    /// started since as due); every clock left with due ticks reports one, after the updates.
+    /// With a max frame delta the backlog never holds more than its worth of ticks: older ones
+    /// are given up first ([`Event::DiscardedTime`], just before this event), and `ticks`
+    /// counts what is left.
     Deferred {
         /// The clock with a backlog.
         clock: ClockId,

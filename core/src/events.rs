@@ -30,8 +30,19 @@ use crate::walk::Walk;
 ///    * [`Event::Sleep`] (a lone constant-rate clock);
 /// 2. the [`Event::Update`]s of every clock, merged by due time, ties going to the clock
 ///    declared first;
-/// 3. [`Event::Deferred`]s, then [`Event::EndOfTime`]s, each in declaration order;
+/// 3. after the updates, per clock in declaration order: the [`Event::DroppedTicks`] with
+///    [`DropReason::SlotMissed`](crate::DropReason::SlotMissed) of a refused constant-rate
+///    slot that ran late (the slots that started while it waited, see
+///    [`LoopState::refuse`](crate::LoopState::refuse)), then the [`Event::DiscardedTime`] of
+///    the overload bound (the oldest ticks of a catch-up clock's backlog given up, see
+///    [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta)), then the clock's
+///    [`Event::Deferred`]; then the [`Event::EndOfTime`]s, in declaration order;
 /// 4. [`Event::Render`].
+///
+/// So each clock's tick numbers ascend through the stream, one by one across its updates and
+/// drops: a drop before the updates covers slots before the clock's first update of the
+/// step, a drop after them the slots after its last. Every path of the step (one clock or
+/// several, running or single-stepping) gives this order.
 ///
 /// So a step costs the same whatever its number of updates: 1,000 catch-up updates take no more
 /// room than one. Only reading them costs per update. The value is small (184 bytes for
@@ -190,10 +201,8 @@ impl<T> Events<T> {
     #[must_use]
     #[inline]
     pub fn is_empty(&self) -> bool {
-        !self.before.any()
-            && self.before.after_len() == 0
-            && self.runs.len() == 0
-            && self.render.is_none()
+        // The events the list holds, not the buffer's bookkeeping: `len() == 0` exactly.
+        self.runs.len() == 0 && self.render.is_none() && self.rare().next().is_none()
     }
 }
 

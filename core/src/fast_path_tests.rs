@@ -437,3 +437,19 @@ fn a_refused_tick_run_again_is_spent_on_either_path() {
     let ops = alloc::vec![(99, 1), (156, 0), (11, 1), (1, 3)];
     assert!(the_cached_answer_is_the_recomputed_one(case, ops));
 }
+
+/// Issue 36 §3, found by `the_fast_path_follows_the_controls`: a 1 kHz clock (cap 10) with
+/// overstep accumulated, a frame exactly as long as the max frame delta, then the last update
+/// refused: the backlog bound must give up the same ticks on both paths.
+#[test]
+fn the_overload_bound_is_the_same_on_both_paths() {
+    let case = Case {
+        hz: (1000, 1),
+        cap: Some(10),
+        clamp: Some(75_857_154),
+        phase: 0.5,
+        frames: alloc::vec![0, 0, 75_857_154, 0],
+    };
+    let ops = alloc::vec![(0, 0), (0, 0), (2, 10_500_000), (86, 0)];
+    assert!(same_paths_with_controls(case, ops));
+}

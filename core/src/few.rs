@@ -100,6 +100,12 @@ impl<T> RareBuf<T> {
     /// Appends `event` (never an update, a render or a sleep, which have no words), after the
     /// updates or before them (no event before the updates follows one after them).
     fn push<U>(&mut self, event: &Event<U>, after: bool) {
+        // Every step pushes the events before the updates first: one pushed after those
+        // that follow them would be read as some of them (issue 36's garbled stream).
+        debug_assert!(
+            after || self.after_len() == 0,
+            "an event before the updates pushed after those after them"
+        );
         let Some((words, n)) = codec::encode(event, self.before_words()) else {
             return;
         };
@@ -173,12 +179,6 @@ impl<T> Rare<T> {
     #[inline(always)]
     fn addr(&self) -> usize {
         addr(self.buf.as_ref())
-    }
-
-    /// Whether there is any rare event (before the updates or after them).
-    #[inline]
-    pub(crate) fn any(&self) -> bool {
-        self.buf.as_deref().is_some_and(|b| b.meta != 0)
     }
 
     /// A cursor before the first event.

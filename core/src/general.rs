@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::events::Events;
 use crate::state::Inner;
 use crate::step_rules::{
-    deadline_from, end_clock_step, render_of, renders, report_end_of_time, wake_after,
+    close_clock_step, deadline_from, render_of, renders, report_end_of_time, wake_after,
 };
 use crate::time::Timestamp;
 
@@ -48,7 +48,7 @@ impl<T: Timestamp> Inner<T> {
                 self.clocks.alpha_clock_ref(),
                 self.virt.now(),
                 self.virt.is_paused(),
-                self.virtual_view().delta(),
+                self.delta_at_step_end(),
             ));
         }
         if let Some(r) = self.render.next_slot() {
@@ -123,17 +123,7 @@ impl<T: Timestamp> Inner<T> {
         clock.fire();
         run.count = 1;
         ev.runs.push(run, &mut self.pool);
-        clock.note_latest_step();
-        clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-        end_clock_step(
-            clock,
-            v,
-            true,
-            None,
-            |_| None,
-            &mut 0,
-            ev.sink(&mut self.pool),
-        );
+        close_clock_step::<T, false>(clock, v, true, None, &mut 0, ev, &mut self.pool);
         // The next slot needs a step at once (it sleeps there), if virtual time can reach it.
         if clock.ended() || self.virt.scale().as_ratio().0 == 0 {
             None

@@ -272,6 +272,14 @@ impl Run {
         Some(self.t(g))
     }
 
+    /// The virtual time at which the run's tick `index` came due: the key the merged walk
+    /// orders it by ([`due`](Self::due)). `None` when `index` is not one of the run's ticks.
+    pub(crate) fn due_of_index(&self, index: u64) -> Option<u64> {
+        let j = index.checked_sub(self.base.saturating_add(self.start.m))?;
+        let j = u32::try_from(j).ok().filter(|&j| j < self.count)?;
+        Some(self.due(self.point(j)))
+    }
+
     /// The grid point of the run's tick `j` (0 for the first): one division past the first.
     #[inline]
     pub(crate) fn point(&self, j: u32) -> GridPoint {

@@ -8,10 +8,10 @@ use core::fmt;
 use crate::access::{Access, Exclusive, Shared};
 use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, Policy};
-use crate::controls::ClockRef;
 use crate::error::ClockError;
 use crate::event::TickSpan;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::rate::Period;
 use crate::report::Report;
 use crate::state::{Inner, LoopState};
@@ -252,6 +252,11 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
 
     /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
     ///
+    /// **When.** Outside a handler, the end of the latest step. In a handler given an update
+    /// through [`LoopState::as_of`] (the runner's and winit's handlers,
+    /// [`LoopState::hand_on`]), the counts as of that tick in the loop's total order (see
+    /// there which); the end of the step is [`stats_at_step_end`](Self::stats_at_step_end).
+    ///
     /// # Examples
     ///
     /// ```
@@ -268,12 +273,44 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
         self.inner.stats_of(self.clock())
     }
 
+    /// The clock's numbers at the end of the latest step, wherever the readings stand: what
+    /// [`stats`](Self::stats) gives outside a handler.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if let Event::Update(_) = event {
+    ///         let main = state.clock("main").expect("the loop's clock");
+    ///         seen.push((main.stats().ticks_run, main.stats_at_step_end().ticks_run));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(1, 2), (2, 2)]); // as of each tick, then the step's end
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn stats_at_step_end(&self) -> ClockStats {
+        self.inner.stats_at_step_end(self.clock())
+    }
+
     /// The latest tick this clock ran, with where it starts and ends in simulation time
     /// (see [`TickSpan`]); `None` before its first tick. A tick a shell
     /// [refused](LoopState::refuse) no longer counts (the one before it does), and controls
     /// that restart the grid after it (a rate change, a reset) leave it as it ran. It is part
     /// of the state, so a loaded save answers the same: a shell that shows a clock's time
     /// between frames (Bevy's `Time<Fixed>`) needs nothing besides the state.
+    ///
+    /// **When.** Outside a handler, the end of the latest step. In a handler given an update
+    /// through [`LoopState::as_of`] (the runner's and winit's handlers,
+    /// [`LoopState::hand_on`]), the latest tick as of that update in the loop's total order:
+    /// the update itself for its own clock, for another clock its last tick that comes before
+    /// it (by due time, ties to the clock declared first), the same however frames slice
+    /// time. The end of the step is [`latest_tick_at_step_end`](Self::latest_tick_at_step_end).
     ///
     /// # Examples
     ///
@@ -291,6 +328,36 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
     /// ```
     #[must_use]
     pub fn latest_tick(&self) -> Option<TickSpan> {
+        self.clock()
+            .latest_tick_back(self.inner.back_of(self.clock()))
+    }
+
+    /// The latest tick this clock ran, at the end of the latest step, wherever the readings
+    /// stand: what [`latest_tick`](Self::latest_tick) gives outside a handler.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let events = state.advance(Nanos::from_millis(250));
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if matches!(event, Event::Update(tick) if tick.clock == ai) {
+    ///         let physics = state.clock("physics").expect("declared");
+    ///         let index = |t: Option<tickfold_core::TickSpan>| t.map(|t| t.index);
+    ///         seen.push((index(physics.latest_tick()), index(physics.latest_tick_at_step_end())));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(Some(2), Some(6)), (Some(5), Some(6))]); // AI's ticks 0 and 1
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn latest_tick_at_step_end(&self) -> Option<TickSpan> {
         self.clock().latest_tick()
     }
 

@@ -64,6 +64,7 @@ mod controls;
 
 mod access;
 mod anchor;
+mod as_of;
 
 mod clock;
 mod clock_set;
@@ -97,6 +98,7 @@ mod serde_state;
 mod several;
 #[cfg(test)]
 mod several_tests;
+mod smooth;
 mod span;
 #[cfg(feature = "serde")]
 mod state_error;
@@ -113,9 +115,9 @@ mod walk;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
 pub use access::{Access, Exclusive, Shared};
+pub use as_of::AsOfError;
 pub use columns::{BlendColumns, Columns};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
-pub use controls::ClockRef;
 pub use error::{ClockError, ConfigError, RateError};
 pub use event::{DropReason, Event, Render, Tick, TickSpan};
 pub use events::{Events, IntoIter, Iter, Updates};
@@ -124,7 +126,7 @@ pub use extrapolate::Extrapolate;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use glam_impls::Nlerp;
 pub use handle::{ClockHandle, ClockMut, ClockView};
-pub use id::ClockId;
+pub use id::{ClockId, ClockRef};
 pub use input::{InputQueue, TickInputs};
 pub use interpolate::Interpolate;
 pub use rate::{Period, TimeScale};
@@ -132,6 +134,7 @@ pub use real_handle::{RealTimeHandle, RealTimeMut, RealTimeView};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use serde_state::SavedState;
+pub use smooth::{DeltaSmoother, SmootherStats};
 pub use state::LoopState;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]

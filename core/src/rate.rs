@@ -194,6 +194,12 @@ impl Period {
         (self.num, self.den)
     }
 
+    /// Whether a tick of this period is strictly shorter than one of `other` (exact: the two
+    /// ratios compared by cross-multiplying in 128 bits).
+    pub(crate) fn is_shorter_than(self, other: Period) -> bool {
+        u128::from(self.num) * u128::from(other.den) < u128::from(other.num) * u128::from(self.den)
+    }
+
     /// The tick length in seconds as an `f64`: a constant to hand to the simulation, never summed.
     #[must_use]
     pub fn dt_secs_f64(self) -> f64 {

@@ -274,6 +274,8 @@ impl<'de> Deserialize<'de> for LoopConfig {
             render_rate: c.render_rate,
             scale: c.scale,
             paused: c.paused,
+            // The file holds each clock's own settings: nothing in it is ambiguous.
+            clock_setting_on_loop: None,
         })
     }
 }

@@ -5,6 +5,7 @@
 use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};
 
+use crate::as_of::Cursor;
 use crate::clock_set::ClockSet;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
@@ -255,6 +256,9 @@ pub(crate) struct Inner<T> {
     pub(crate) pool: Pool<T>,
     /// Whether the next step may take the fast path (see [`FastPath`]).
     pub(crate) fast: FastPath,
+    /// Where the readings stand while a handler holds the state (see `as_of.rs`): never
+    /// saved, never read by the step.
+    pub(crate) cursor: Cursor,
 }
 
 impl<T: Timestamp> LoopState<T> {
@@ -265,10 +269,11 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// A [`ConfigError`] naming the first invalid setting: a zero update cap, a zero max frame
-    /// delta, a phase outside `[0, 1)`, a hysteresis outside `[0, ½]`, a phase or hysteresis
-    /// on a constant-rate policy, two clocks with one name, or an alpha clock that does not
-    /// exist. (Invalid rates and scales are refused by their own constructors, with a
+    /// A [`ConfigError`] naming the first invalid setting: a per-clock setting made on the
+    /// `LoopConfig` after a second clock was added ([`ConfigError::ClockSettingOnLoop`]), a
+    /// zero update cap, a zero max frame delta, a phase outside `[0, 1)`, a hysteresis outside
+    /// `[0, ½]`, a phase or hysteresis on a constant-rate policy, two clocks with one name, or
+    /// an alpha clock that does not exist. (Invalid rates and scales are refused by their own constructors, with a
     /// [`RateError`](crate::RateError).)
     ///
     /// # Examples
@@ -287,6 +292,9 @@ impl<T: Timestamp> LoopState<T> {
     /// # Ok::<(), ConfigError>(())
     /// ```
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
+        if let Some((setting, clocks)) = config.clock_setting_on_loop {
+            return Err(ConfigError::ClockSettingOnLoop { setting, clocks });
+        }
         let max_delta = config.checked_max_delta()?;
         let mut clocks = ClockSet::with_capacity(config.clocks.len());
         for clock in config.clocks {
@@ -298,12 +306,15 @@ impl<T: Timestamp> LoopState<T> {
                 .push_clock(clock, checked, 0)
                 .ok_or(ConfigError::TooManyClocks)?;
         }
-        if let Some(name) = config.alpha_clock {
-            let id = clocks
+        // The alpha clock is resolved once, here: the one named, else the fastest (ties to the
+        // first declared). The step reads the stored clock, never the rule.
+        let alpha = match config.alpha_clock {
+            Some(name) => clocks
                 .clock_id(&name)
-                .ok_or(ConfigError::UnknownClock(name))?;
-            clocks.set_alpha_clock(id);
-        }
+                .ok_or(ConfigError::UnknownClock(name))?,
+            None => clocks.fastest().unwrap_or_default(),
+        };
+        clocks.set_alpha_clock(alpha);
         let pool = Pool::for_clocks(clocks.as_slice());
         Ok(LoopState {
             inner: Contents::new(Inner {
@@ -314,6 +325,7 @@ impl<T: Timestamp> LoopState<T> {
                 span: StepSpan::new(config.scale, config.paused),
                 pool,
                 fast: FastPath::UNKNOWN,
+                cursor: Cursor::default(),
             }),
         })
     }
@@ -327,8 +339,14 @@ mod tests {
     #[test]
     fn values_stay_small() {
         // Moving a state through `step` copies one pointer; the events are a compact
-        // description whatever the number of updates (sizes documented on the types).
-        assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), 8);
+        // description whatever the number of updates (sizes documented on the types). One
+        // pointer: 8 bytes on 64-bit targets, 4 on wasm32.
+        let pointer = core::mem::size_of::<usize>();
+        assert_eq!(core::mem::size_of::<LoopState<Nanos>>(), pointer);
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(pointer, 8);
+        #[cfg(target_pointer_width = "32")]
+        assert_eq!(pointer, 4);
         let events = core::mem::size_of::<Events<Nanos>>();
         // One run inline (carrying its grid segment for the run-time controls and the fraction
         // of a ns its simulation time carries), the render, the deadline and two pointers to

@@ -3,8 +3,8 @@
 use alloc::borrow::Cow;
 
 use crate::clock::Clock;
-use crate::controls::ClockRef;
 use crate::id::ClockId;
+use crate::id::ClockRef;
 use crate::rate::Period;
 use crate::state::{Inner, LoopState};
 use crate::time::{Lag, Nanos};
@@ -13,7 +13,10 @@ use crate::time::{Lag, Nanos};
 impl<T> LoopState<T> {
     /// Everything the loop knows about `clock` (a name or a [`ClockId`]), or `None` if there
     /// is no such clock: ticks run, dropped, pending, due and early, alpha and lag. The alpha
-    /// clock's are `state.clock_stats(state.alpha_clock())`.
+    /// clock's are `state.clock_stats(state.alpha_clock())`. The same as
+    /// [`clock(..).stats()`](crate::ClockHandle::stats): as of the update a handler is given
+    /// through [`as_of`](Self::as_of), else at the end of the latest step
+    /// ([`stats_at_step_end`](crate::ClockHandle::stats_at_step_end) either way).
     ///
     /// # Examples
     ///
@@ -38,8 +41,9 @@ impl<T> LoopState<T> {
         Some(self.inner.stats_of(&self.inner.clocks[i]))
     }
 
-    /// The clock that drives the render alpha (the first one declared, unless
-    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock) chose another).
+    /// The clock that drives the render alpha: the one named by
+    /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock), else the fastest clock
+    /// when the loop was built (ties to the first declared), kept until it is removed.
     ///
     /// # Examples
     ///
@@ -47,10 +51,11 @@ impl<T> LoopState<T> {
     /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
     ///
     /// let config = LoopConfig::new(Period::from_hz(60)?)
-    ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?))
-    ///     .alpha_clock("physics");
-    /// let state = LoopState::new(config, Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics"));
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?));
+    /// let state = LoopState::new(config.clone(), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics")); // the fastest
+    /// let state = LoopState::new(config.alpha_clock("main"), Nanos(0))?;
+    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("main")); // named
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -178,8 +183,31 @@ impl Default for ClockStats {
 }
 
 impl<T> Inner<T> {
-    /// `clock`'s numbers at the latest virtual time.
+    /// `clock`'s numbers where the readings stand: as of the update a handler is given (see
+    /// [`LoopState::as_of`]), else at the end of the latest step.
     pub(crate) fn stats_of(&self, c: &Clock) -> ClockStats {
+        let end = self.stats_at_step_end(c);
+        let Some(at) = self.cursor.0 else {
+            return end;
+        };
+        // The clock's updates after the cursor's have not run yet: every tick below
+        // `next_tick` ran or was dropped, as at the end of the step, so the identity
+        // `ran + dropped + pending == due + early` holds as of the tick too.
+        let back = self.back_of(c);
+        let next_tick = end.next_tick.saturating_sub(back);
+        let ticks_due = c.ticks_due(at.due);
+        ClockStats {
+            next_tick,
+            ticks_run: end.ticks_run.saturating_sub(back),
+            ticks_due,
+            pending: ticks_due.saturating_sub(next_tick),
+            ticks_early: next_tick.saturating_sub(ticks_due),
+            ..end
+        }
+    }
+
+    /// `clock`'s numbers at the end of the latest step.
+    pub(crate) fn stats_at_step_end(&self, c: &Clock) -> ClockStats {
         ClockStats {
             name: c.config().name.clone(),
             ..self.numbers_of(c)

@@ -5,7 +5,9 @@
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
-use crate::step_rules::{end_clock_step, overload_floor, report_end_of_time, wake_after};
+use crate::step_rules::{
+    count_shed, end_clock_step, overload_floor, report_end_of_time, wake_after,
+};
 use crate::time::Timestamp;
 
 impl<T: Timestamp> LoopState<T> {
@@ -222,7 +224,7 @@ impl<T: Timestamp> Inner<T> {
             );
             // Only a step that left a backlog can have given some up (see `end_clock_step`).
             if most > 0 {
-                self.virt.add_discarded(most);
+                count_shed(&mut self.virt, most, ev);
             }
             backlog
         } else {

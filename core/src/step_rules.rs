@@ -8,7 +8,7 @@ use crate::clock::Clock;
 use crate::config::Policy;
 use crate::event::{Event, Render};
 use crate::events::Events;
-use crate::few::Sink;
+use crate::few::{Pool, Sink};
 use crate::state::Inner;
 use crate::time::{Lag, Nanos, Timestamp};
 use crate::virtual_time::Virtual;
@@ -112,26 +112,15 @@ impl<T: Timestamp> Inner<T> {
         };
         let mut most = 0;
         for clock in &mut self.clocks {
-            clock.note_latest_step();
-            if !PLAIN {
-                clock.drop_passed_after_refused(v, &mut ev.sink(&mut self.pool));
-            }
-            backlog |= end_clock_step(
-                clock,
-                v,
-                true,
-                None,
-                |_| floor,
-                &mut most,
-                ev.sink(&mut self.pool),
-            );
+            backlog |=
+                close_clock_step::<T, PLAIN>(clock, v, true, floor, &mut most, ev, &mut self.pool);
             if clock.live() {
                 let w = if PLAIN { clock.due() } else { clock.wake() };
                 wake = Some(wake.map_or(w, |x| x.min(w)));
             }
         }
         if most > 0 {
-            self.virt.add_discarded(most);
+            count_shed(&mut self.virt, most, ev);
         }
         (backlog, wake)
     }
@@ -231,6 +220,30 @@ pub(crate) fn wake_after(
     }
 }
 
+/// The end of `clock`'s step at `v` on every path that counts in the clock (the general
+/// path's merged and lone constant-rate steps, single-stepping, and the fast path for several
+/// plain clocks): the step's latest tick noted (once its count is final, after the cap's
+/// deferral), the slots that passed while a refused slot waited dropped (reported after its
+/// update, see [`Events`]), then the Deferred rule ([`end_clock_step`], reported if `report`
+/// says so). Returns whether the cap left a backlog. `PLAIN`: no refused slot waits (the fast
+/// path's condition), so nothing is dropped.
+#[inline(always)]
+pub(crate) fn close_clock_step<T, const PLAIN: bool>(
+    clock: &mut Clock,
+    v: u64,
+    report: bool,
+    floor: Option<u64>,
+    most: &mut u64,
+    ev: &mut Events<T>,
+    pool: &mut Pool<T>,
+) -> bool {
+    clock.note_latest_step();
+    if !PLAIN {
+        clock.drop_passed_after_refused(v, ev.sink(pool));
+    }
+    end_clock_step(clock, v, report, None, |_| floor, most, ev.sink(pool))
+}
+
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
 /// a step at the same `v` would run (or held them behind another clock's deferred tick), they
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
@@ -284,6 +297,27 @@ pub(crate) fn end_clock_step<T>(
 pub(crate) fn overload_floor(max: Option<u64>, v: u64, oldest: u64) -> Option<u64> {
     let max = max?;
     (oldest <= v.checked_sub(max)?).then(|| v - max / 2)
+}
+
+/// Counts the time the overload bound gave up in a step (`most`, the largest `time` of its
+/// [`Event::DiscardedTime`]s after the updates) into the loop's total, which takes each
+/// step's largest `DiscardedTime` (see
+/// [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded)): the max
+/// frame delta's drops before the updates of the same step already counted theirs, so only
+/// what the bound's largest exceeds them by is added. Rare: a step that gave ticks up.
+#[cold]
+#[inline(never)]
+pub(crate) fn count_shed<T>(virt: &mut Virtual, most: u64, ev: &Events<T>) {
+    let counted = ev
+        .before
+        .iter(ev.before.start())
+        .filter_map(|e| match e {
+            Event::DiscardedTime { time, .. } => Some(time.0),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    virt.add_discarded(most.saturating_sub(counted));
 }
 
 /// Gives up `clock`'s ticks due by `floor` (see [`overload_floor`]), reporting them as

@@ -5,7 +5,7 @@
 use crate::config::Policy;
 use crate::events::Events;
 use crate::state::Inner;
-use crate::step_rules::end_clock_step;
+use crate::step_rules::close_clock_step;
 use crate::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {
@@ -72,17 +72,10 @@ impl<T: Timestamp> Inner<T> {
         // The backlog bound does not apply here: the ticks owed are the ones the request
         // asked for (the first step after the loop resumes bounds what is left).
         let going_on = self.virt.step_request() > 0;
+        // A refused slot run late drops the slots that passed meanwhile here too, reported
+        // whether or not the request goes on.
         for clock in &mut self.clocks {
-            clock.note_latest_step();
-            end_clock_step(
-                clock,
-                v,
-                going_on,
-                None,
-                |_| None,
-                &mut 0,
-                ev.sink(&mut self.pool),
-            );
+            close_clock_step::<T, false>(clock, v, going_on, None, &mut 0, ev, &mut self.pool);
         }
         going_on.then_some(now_real)
     }

@@ -38,6 +38,9 @@ use crate::virtual_time::Virtual;
 pub struct VirtualTimeHandle<'a, A: Access = Shared> {
     virt: A::Ref<'a, Virtual>,
     span: &'a StepSpan,
+    /// The elapsed time and delta as of the update a handler is given (see
+    /// [`LoopState::as_of`]); `None` at the end of the step.
+    at: Option<(u64, u64)>,
 }
 
 /// A loop's virtual time, read-only: from [`LoopState::virtual_time`] (`&LoopState` is
@@ -142,6 +145,7 @@ impl<T> LoopState<T> {
         VirtualTimeHandle {
             virt: &mut s.virt,
             span: &s.span,
+            at: None,
         }
     }
 }
@@ -378,6 +382,12 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// Virtual time since the start, in whole ns (rounded down; the fraction of a ns a time
     /// scale leaves is carried): real time less pauses, scaled, plus any ticks single-stepped.
     ///
+    /// **When.** Outside a handler, the end of the latest step. In a handler given an update
+    /// through [`LoopState::as_of`] (the runner's and winit's handlers,
+    /// [`LoopState::hand_on`]), the time as of that tick: the virtual time at which it came
+    /// due on its clock's grid, the same however frames slice time. The end of the step is
+    /// [`elapsed_at_step_end`](Self::elapsed_at_step_end) there.
+    ///
     /// # Examples
     ///
     /// ```
@@ -393,7 +403,44 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// ```
     #[must_use]
     pub fn elapsed(&self) -> Nanos {
+        Nanos(self.now())
+    }
+
+    /// Virtual time since the start at the end of the latest step, wherever the readings
+    /// stand: what [`elapsed`](Self::elapsed) gives outside a handler. Inside
+    /// [`LoopState::as_of`] (the runner's and winit's handlers, [`LoopState::hand_on`]),
+    /// `elapsed` is the time as of the update handled, and this is the frame's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if let Event::Update(_) = event {
+    ///         let time = state.virtual_time();
+    ///         seen.push((time.elapsed().0 / 1_000_000, time.elapsed_at_step_end().0 / 1_000_000));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(100, 250), (200, 250)]); // each tick's due time, the frame's end
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn elapsed_at_step_end(&self) -> Nanos {
         Nanos(self.virt.now())
+    }
+
+    /// The virtual time the readings stand at: the update's due time inside
+    /// [`LoopState::as_of`], else the end of the step.
+    #[inline]
+    fn now(&self) -> u64 {
+        match self.at {
+            Some((due, _)) => due,
+            None => self.virt.now(),
+        }
     }
 
     /// The virtual time the latest step covered: the difference of the whole ns of
@@ -401,6 +448,11 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// `elapsed()` exactly, and a pause gives 0. Like Bevy's `Time<Virtual>::delta`, but
     /// exact: use `delta().as_secs_f64()` for effects that want seconds, never a sum of float
     /// deltas.
+    ///
+    /// **When.** In a handler given an update through [`LoopState::as_of`] (the runner's and
+    /// winit's handlers, [`LoopState::hand_on`]), the tick's own length in whole ns (as
+    /// Bevy's `Time` in `FixedUpdate` is the timestep); the step's is
+    /// [`delta_at_step_end`](Self::delta_at_step_end) there.
     ///
     /// # Examples
     ///
@@ -417,6 +469,36 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// ```
     #[must_use]
     pub fn delta(&self) -> Nanos {
+        match self.at {
+            Some((_, length)) => Nanos(length),
+            None => self.delta_at_step_end(),
+        }
+    }
+
+    /// The virtual time the latest step covered, wherever the readings stand: what
+    /// [`delta`](Self::delta) gives outside a handler. Inside [`LoopState::as_of`], `delta`
+    /// is the length of the update handled (as Bevy's `Time` in `FixedUpdate` is the
+    /// timestep), and this is the frame's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250));
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if let Event::Update(_) = event {
+    ///         let time = state.virtual_time();
+    ///         seen.push((time.delta().0 / 1_000_000, time.delta_at_step_end().0 / 1_000_000));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(100, 250), (100, 250)]); // the tick's length, the frame's
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn delta_at_step_end(&self) -> Nanos {
         Nanos(self.virt.now().saturating_sub(self.span.virtual_start()))
     }
 
@@ -444,7 +526,7 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// ```
     #[must_use]
     pub fn elapsed_wrapped(&self, period: Period) -> Nanos {
-        Nanos(wrap(self.virt.now(), period))
+        Nanos(wrap(self.now(), period))
     }
 
     /// [`elapsed_wrapped`](Self::elapsed_wrapped) in seconds as an `f32`, for a shader
@@ -464,7 +546,7 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// ```
     #[must_use]
     pub fn elapsed_secs_wrapped(&self, period: Period) -> f32 {
-        (wrap(self.virt.now(), period) as f64 / 1e9) as f32
+        (wrap(self.now(), period) as f64 / 1e9) as f32
     }
 }
 
@@ -474,6 +556,13 @@ impl<T> Inner<T> {
         VirtualTimeHandle {
             virt: &self.virt,
             span: &self.span,
+            at: self.cursor.0.map(|at| (at.due, at.length)),
         }
+    }
+
+    /// The render's delta: the end of the step's (the step is never positioned).
+    #[inline]
+    pub(crate) fn delta_at_step_end(&self) -> Nanos {
+        Nanos(self.virt.now().saturating_sub(self.span.virtual_start()))
     }
 }

@@ -118,6 +118,11 @@ impl Virtual {
         self.discarded = self.discarded.saturating_add(time);
     }
 
+    /// Takes back discarded time a refusal undid (see `LoopState::refuse`).
+    pub(crate) fn undo_discarded(&mut self, time: u64) {
+        self.discarded = self.discarded.saturating_sub(time);
+    }
+
     /// Virtual time since the start, in whole ns (rounded down).
     #[inline]
     pub(crate) fn now(&self) -> u64 {

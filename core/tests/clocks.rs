@@ -90,8 +90,8 @@ fn eventually_collision_rule_breaks_ties_by_declaration_order() {
     // 50 Hz and 20 Hz collide every 100 ms.
     for (first, second) in [((50, "a"), (20, "b")), ((20, "a"), (50, "b"))] {
         let config = LoopConfig::new(Period::from_hz(first.0).unwrap())
-            .clock(ClockConfig::new(second.1, Period::from_hz(second.0).unwrap()).max_updates(None))
             .max_updates(None)
+            .clock(ClockConfig::new(second.1, Period::from_hz(second.0).unwrap()).max_updates(None))
             .max_frame_delta(None);
         let state = LoopState::new(config, Nanos(0)).unwrap();
         // One step over 200 ms: all ten 50 Hz ticks and four 20 Hz ticks, in due order.

@@ -7,8 +7,13 @@ use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period, Po
 const MS: u64 = 1_000_000;
 
 fn config() -> LoopConfig {
-    LoopConfig::new(Period::from_hz(60).unwrap())
-        .clock(ClockConfig::new("ai", Period::from_hz(7).unwrap()).phase(0.25))
+    with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()))
+}
+
+/// The other three clocks after `main` (set `main` up before: `LoopConfig`'s per-clock setters
+/// are refused once a second clock is declared).
+fn with_clocks(main: LoopConfig) -> LoopConfig {
+    main.clock(ClockConfig::new("ai", Period::from_hz(7).unwrap()).phase(0.25))
         .clock(ClockConfig::new("net", Period::from_hz(20).unwrap()).policy(Policy::DropAndRest))
         .clock(ClockConfig::new("late", Period::from_hz(2).unwrap()))
 }
@@ -58,14 +63,17 @@ fn dropped_time_is_the_sum_of_the_reported_time() {
     assert_eq!(per_clock, sums);
     assert_eq!(state.virtual_time().time_discarded(), Nanos(most));
     // The stalls did discard time for every clock, and the loop's total is the largest per
-    // step, not the sum over clocks.
+    // step, not the sum over clocks. (A clock's own total can exceed the loop's: a step can
+    // report two of its drops, the long frame's before the updates and the overload bound's
+    // after them, and the loop counts only the step's largest.)
     assert!(sums.iter().all(|&t| t > 0), "{sums:?}");
-    assert!(most >= sums[0] && most < sums.iter().sum::<u64>());
+    assert!(most >= *sums.iter().min().unwrap() && most < sums.iter().sum::<u64>());
 }
 
 #[test]
 fn without_a_max_frame_delta_nothing_is_discarded() {
-    let config = config().max_frame_delta(None).max_updates(None);
+    let config = with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()).max_updates(None))
+        .max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let (mut sums, mut most) = ([0; 4], 0);
     run(&mut state, &frames(), &mut sums, &mut most);

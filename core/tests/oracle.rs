@@ -13,7 +13,7 @@ type Step = (Vec<(u64, u64, u64)>, Option<f64>);
 /// The oracle: `v` is real time in units of 1/den ns, so `dt` is exactly `num` and tick `k`
 /// is due once `v >= (k+1)·num`. The clamp drops the oldest due ticks beyond what `clamp` ns
 /// of this frame allow, never the next tick due when the frame began; the cap stops a step
-/// and keeps the backlog.
+/// and keeps the backlog, bounded by the max frame delta (see `core/tests/overload.rs`).
 fn oracle(num: u64, den: u64, cap: Option<u32>, clamp: Option<u64>, frames: &[u64]) -> Vec<Step> {
     let (num, den) = (u128::from(num), u128::from(den));
     let (mut v, mut k, mut out) = (0u128, 0u128, Vec::new());
@@ -34,6 +34,15 @@ fn oracle(num: u64, den: u64, cap: Option<u32>, clamp: Option<u64>, frames: &[u6
                 ((v - k * num) / den) as u64,
             ));
             k += 1;
+        }
+        // The overload bound: a backlog the cap left whose oldest tick is due more than `clamp`
+        // ns before `v` gives up every tick due by `v − clamp/2` (whole ns).
+        if let Some(c) = clamp {
+            let (c, ns) = (u128::from(c), v / den);
+            let backlog = cap.is_some_and(|cap| updates.len() >= cap as usize);
+            if backlog && v >= (k + 1) * num && ns >= c && (k + 1) * num <= (ns - c) * den {
+                k = k.max((ns - c / 2) * den / num);
+            }
         }
         let rendered = i == 0 || frame > 0;
         out.push((

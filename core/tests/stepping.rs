@@ -100,7 +100,11 @@ fn config(case: &Case) -> LoopConfig {
         .hysteresis(case.hysteresis)
         .phase(case.phase);
     if case.second {
-        c = c.clock(ClockConfig::new("second", Period::from_hz(25).unwrap()));
+        // The model below is of "main" (its policy, phase, cap): keep it the alpha clock
+        // (by default the faster of the two is).
+        c = c
+            .clock(ClockConfig::new("second", Period::from_hz(25).unwrap()))
+            .alpha_clock("main");
     }
     c
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use hecs::{Component, World};
-use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate};
+use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate, Tick};
 
 use crate::interpolated::Interpolated;
 use crate::types::Previous;
@@ -48,6 +48,23 @@ impl<T: Interpolate + Component + Clone> Columns for InWorld<'_, T> {
 
     fn note_update(&mut self) {
         self.tracker.note_update();
+    }
+
+    /// The capture rule, after the tracker's binding: an unbound tracker binds to `tick`'s
+    /// clock; a tick of another clock is counted ([`Stats::other_clock_ticks`]) and not acted
+    /// on.
+    ///
+    /// [`Stats::other_clock_ticks`]: crate::Stats::other_clock_ticks
+    fn before_update(&mut self, tick: &Tick) -> bool {
+        if !self.tracker.binding.follows(tick) {
+            self.tracker.stats.other_clock_ticks += 1;
+            return false;
+        }
+        self.note_update();
+        if tick.last_in_step {
+            self.capture();
+        }
+        tick.last_in_step
     }
 }
 

@@ -4,8 +4,9 @@ use core::marker::PhantomData;
 use std::fmt;
 
 use hecs::{Component, ComponentError, DynamicBundle, Entity, EntityBuilder, World};
-use tickfold_core::{ClockId, Columns, Interpolate, LoopState, Tick};
+use tickfold_core::{Columns, Interpolate, LoopState, Tick};
 
+use crate::binding::Binding;
 use crate::error::Error;
 use crate::in_world::copy_column;
 use crate::types::{
@@ -22,6 +23,12 @@ pub struct Stats {
     pub captures: u64,
     /// Updates seen by [`before_update`](Interpolated::before_update) on the tracker's clock.
     pub updates: u64,
+    /// Ticks of another clock handed to [`before_update`](Interpolated::before_update), which
+    /// it did not act on (see [`Interpolated::clock`]). Not 0 on a tracker made without
+    /// `.clock(id)` means it was handed ticks of two clocks and follows the first one's: if
+    /// that is not the clock whose updates change `T`, bind it with `.clock(id)`.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub other_clock_ticks: u64,
     /// Component values copied into [`Previous`] columns.
     pub values_captured: u64,
     /// Entities given a [`Previous`] at a capture because they had none.
@@ -61,7 +68,7 @@ pub struct Interpolated<T> {
     pub(crate) adopt: bool,
     pub(crate) ghost_ticks: u32,
     pub(crate) rendered: bool,
-    pub(crate) clock: ClockId,
+    pub(crate) binding: Binding,
     pub(crate) epoch: Epoch,
     /// Whether the `Previous` column holds the state before the current update.
     pub(crate) captured_this_update: bool,
@@ -76,7 +83,7 @@ impl<T> fmt::Debug for Interpolated<T> {
         f.debug_struct("Interpolated")
             .field("type", &std::any::type_name::<T>())
             .field("mode", &self.mode)
-            .field("clock", &self.clock)
+            .field("clock", &self.binding)
             .field("epoch", &self.epoch)
             .field("stats", &self.stats)
             .finish()
@@ -91,7 +98,8 @@ impl<T: Interpolate + Component + Clone> Default for Interpolated<T> {
 
 impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// A tracker with [`BlendMode::Interpolate`], adoption on, no ghosts, no render-only copy,
-    /// following the main clock.
+    /// and not bound to a clock yet: it follows the clock of the first tick handed to
+    /// [`before_update`](Self::before_update) (see [`clock`](Self::clock)).
     ///
     /// # Examples
     ///
@@ -114,7 +122,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
             adopt: true,
             ghost_ticks: 0,
             rendered: false,
-            clock: ClockId::default(),
+            binding: Binding::Unbound,
             epoch: Epoch(0),
             captured_this_update: false,
             ghosts: Vec::new(),
@@ -156,25 +164,10 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
         self
     }
 
-    /// Follows `clock`'s updates instead of the main clock's: use the clock whose updates
-    /// change `T`. Reads then blend with that clock's alpha, [`alpha`](Self::alpha), which
-    /// is not `Render::alpha` when another clock is the loop's alpha clock.
-    #[must_use]
-    pub fn clock(mut self, clock: ClockId) -> Self {
-        self.clock = clock;
-        self
-    }
-
-    /// The clock this tracker captures on (see [`clock`](Self::clock)).
-    #[must_use]
-    pub fn clock_id(&self) -> ClockId {
-        self.clock
-    }
-
     /// The alpha to read this tracker at after a step: its own clock's
     /// ([`LoopState::alpha`]), the one its captures follow; `Render::alpha` is the loop's
-    /// alpha clock's, right only when that is this tracker's clock. 1 (the newest values)
-    /// if the loop has no such clock. Allocates nothing.
+    /// alpha clock's, right only when that is this tracker's clock. While unbound, the loop's
+    /// alpha clock's. 1 (the newest values) if the loop has no such clock. Allocates nothing.
     ///
     /// # Examples
     ///
@@ -182,9 +175,10 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
     /// use tickfold_hecs::{Interpolated, hecs::World};
     ///
-    /// // AI (10 Hz) declared first drives `Render::alpha`; bodies move on physics (50 Hz).
+    /// // Bodies move on physics (50 Hz); `Render::alpha` is AI's (10 Hz), chosen by name.
     /// let config = LoopConfig::new(Period::from_hz(10)?)
-    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?))
+    ///     .alpha_clock("main");
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let physics = state.clock_id("physics").expect("declared");
     /// let (mut world, mut bodies) = (World::new(), Interpolated::<f32>::new().clock(physics));
@@ -203,7 +197,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// ```
     #[must_use]
     pub fn alpha<U>(&self, state: &LoopState<U>) -> f64 {
-        state.alpha(self.clock).unwrap_or(1.0)
+        self.binding.alpha(state)
     }
 
     /// How renders read `T`.
@@ -225,9 +219,11 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     }
 
     /// The capture rule of [`Tick::last_in_step`], through
-    /// [`Columns::before_update`]: call it before running each update. Ignores ticks of other
-    /// clocks; ages ghosts by one update; captures only before the step's last update. Returns
-    /// whether it captured.
+    /// [`Columns::before_update`]: call it before running each update. Binds a tracker made
+    /// without [`clock`](Self::clock) to the clock of the first tick it is handed; does not act
+    /// on ticks of another clock than the one followed, counting them in
+    /// [`Stats::other_clock_ticks`]; ages ghosts by one update; captures only before the step's
+    /// last update. Returns whether it captured.
     ///
     /// # Examples
     ///

@@ -92,6 +92,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod binding;
 mod error;
 mod in_world;
 mod interpolated;

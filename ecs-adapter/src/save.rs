@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use hecs::{Component, Entity, EntityBuilder, World};
 use tickfold_core::{ClockId, Interpolate};
 
+use crate::binding::{Binding, Saved as SavedBinding};
 use crate::error::Error;
 use crate::interpolated::{Interpolated, Stats};
 use crate::types::{BlendMode, Epoch, Ghost, Previous, Rendered, Stamp};
@@ -105,6 +106,10 @@ pub struct SavedTracker<T> {
     ghost_ticks: u32,
     rendered: bool,
     clock: ClockId,
+    /// How `clock` was bound; saves from before the binding rule have none and load as bound
+    /// with `.clock(id)`, which is what they did.
+    #[cfg_attr(feature = "serde", serde(default))]
+    binding: SavedBinding,
     epoch: u32,
     captured_this_update: bool,
     stats: Stats,
@@ -183,12 +188,14 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
                 age: g.age,
             })
             .collect();
+        let (binding, clock) = self.binding.saved();
         SavedTracker {
             mode: self.mode,
             adopt: self.adopt,
             ghost_ticks: self.ghost_ticks,
             rendered: self.rendered,
-            clock: self.clock,
+            clock,
+            binding,
             epoch: self.epoch.0,
             captured_this_update: self.captured_this_update,
             stats: self.stats,
@@ -272,8 +279,8 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
             .mode(saved.mode)
             .adopt(saved.adopt)
             .keep_ghosts(saved.ghost_ticks)
-            .rendered(saved.rendered)
-            .clock(saved.clock);
+            .rendered(saved.rendered);
+        tracker.binding = Binding::loaded(saved.binding, saved.clock);
         tracker.epoch = Epoch(saved.epoch);
         tracker.captured_this_update = saved.captured_this_update;
         tracker.stats = saved.stats;

@@ -80,9 +80,14 @@ impl Side {
     fn new(mode: BlendMode) -> Side {
         Side {
             world: World::new(),
+            // Both follow clock 0 by choice: a step may hand clock 1's tick first, which
+            // would bind an unbound tracker to clock 1.
             tracked: (
-                Interpolated::new().keep_ghosts(3),
-                Interpolated::new().mode(mode).adopt(false),
+                Interpolated::new().keep_ghosts(3).clock(ClockId(0)),
+                Interpolated::new()
+                    .mode(mode)
+                    .adopt(false)
+                    .clock(ClockId(0)),
             ),
             alive: Vec::new(),
         }
@@ -273,9 +278,12 @@ fn a_tracker_following_the_wrong_clock_would_fail_the_comparison() {
 fn physics_bodies_blend_with_physics_alpha_when_ai_is_declared_first() {
     use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState};
 
+    // AI chosen as the alpha clock (by default the faster physics would be), so that
+    // `Render::alpha` is not the bodies' alpha.
     let config = LoopConfig::new(Period::from_hz(10).unwrap())
         .max_frame_delta(None)
-        .clock(ClockConfig::new("physics", Period::from_hz(50).unwrap()));
+        .clock(ClockConfig::new("physics", Period::from_hz(50).unwrap()))
+        .alpha_clock("main");
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let physics = state.clock_id("physics").unwrap();
     let mut world = World::new();

@@ -41,7 +41,13 @@
 //! blend, the alpha of tickfold's render), and `Time` is `Time<Virtual>` again, as Bevy leaves
 //! them. `Tickfold::fixed_time` holds every clock's `Time<Fixed>` for reading outside its
 //! runs; `CurrentTick` holds the tick being run (clock, exact index, start, lag,
-//! `last_in_step`). No schedule ever sees time ahead of the frame's `Time<Virtual>`.
+//! `last_in_step`). A catch-up clock's runs (the main clock's, as in Bevy's loop, and every
+//! clock on `Policy::CatchUp`) never see time ahead of the frame's `Time<Virtual>`, after a
+//! `load_world` too (it puts the saved `Time<Virtual>` back); a constant-rate clock
+//! (`Policy::KeepWorking`, `DropAndRest`, `Delay`) runs each slot at its start, so inside
+//! the run `Time` is the slot's end, up to one period ahead of `Time<Virtual>`; and an
+//! overstep accumulated (`Time<Fixed>::accumulate_overstep`) puts simulation time ahead, as
+//! it does in Bevy's loop.
 //!
 //! # One virtual time: Bevy's
 //!
@@ -73,6 +79,38 @@
 //! Bevy rounds its timestep to 16,666,667 ns and its grid drifts 20 ns a second (one tick
 //! short after an hour); tickfold's 60 Hz ticks are 16,666,666 or 16,666,667 ns long, 60 of
 //! them exactly one second, so `Time<Fixed>` rightly differs from Bevy's there.
+//!
+//! # Writing `Time<Fixed>`, as in Bevy
+//!
+//! Bevy's loop reads `Time<Fixed>` between runs, and so does the plugin: `set_timestep(..)`,
+//! `accumulate_overstep(..)` and `discard_overstep(..)` written in `First`, `PreUpdate`,
+//! `Update` or later count from the next frame; written in a run (`FixedUpdate` or any fixed
+//! schedule; inside an extra clock's run, `Time<Fixed>` is that clock's) they count from the
+//! clock's next run, in the same frame. A timestep is the clock's new rate from its current
+//! tick boundary (`ClockMut::set_rate`), an overstep
+//! grown or shrunk moves the clock's grid earlier or later
+//! (`ClockMut::accumulate_overstep`,
+//! `ClockMut::discard_overstep`). To count a
+//! write from the next run of the same frame, the plugin takes the frame's step again from
+//! before it, with the written clock capped at its runs so far (the cap keeps one total order,
+//! so every later run of every clock waits), applies the write there and steps again at the
+//! same time; a frame that may run some clock twice or more keeps a copy of the loop for that
+//! (one clone a frame, only then). The crate's `tests/fixed_writes.rs` checks the runs, timestep and
+//! overstep against Bevy's own loop over 3,000 seeded frames with stalls, for timesteps set in
+//! `FixedUpdate` and oversteps grown and shrunk in `PreUpdate`, `Update` and `FixedUpdate`.
+//! Where it differs, on purpose:
+//!
+//! * **A discard of a whole tick or more** drops those ticks: their numbers are skipped, they
+//!   are reported (`TicksDropped`, `DropReason::Discarded`) and `elapsed` goes on past
+//!   them, as simulation time does over any dropped tick; Bevy's `elapsed` only sums the runs'
+//!   timesteps. Run counts and overstep stay Bevy's. (Less than a tick, the usual
+//!   `discard_overstep(overstep())` in `Update`, leaves `elapsed` as Bevy's too.)
+//! * **With extra clocks**, the runs a write in a frame's only run of its clock makes due (a
+//!   shorter timestep, an overstep grown) run after the other clocks' runs of that frame,
+//!   not interleaved with them by due time: the plugin keeps no copy of the loop for a frame
+//!   that runs each clock at most once. Bevy has one fixed clock.
+//! * **A main clock given a cap** (`TickfoldPlugin::main_clock`) gets it afresh for the runs
+//!   after a write in a run. Bevy's loop has no cap.
 //!
 //! # Third-party plugins, tested
 //!

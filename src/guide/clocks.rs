@@ -32,6 +32,42 @@
 //!
 //! * **One total order.** Within a step, updates come out by due time (the first whole nanosecond
 //!   at which the tick is due), ties by declaration order, so replays are bit-identical.
+//! * **Reading another clock inside a tick.** A handler that reads the loop while it handles an
+//!   update reads it *as of that tick* in this order: `virtual_time().elapsed()` is the tick's due
+//!   time, `delta()` its length, another clock's `latest_tick()` and `stats()` stand where that
+//!   clock was when the tick came up. The runner and winit hand on the state that way; a pure fold
+//!   does it with `state.hand_on(&events, |event, state| ...)` (or `state.as_of(&events, &event,
+//!   ...)` for one event). Outside, and for the other events, the readings are the end of the
+//!   step, which is also what `elapsed_at_step_end`, `latest_tick_at_step_end` and
+//!   `stats_at_step_end` give inside. So the AI's decisions depend on the ticks, not on the frames:
+//!
+//!   ```rust
+//!   use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//!   let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+//!       .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+//!   let seen = |frames: &[u64]| -> Result<Vec<(u64, u64)>, Box<dyn std::error::Error>> {
+//!       let mut state = LoopState::new(config.clone(), Nanos(0))?;
+//!       let ai = state.clock_id("ai").expect("declared above");
+//!       let mut seen = Vec::new();
+//!       for &ms in frames {
+//!           let events = state.advance(Nanos::from_millis(ms));
+//!           state.hand_on(&events, |event, state| {
+//!               if matches!(event, Event::Update(tick) if tick.clock == ai) {
+//!                   let physics = state.clock("physics").expect("declared");
+//!                   seen.push((physics.stats().ticks_run, state.virtual_time().elapsed().0 / 1_000_000));
+//!               }
+//!           })?;
+//!       }
+//!       Ok(seen)
+//!   };
+//!   // Physics has run 3 ticks when AI's tick 0 (due at 100 ms) comes up, 6 at its tick 1, in one
+//!   // 250 ms frame or in frames of 16 ms.
+//!   let frames: Vec<u64> = (1..=16).map(|i| 16 * i).collect();
+//!   assert_eq!(seen(&[250])?, [(3, 100), (6, 200)]);
+//!   assert_eq!(seen(&frames)?, seen(&[250])?);
+//!   # Ok::<(), Box<dyn std::error::Error>>(())
+//!   ```
 //! * **Firing rules.** `Firing::Late` (default) never fires early: the error is at most one outer
 //!   period. `Firing::Nearest` fires now if `now` is closer to the due time than the next step is
 //!   expected to be (the estimate is the frame that just ended, counted as at most two ticks, so
@@ -42,8 +78,17 @@
 //!   step (reported as `Deferred`); a constant-rate clock drops the passed slots (`DroppedTicks`).
 //!   Duplicate names, unknown names and removing the last clock are `ClockError`s.
 //! * **Alpha** is per clock (`state.alpha(clock)` after a step); the `Render` event carries the alpha of the
-//!   clock named by `LoopConfig::alpha_clock` (default: the first). The deadline is the earliest of
-//!   all clocks' next due times and the render slot.
+//!   clock named by `LoopConfig::alpha_clock`, by default the *fastest* clock (the shortest period;
+//!   clocks of exactly one rate tie to the first declared, since their alpha grids differ only by a
+//!   phase), so declaring the clocks in another order never changes what a render draws. It is
+//!   chosen when the loop is built and kept: a clock added at run time, even a faster one, does
+//!   not take it; removing the alpha clock hands it to the fastest remaining one. The deadline is
+//!   the earliest of all clocks' next due times and the render slot.
+//! * **Settings per clock** go on each `ClockConfig`. `LoopConfig`'s own `max_updates`, `policy`,
+//!   `phase`, `hysteresis` and `firing` set the clock the config was made with (`"main"`, or
+//!   `from_clock`'s) and no other; called after a second `.clock(..)` they would read as settings
+//!   for the whole loop, so `LoopState::new` refuses them with
+//!   [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop).
 //! * With several clocks nobody sleeps: a constant-rate clock runs its slot in progress once per
 //!   step (`Sleep` events come only from a loop whose single clock is constant-rate).
 //! * Clocks live in a plain `Vec` inside the state's box (allocated when the clock is added, never

@@ -94,7 +94,11 @@
 //! ```
 //!
 //! To keep Bevy and get tickfold's clocks, the [`bevy`](super::bevy) chapter's plugin runs one
-//! Bevy schedule per tickfold clock.
+//! Bevy schedule per tickfold clock. What a Bevy app writes to `Time<Fixed>` still counts:
+//! `set_timestep(..)` or `discard_overstep(..)` in `Update` from the next frame, in
+//! `FixedUpdate` from the next run of the same frame, as in Bevy's loop (the chapter lists
+//! where it differs, and why). Its save games write each component's presence explicitly, so
+//! a unit-struct marker survives serde_json.
 //!
 //! # tickfold
 //!
@@ -138,7 +142,11 @@
 //! | the update | `while accumulator >= dt` | the update closure, `fixed_time_step()` | a `FixedUpdate` system, `Res<Time>` | `Event::Update(tick)`, `tick.dt_secs()`, `tick.index`, `tick.t` |
 //! | time at the tick's end | `t + dt` | `(number_of_updates() + 1) as f64 * fixed_time_step()` in the update | `Time<Fixed>::elapsed()` in the tick | [`events.tick_end(&tick)`](crate::Events::tick_end): exact, the next tick's `t` |
 //! | the latest tick, between frames | your variables | `number_of_updates()` | `Time<Fixed>::elapsed()`, `delta()` outside the tick | [`state.clock("main")?.latest_tick()`](crate::ClockHandle::latest_tick): number, start, end, saved with the state |
+//! | the time a tick's system reads | `t` in the loop | the loop's fields, the frame's | `Res<Time>` in `FixedUpdate`: the tick's own (elapsed at its end, delta its timestep) | the handler's `&LoopState` ([runner](super::runner), winit, [`hand_on`](crate::LoopState::hand_on)) reads as of the tick: `virtual_time().elapsed()` its due time, `delta()` its length, every clock's `latest_tick()` and `stats()` at its place in the total order; the frame's under `elapsed_at_step_end` and the like |
 //! | alpha | `accumulator / dt` | `blending_factor()` | `Time<Fixed>::overstep_fraction()` | `Event::Render(r)`, `r.alpha` |
+//! | the accumulator | `accumulator` | none | `Time<Fixed>::overstep()` | `r.lag` (`Render::lag`, within one tick: 50 ms at 10 Hz and 250 ms). Not `tick.lag`: a tick's lag is measured from its start, so a catch-up tick's is at least `dt` (250 and 150 ms for that step's two ticks); how late it ran is `lag − dt` |
+//! | alpha with several rates | by hand | no | one fixed schedule | the fastest clock's, whatever the declaration order (`LoopConfig::alpha_clock` picks another); `Interpolated::new()` follows the clock of the first tick it is handed, `.clock(id)` a chosen one |
+//! | settings per rate | by hand | no | one `Time<Fixed>` | on each `ClockConfig`; `LoopConfig::max_updates` and the other per-clock setters after a second clock are a `ConfigError::ClockSettingOnLoop` |
 //! | who reads the clock | you | the loop | the `App` (`Time<Real>`) | you pass `now` (or the runner does) |
 //! | a long frame | your clamp, silent | `max_frame_time`, silent | `Time<Virtual>` max delta, a `debug!` line | `max_frame_delta`, `Event::DiscardedTime` with the tick count |
 //! | updates per frame | unbounded | unbounded | unbounded | `max_updates` (8), the rest `Event::Deferred`, never lost |
@@ -147,6 +155,7 @@
 //! | several rates | by hand | no | one fixed schedule | named clocks in one total order |
 //! | tests on a fake clock | restructure | its `TimeTrait` | `TimeUpdateStrategy::ManualDuration` | any `Nanos`, `runner::ManualTime`, the determinism kit |
 //! | save and resume the loop | by hand | no | no | serde, exact |
+//! | in the browser | `requestAnimationFrame` by hand | its wasm shell: `game_loop` with a winit window, driven by `requestAnimationFrame` | `WinitPlugin` on wasm; a hidden tab's gap clamped by the max delta | `tickfold::web` (feature `web`): rAF stamps, never sleeps; hidden tabs paused, reported or kept ticking by a Worker (the [`web`](super::web) chapter) |
 //!
 //! # The complete game in three loops
 //!

@@ -26,10 +26,13 @@
 //! * **`reset_grid()`** (tokio's `Interval::reset`): the grid restarts now, the backlog is
 //!   dropped (`DroppedTicks`, `Discarded`) and tick numbers continue.
 //! * **`refuse(&tick)`**: the shell could not run the latest update (a rollback session not ready):
-//!   it stays due and runs again at the next step with the same number (`ClockStats::ticks_refused`).
-//!   Only a clock's latest update of the latest step not yet refused can be refused (refuse several
-//!   from the last one back), and only before a control moves that clock's grid; any other tick is
-//!   `ClockError::NotRefusable`.
+//!   it stays due and runs again at the next step with the same number (`ClockStats::ticks_refused`),
+//!   unless another clock's capped tick due before it holds it back in the loop's order (its clock
+//!   then reports `Deferred`). Only a clock's latest update of the latest step not yet refused can
+//!   be refused (refuse several from the last one back), and only before a control moves that
+//!   clock's grid; any other tick is `ClockError::NotRefusable`. A refused constant-rate slot runs
+//!   even after later slots passed; those are dropped in that step, reported (`SlotMissed`) after
+//!   its update, and the slot can be refused again.
 //!
 //! The identity `ticks_run + ticks_dropped + pending == ticks_due + ticks_early` holds across all
 //! of them.

@@ -16,7 +16,9 @@
 //! update with the state after it, so only that update is preceded by a capture. A step of N
 //! catch-up updates copies once, not N times, in exactly the steps where the machine is already
 //! behind. Whatever happens in the earlier updates (teleports, spawns, despawns) is history by
-//! then; the flag is per clock, and each tracker follows one (`Interpolated::clock`). A property
+//! then; the flag is per clock, and each tracker follows one: the clock of the first tick it is
+//! handed, or the one given to `Interpolated::clock`; ticks of other clocks are counted in
+//! `Stats::other_clock_ticks`, never acted on. A property
 //! test compares random multi-update steps against a tracker that captures before every update:
 //! the renders are equal.
 //!

@@ -36,6 +36,8 @@
 //! - [`rollback`]: rollback netcode over ggrs (feature `ggrs`).
 //! - [`bevy`]: the Bevy plugin `tickfold-bevy` (a separate crate).
 //! - [`runner`]: the runner that reads the clock and sleeps, and winit (feature `winit`).
+//! - [`web`]: the loop in a browser, hidden tabs, the web demo tested in headless Chromium
+//!   (feature `web`).
 //! - [`determinism`]: the determinism kit: test your own simulation (feature `quickcheck`).
 //! - [`trace`]: the trace tool, the fold's decisions printed on a fake clock.
 //!
@@ -76,6 +78,8 @@ pub mod rollback;
 pub mod bevy;
 
 pub mod runner;
+
+pub mod web;
 
 pub mod determinism;
 

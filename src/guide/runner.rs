@@ -29,6 +29,48 @@
 //! (`has_pending_events`) for the next `frame` or `run`, never lost. `run(on_event, keep_going)`
 //! still works, but its stop condition cannot read what the handler changes.
 //!
+//! **The time as of each tick.** The `&LoopState` a handler gets with an `Event::Update` reads
+//! *as of that tick*, as Bevy gives a `FixedUpdate` system the tick's own `Time`:
+//! `virtual_time().elapsed()` is the virtual time at which the tick came due on its clock's grid,
+//! `delta()` its length, and every clock's `latest_tick()` and `stats()` are those at the tick's
+//! place in the loop's total order (by due time, ties to the clock declared first). So game logic
+//! that reads them does not depend on how frames fall. The other events (the render, drops,
+//! `Deferred`) and the state after the frame read the end of the step, which a handler also gets
+//! under names that say so: `elapsed_at_step_end`, `delta_at_step_end`,
+//! `latest_tick_at_step_end`, `stats_at_step_end`. The runner does it through
+//! `LoopState::as_of`, and a pure fold gets the same with `state.hand_on(&events, ...)`
+//! (see [`clocks`](super::clocks)). Physics at 30 Hz and AI at 10 Hz, one 250 ms frame:
+//!
+//! ```rust
+//! # #[cfg(feature = "std")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tickfold::runner::{ManualTime, Runner};
+//! use tickfold::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+//!     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+//! let clock = ManualTime::new();
+//! let mut runner = Runner::new(LoopState::new(config, Nanos(0))?, clock.clone(), clock.clone())
+//!     .with_render_rate(None);
+//! let ai = runner.state().clock_id("ai").expect("declared above");
+//! clock.advance(Nanos::from_millis(250));
+//! let mut seen = Vec::new();
+//! runner.frame(|event, state| {
+//!     if matches!(event, Event::Update(tick) if tick.clock == ai) {
+//!         let physics = state.clock("physics").expect("declared").latest_tick().expect("ran");
+//!         seen.push((physics.index, state.virtual_time().elapsed().0 / 1_000_000));
+//!     }
+//! });
+//! // AI's tick 0 (due at 100 ms) sees physics' tick 2, its tick 1 (200 ms) physics' tick 5:
+//! // not tick 6 and 250 ms, the frame's end, which depend on how frames fall.
+//! assert_eq!(seen, [(2, 100), (5, 200)]);
+//! assert_eq!(runner.state().virtual_time().elapsed(), Nanos::from_millis(250)); // after it
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "std"))]
+//! # fn main() {}
+//! ```
+//!
 //! **A fake clock for tests.** `runner::ManualTime` is both the time source and the sleeper:
 //! sleeping jumps to the deadline, clones share one clock, and `advance` moves it by hand (the
 //! time an update or a draw takes), so hours of a loop run in milliseconds, exactly on the fold's
@@ -138,3 +180,43 @@
 //! command under that display). Without `DISPLAY` the test fails when `CI` is set and says it
 //! skipped otherwise, so `cargo test --workspace --all-features` still passes on a machine without
 //! a display.
+//!
+//! ## Smoothed frame deltas: `DeltaSmoother`
+//!
+//! A vsync-paced loop's frames are whole refresh intervals apart, but the times it reads are
+//! not: the thread wakes late after a present, a browser jitters its `requestAnimationFrame`
+//! stamps and coarsens `performance.now()` to 100 µs. With a tick rate equal to the display's
+//! (60 Hz on 60 Hz), frames land on the tick boundaries, and that noise alone makes about half
+//! of them run 0 or 2 updates. [`DeltaSmoother`](crate::DeltaSmoother) (in `tickfold-core`,
+//! `no_std`; after Godot's delta smoothing) measures the refresh interval and snaps each frame's
+//! delta to a whole number of intervals, carrying the remainder, so the smoothed time never
+//! strays from the time read by more than its bound (4 ms by default). A gap (over 4 intervals:
+//! a hidden tab, a suspend) passes through unsmoothed, so the fold reports what it drops;
+//! stamps that repeat or go back hold the smoothed time; a refresh-rate change is measured
+//! again. The runner smooths with
+//! [`Runner::with_smoothing`](crate::runner::Runner::with_smoothing); any other shell calls
+//! [`smooth`](crate::DeltaSmoother::smooth) with each frame's stamp in `Nanos` and steps the
+//! fold with the result:
+//!
+//! ```
+//! use tickfold::{DeltaSmoother, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+//! let mut smoother = DeltaSmoother::new();
+//! let mut irregular = 0;
+//! for k in 1..=600u64 {
+//!     // A rAF stamp: the refresh ± up to 0.9 ms, coarsened to 100 µs.
+//!     let noise = [0, 900_000, 200_000, 1_700_000, 600_000][k as usize % 5];
+//!     let stamp = (k * 1_000_000_000 / 60 + noise - 900_000) / 100_000 * 100_000;
+//!     let (next, events) = state.step(smoother.smooth(Nanos(stamp)));
+//!     state = next;
+//!     irregular += usize::from(events.updates().count() != 1);
+//! }
+//! assert!(irregular < 20); // the 15 warm-up frames pass through as read
+//! assert_eq!(smoother.stats().passed, 0);
+//! # Ok::<(), tickfold::ConfigError>(())
+//! ```
+//!
+//! In the peers bench (36,000 frames, 60 Hz ticks on 60 Hz stamps jittered by ±1 ms and
+//! coarsened to 100 µs) the plain fold behind the smoother runs far fewer irregular frames than
+//! game-loop's or Bevy's loop; see `BENCHMARKS.md` for the figures.

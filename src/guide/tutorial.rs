@@ -13,18 +13,17 @@
 //! cargo new drift && cd drift
 //! ```
 //!
-//! tickfold is not on crates.io yet: depend on the repository (or on a local clone with
-//! `path = "../tickfold"`). Once it is published, `tickfold = { version = "0.1", features = [...] }`
-//! does the same.
+//! tickfold is not on crates.io yet: depend on a local copy of the workspace by path. Once it is
+//! published, `tickfold = { version = "0.1", features = [...] }` does the same.
 //!
 //! ```toml
 //! [dependencies]
-//! tickfold = { git = "https://github.com/tickfold/tickfold", features = ["hecs", "glam", "derive", "serde"] }
+//! tickfold = { path = "../tickfold", features = ["hecs", "glam", "derive", "serde"] }
 //! serde = { version = "1", features = ["derive"] }
 //! serde_json = { version = "1", features = ["float_roundtrip"] }
 //!
 //! [dev-dependencies]
-//! tickfold = { git = "https://github.com/tickfold/tickfold", features = ["quickcheck"] }
+//! tickfold = { path = "../tickfold", features = ["quickcheck"] }
 //! ```
 //!
 //! `hecs` is the ECS adapter (`tickfold::hecs_adapter`, with hecs itself re-exported), `glam`
@@ -68,6 +67,26 @@
 //! [`virtual_time`](crate::LoopState::virtual_time) and [`real_time`](crate::LoopState::real_time)
 //! the loop's time.
 //! `state.advance(now)` is the same step in place, when you would rather not move the state.
+//! Read from the state *while* an update is handled, as the [runner](super::runner) and winit hand
+//! it to your handler (or `state.hand_on(&events, |event, state| ...)` in a plain fold), the time
+//! and the clocks' numbers are those *as of that tick*: `virtual_time().elapsed()` is the time the
+//! tick came due, not the frame's end, so what your update reads never depends on how frames fall:
+//!
+//! ```rust
+//! use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+//!
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+//! let events = state.advance(Nanos::from_millis(100)); // ticks 0 to 2, one frame
+//! let mut times = Vec::new();
+//! state.hand_on(&events, |event, state| {
+//!     if let Event::Update(_) = event {
+//!         let time = state.virtual_time();
+//!         times.push((time.elapsed().0 / 1_000_000, time.elapsed_at_step_end().0 / 1_000_000));
+//!     }
+//! })?;
+//! assert_eq!(times, [(33, 100), (66, 100), (100, 100)]); // each tick's due time; the frame's end
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # 2. Two clocks
 //!
@@ -94,9 +113,13 @@
 //! # Ok::<(), tickfold::ConfigError>(())
 //! ```
 //!
-//! The render's `alpha` belongs to the first clock (choose another with
-//! [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)). The [`clocks`](super::clocks)
-//! chapter has the rest: firing rules, caps per clock, clocks added at run time.
+//! The render's `alpha` belongs to the fastest clock, here physics, whatever order the clocks are
+//! declared in (choose another with [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)).
+//! Settings such as the update cap go on each `ClockConfig`: once a loop has two clocks,
+//! `LoopConfig::max_updates` and the other per-clock setters on the `LoopConfig` are refused
+//! with [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop), since they
+//! would set the first clock only. The [`clocks`](super::clocks) chapter has the rest: firing
+//! rules, caps per clock, clocks added at run time.
 //!
 //! # 3. The world, and interpolation
 //!
@@ -107,7 +130,11 @@
 //!
 //! The one rule to follow: **call `before_update` before every update**. It captures the state
 //! only before the step's last update (a render blends the state before that update with the
-//! state after it), so a step of five catch-up updates copies once. A jump that is not a motion
+//! state after it), so a step of five catch-up updates copies once. A tracker follows one clock:
+//! made with `Interpolated::new()`, it binds to the clock of the first tick it is handed (here
+//! physics: only physics ticks reach it); `.clock(PHYSICS)` binds it by hand. A tick of another
+//! clock is not acted on and is counted in `stats().other_clock_ticks`, so a tracker handed the
+//! wrong clock's ticks shows it. A jump that is not a motion
 //! (a body wrapping around the box) is marked with `teleport`, and is drawn without blending.
 //!
 //! ```rust

@@ -1,7 +1,11 @@
 //! [`RealNanos`]: the real clock read as [`Nanos`], so a `LoopState<Nanos>` (which saves and
 //! loads as it is) runs in real time.
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 use std::time::Instant;
+// `performance.now()` in the browser, where `std::time::Instant::now()` panics.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use web_time::Instant;
 
 use tickfold_core::{LoopState, Nanos, Timestamp};
 
@@ -17,6 +21,9 @@ use super::{Sleeper, TimeSource};
 /// `Instant` sleeper with [`RealNanos::sleeper`] (a `Nanos` deadline means nothing without the
 /// clock's anchor, so `SpinSleep` cannot take one alone); [`NoSleep`](super::NoSleep) works
 /// on any time axis.
+///
+/// On `wasm32-unknown-unknown` it reads `web-time`'s `Instant` (the browser's
+/// `performance.now()`), so it works in a page where `std::time::Instant::now()` panics.
 ///
 /// # Examples
 ///
@@ -90,7 +97,7 @@ impl RealNanos {
     #[must_use]
     pub fn instant_of(&self, t: Nanos) -> Instant {
         match t.nanos_since(self.at) {
-            Some(after) => self.anchor.add_nanos(after),
+            Some(after) => later(self.anchor, after),
             None => {
                 let before = std::time::Duration::from_nanos(self.at.0 - t.0);
                 self.anchor.checked_sub(before).unwrap_or(self.anchor)
@@ -107,6 +114,35 @@ impl RealNanos {
             sleeper,
         }
     }
+}
+
+/// `anchor` moved `nanos` later, saturating (core's `Timestamp::add_nanos`, for the `Instant`
+/// of the target: `web-time`'s in the browser).
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+fn later(anchor: Instant, nanos: u64) -> Instant {
+    anchor.add_nanos(nanos)
+}
+
+/// `anchor` moved `nanos` later; the latest `Instant` that fits when it does not.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+fn later(anchor: Instant, nanos: u64) -> Instant {
+    let (mut lo, mut hi) = (0, nanos);
+    if let Some(t) = anchor.checked_add(std::time::Duration::from_nanos(nanos)) {
+        return t;
+    }
+    // `lo` fits, `hi` does not.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if anchor
+            .checked_add(std::time::Duration::from_nanos(mid))
+            .is_some()
+        {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    anchor + std::time::Duration::from_nanos(lo)
 }
 
 impl TimeSource<Nanos> for RealNanos {

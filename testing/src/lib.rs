@@ -38,6 +38,9 @@
 //!   final state and the event [`Trace`]) and check [`Sim::same_across_schedules`]
 //!   (bit-identical under `PartialEq`) or [`Sim::same_across_schedules_by`] (under a checksum).
 //!   Any loop can be checked through the [`Driver`] trait, not only tickfold's.
+//! * [`ReadingSim`]: the same check for an update that also reads the loop
+//!   (`update(&mut S, &Tick, &LoopState)`: the virtual time, another clock's latest tick),
+//!   handed the state as of each tick as the runner and winit shells hand it.
 //! * [`WorldSim`]: the same schedule check for a state that is not `Clone`, such as a hecs
 //!   `World` with its `Interpolated<T>` trackers: a fresh world is built for each run and the
 //!   runs' ends are compared by a fingerprint you compute, the trackers' rendered values
@@ -76,6 +79,7 @@
 mod check;
 mod diff;
 mod fold;
+mod reading;
 mod replay;
 mod rng;
 mod schedule;
@@ -94,6 +98,7 @@ pub use quickcheck;
 pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;
 pub use fold::{Driver, Run, Sim, Trace, TraceStep};
+pub use reading::ReadingSim;
 pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
 pub use rng::SplitMix64;
 pub use schedule::Schedule;

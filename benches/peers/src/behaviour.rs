@@ -22,8 +22,6 @@ pub const STALL: Duration = Duration::from_secs(5);
 /// A frame rate as an exact period `num/den` ns.
 #[derive(Copy, Clone, Debug)]
 pub struct FrameRate {
-    /// Label for the report.
-    pub label: &'static str,
     /// Period numerator, ns.
     pub num: u64,
     /// Period denominator.
@@ -32,13 +30,11 @@ pub struct FrameRate {
 
 /// 60 Hz frames.
 pub const HZ_60: FrameRate = FrameRate {
-    label: "60 Hz",
     num: 1_000_000_000,
     den: 60,
 };
 /// NTSC's 59.94 Hz (60000/1001) frames.
 pub const HZ_59_94: FrameRate = FrameRate {
-    label: "59.94 Hz",
     num: 1_001_000_000_000,
     den: 60_000,
 };
@@ -54,6 +50,31 @@ pub fn jittered(rate: FrameRate, frames: u64, seed: u64) -> Vec<u64> {
             slot + j - JITTER_NS
         })
         .collect()
+}
+
+/// A browser's frame stamps: `requestAnimationFrame` jitters around the refresh by up to
+/// ±1 ms.
+pub const WEB_JITTER_NS: u64 = 1_000_000;
+/// `performance.now()` without cross-origin isolation is coarsened to 100 µs.
+pub const WEB_GRAIN_NS: u64 = 100_000;
+
+/// Browser-like frame times: frame `k` (1-based) at `k·period ± 1 ms` (uniform), coarsened to
+/// 100 µs, the same sequence for every loop.
+pub fn web(rate: FrameRate, frames: u64, seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix64::new(seed);
+    (1..=frames)
+        .map(|k| {
+            let slot = k * rate.num / rate.den + WEB_JITTER_NS;
+            let j = rng.next_u64() % (2 * WEB_JITTER_NS + 1);
+            (slot + j - 2 * WEB_JITTER_NS) / WEB_GRAIN_NS * WEB_GRAIN_NS
+        })
+        .collect()
+}
+
+/// `times` through tickfold's `DeltaSmoother` (the frame times a smoothing shell hands the fold).
+pub fn smoothed(times: &[u64]) -> Vec<u64> {
+    let mut s = tickfold::DeltaSmoother::new();
+    times.iter().map(|&t| s.smooth(tickfold::Nanos(t)).0).collect()
 }
 
 /// Frames with 0, 1, 2 and 3+ updates, and the updates run.

@@ -42,7 +42,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use behaviour::{HIST_FRAMES, HZ_59_94, HZ_60, histogram, hour, jittered, stall};
+use behaviour::{HIST_FRAMES, HZ_59_94, HZ_60, histogram, hour, jittered, smoothed, stall, web};
 use drivers::{
     BevyDriver, Driver, FloorDriver, GameLoopDriver, Grid, Options, PistonBench, TickfoldInPlace,
     TickfoldStep, clocks_config, uncapped_config,
@@ -194,13 +194,28 @@ fn several_clocks(budget: Budget) -> Clocks {
 
 fn histograms() -> Vec<(&'static str, HistRows)> {
     let mut out = Vec::new();
-    for (rate, seed) in [(HZ_60, 60), (HZ_59_94, 5994)] {
-        eprintln!("histograms at {}", rate.label);
-        let times = jittered(rate, HIST_FRAMES, seed);
+    for (label, rate, seed, browser) in [
+        ("60 Hz ±50 µs", HZ_60, 60, false),
+        ("59.94 Hz ±50 µs", HZ_59_94, 5994, false),
+        ("60 Hz web stamps (±1 ms, 100 µs grain)", HZ_60, 6060, true),
+    ] {
+        eprintln!("histograms at {label}");
+        let times = if browser {
+            web(rate, HIST_FRAMES, seed)
+        } else {
+            jittered(rate, HIST_FRAMES, seed)
+        };
         let mut rows: HistRows = vec![
             (
                 "tickfold plain",
                 Ok(histogram(&mut TickfoldInPlace::new(Options::Plain), &times)),
+            ),
+            (
+                "tickfold plain, `DeltaSmoother`",
+                Ok(histogram(
+                    &mut TickfoldInPlace::new(Options::Plain),
+                    &smoothed(&times),
+                )),
             ),
             (
                 "tickfold `.phase(0.5)`",
@@ -227,7 +242,7 @@ fn histograms() -> Vec<(&'static str, HistRows)> {
                 "bench mode cannot take jitter, and `max_fps` is an integer, so 59.94 Hz cannot be expressed"
             }),
         ));
-        out.push((rate.label, rows));
+        out.push((label, rows));
     }
     out
 }

@@ -5,6 +5,7 @@
 use super::Clock;
 use crate::config::{Firing, Policy};
 use crate::event::{DropReason, Event};
+use crate::few::Sink;
 use crate::grid::{self, Run, due_time};
 use crate::rate::GridPoint;
 
@@ -71,7 +72,7 @@ impl Clock {
                 _ => grid::point_at(rate, local_v),
             }
             .saturating_add(self.base);
-            self.drop_slots_before(j, out);
+            out.extend(self.drop_slots_before(j));
         }
         grid::start_time(rate, self.origin, self.shift, self.tick_start)
     }
@@ -95,10 +96,12 @@ impl Clock {
     }
 
     /// For the drop policies, after a refused slot ran late in this step: the slots that
-    /// started meanwhile (the one in progress included) are dropped and reported now, so no
-    /// slot is left pending after a step that ran the clock (see `ClockStats::pending`).
+    /// started meanwhile (the one in progress included) are dropped now, so no slot is left
+    /// pending after a step that ran the clock (see `ClockStats::pending`). The drop is
+    /// reported after the updates (`out.push_after`), as the clock's tick numbers come in
+    /// the stream: the refused slot's update, then the slots after it.
     #[inline]
-    pub(crate) fn drop_passed_after_refused<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
+    pub(crate) fn drop_passed_after_refused<T>(&mut self, v: u64, out: Sink<'_, T>) {
         if self.spare == 0 {
             return;
         }
@@ -107,31 +110,36 @@ impl Clock {
 
     #[cold]
     #[inline(never)]
-    fn drop_passed_after_refused_slow<T>(&mut self, v: u64, out: &mut impl Extend<Event<T>>) {
+    fn drop_passed_after_refused_slow<T>(&mut self, v: u64, out: Sink<'_, T>) {
         let ran_refused = self.count > 0 && self.spare <= self.count;
         if !ran_refused || !self.constant_rate() || self.config.policy == Policy::Delay {
             return;
         }
         let j = self.ticks_at(v);
         if !self.ended() {
-            self.drop_slots_before(j, out);
+            if let Some(drop) = self.drop_slots_before(j) {
+                out.push_after(drop);
+            }
         }
     }
 
     /// The one place missed slots are dropped: the slots from the next tick up to (not
-    /// including) slot `j`, reported as one [`DropReason::SlotMissed`] event and counted.
-    fn drop_slots_before<T>(&mut self, j: u64, out: &mut impl Extend<Event<T>>) {
-        if j > self.next_tick {
-            let count = j - self.next_tick;
-            out.extend(Some(Event::DroppedTicks {
-                clock: self.id,
-                first: self.next_tick,
-                count,
-                reason: DropReason::SlotMissed,
-            }));
-            self.dropped_slots = self.dropped_slots.saturating_add(count);
-            self.jump_to(j);
+    /// including) slot `j`, counted; returns the [`DropReason::SlotMissed`] event that
+    /// reports them (the caller puts it in its place in the stream).
+    fn drop_slots_before<T>(&mut self, j: u64) -> Option<Event<T>> {
+        if j <= self.next_tick {
+            return None;
         }
+        let count = j - self.next_tick;
+        let event = Event::DroppedTicks {
+            clock: self.id,
+            first: self.next_tick,
+            count,
+            reason: DropReason::SlotMissed,
+        };
+        self.dropped_slots = self.dropped_slots.saturating_add(count);
+        self.jump_to(j);
+        Some(event)
     }
 
     /// The description of a run of updates starting at this clock's next tick: the lazily
@@ -343,11 +351,16 @@ impl Clock {
         } else {
             v >= self.due()
         };
-        // Asked after `again`, usually false, which rules the rest out at once.
-        let capped = (plain.is_some() || !self.constant_rate())
-            && (count >= self.checked.cap || held)
+        // Asked after `again`, usually false, which rules the rest out at once. A catch-up
+        // clock's own cap, or any clock's ticks held behind another clock's deferred tick (a
+        // constant-rate slot among them: it stays due, and the step reports it).
+        if !again {
+            return None;
+        }
+        let capped = (count >= self.checked.cap && (plain.is_some() || !self.constant_rate())
+            || held)
             && !self.ended();
-        (again && capped).then(|| self.pending(v).max(1))
+        capped.then(|| self.pending(v).max(1))
     }
 
     /// The virtual time at which this clock next wants a step.

@@ -244,7 +244,33 @@ impl Clock {
     /// and ends in simulation time. On the current segment it is computed from the grid (two
     /// divisions); a tick the grid was restarted after was kept when it was.
     pub(crate) fn latest_tick(&self) -> Option<TickSpan> {
-        let index = self.latest.checked_sub(1)?;
+        self.span_of_ran(self.latest.checked_sub(1)?)
+    }
+
+    /// The latest tick this clock had run when `back` of the latest step's updates were
+    /// still to come (0: [`latest_tick`](Self::latest_tick); the step's count or more: the
+    /// latest tick before that step). What a handler reads as of an update of that step.
+    pub(crate) fn latest_tick_back(&self, back: u64) -> Option<TickSpan> {
+        let count = u64::from(self.last_count);
+        let latest = if back == 0 || count == 0 {
+            self.latest
+        } else if back < count {
+            self.latest - back
+        } else {
+            self.prior
+        };
+        self.span_of_ran(latest.checked_sub(1)?)
+    }
+
+    /// 1 + the number of the latest tick run (0: none yet).
+    #[inline]
+    pub(crate) fn latest_end(&self) -> u64 {
+        self.latest
+    }
+
+    /// The span of tick `index`, one this clock ran: computed from the current segment, or
+    /// the span kept when a control restarted the grid after it.
+    fn span_of_ran(&self, index: u64) -> Option<TickSpan> {
         if index < self.base {
             return self
                 .earlier

@@ -41,4 +41,21 @@ impl Clock {
             .saturating_sub(u32::try_from(ticks).unwrap_or(u32::MAX));
         Some((first, ticks, time))
     }
+
+    /// Undoes the overload bound's drop of the latest step (the ticks after the latest one
+    /// run, given up by [`Clock::shed_backlog`]), for a refusal of that tick (see
+    /// `Clock::refuse`): the clock owes them again and its counts go back down, so the
+    /// accounting identity holds; the step that runs the refused tick again gives up what is
+    /// by then too old, reported again. Returns the time undone (the grid span, as counted).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn undo_shed(&mut self) -> u64 {
+        let ticks = self.next_tick.saturating_sub(self.latest);
+        let to = self.boundary();
+        self.jump_to(self.latest);
+        let time = u64::try_from(to.saturating_sub(self.boundary())).unwrap_or(u64::MAX);
+        self.clamp_dropped = self.clamp_dropped.saturating_sub(ticks);
+        self.clamp_time = self.clamp_time.saturating_sub(time);
+        time
+    }
 }

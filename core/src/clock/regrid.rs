@@ -173,11 +173,29 @@ impl Clock {
     }
 
     /// Undoes tick `index` if it is the latest update the latest step ran for this clock, and
-    /// no control moved the grid since: it stays due and runs at the next step.
-    pub(crate) fn refuse(&mut self, index: u64) -> bool {
-        let latest = self.next_tick.checked_sub(1);
+    /// no control moved the grid since: it stays due and runs at the next step. A refused
+    /// slot that ran late had the slots that passed meanwhile dropped after it in that step
+    /// (the only way the step leaves the next tick past the latest one run): the drop is
+    /// undone with the run, so the accounting identity holds, and the step that runs the slot
+    /// again drops them again, reported again.
+    ///
+    /// A catch-up clock's step leaves the next tick past the latest one run only when the
+    /// overload bound gave up the rest of its backlog: that is undone the same way (see
+    /// [`Clock::undo_shed`]). Returns the virtual time given up that the refusal undid (0
+    /// for none), `None` when the tick cannot be refused.
+    pub(crate) fn refuse(&mut self, index: u64) -> Option<u64> {
+        let latest = self.latest.checked_sub(1);
         if self.last_count == 0 || latest != Some(index) || index < self.base {
-            return false;
+            return None;
+        }
+        let mut undone = 0;
+        if self.next_tick > self.latest {
+            if self.constant_rate() {
+                let passed = self.next_tick - self.latest;
+                self.dropped_slots = self.dropped_slots.saturating_sub(passed);
+            } else {
+                undone = self.undo_shed();
+            }
         }
         self.jump_to(index);
         self.spare = self.spare.saturating_add(1);
@@ -192,6 +210,6 @@ impl Clock {
         } else {
             self.prior
         };
-        true
+        Some(undone)
     }
 }

@@ -1,0 +1,20 @@
+//! The balls demo in a browser: the world of `examples/shared/balls.rs` ticked at 20 Hz by
+//! `tickfold::web` and drawn in a `<canvas>` at the display's rate, each ball blended between
+//! its previous and current tick with the fold's `alpha`. A line of counters under the canvas
+//! (ticks, frames, drops, alpha, pauses) is what the browser test (`examples/web/test.mjs`)
+//! reads; it also carries them as `data-*` attributes.
+//!
+//! The page's query string chooses the rule for hidden tabs (`?hidden=pause`, the default,
+//! `report` or `keep`) and can make the game's update panic at a given tick (`?panic_at=40`),
+//! to show that a panic reaches the console.
+//!
+//! Built for `wasm32-unknown-unknown` only (`bash examples/web/build.sh`); elsewhere empty.
+#![forbid(unsafe_code)]
+
+#[cfg(target_arch = "wasm32")]
+#[allow(dead_code)]
+#[path = "../../shared/balls.rs"]
+mod balls;
+
+#[cfg(target_arch = "wasm32")]
+mod page;

@@ -1,0 +1,313 @@
+//! The web shell's logic on the host: first frames, bad, backwards and repeated stamps, a
+//! ten-minute hidden gap in each mode, 30, 60 and 144 Hz displays and random frame schedules.
+
+use quickcheck::{QuickCheck, TestResult};
+
+use super::*;
+use tickfold_core::{LoopConfig, Period};
+
+const TICK_MS: f64 = 50.0; // 20 Hz, the demo's rate
+
+fn new(hidden: Hidden) -> WebLoop {
+    let state = LoopState::new(LoopConfig::new(Period::from_hz(20).unwrap()), Nanos(0)).unwrap();
+    WebLoop::new(state, hidden).unwrap()
+}
+
+/// What the handler saw.
+#[derive(Default, Debug)]
+struct Seen {
+    updates: u64,
+    renders: u64,
+    alphas_ok: bool,
+    dropped: u64,
+    paused: u64,
+    resumed: u64,
+    backwards: u64,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen {
+            alphas_ok: true,
+            ..Seen::default()
+        }
+    }
+
+    fn see(&mut self, event: &Event<Nanos>) {
+        match event {
+            Event::Update(_) => self.updates += 1,
+            Event::Render(r) => {
+                self.renders += 1;
+                self.alphas_ok &= (0.0..=1.0).contains(&r.alpha);
+            }
+            Event::DiscardedTime { ticks, .. } => self.dropped += ticks,
+            Event::Paused => self.paused += 1,
+            Event::Resumed => self.resumed += 1,
+            Event::TimeBackwards { .. } => self.backwards += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Frames of a `hz` display from `from` ms to `to` ms (both included when on the grid).
+fn frames(web: &mut WebLoop, seen: &mut Seen, from: f64, to: f64, hz: f64) {
+    let mut i = 0.0;
+    while from + i * 1000.0 / hz <= to {
+        web.frame(from + i * 1000.0 / hz, |e, _| seen.see(e))
+            .unwrap();
+        i += 1.0;
+    }
+}
+
+fn ticks_for(ms: f64) -> u64 {
+    (ms / TICK_MS).floor() as u64
+}
+
+#[test]
+fn the_first_frame_has_no_previous_stamp_and_steps_by_zero() {
+    let mut web = new(Hidden::Pause);
+    let mut seen = Seen::new();
+    // The page was open 5 s before its first frame: those 5 s are not game time.
+    web.frame(5_000.0, |e, _| seen.see(e)).unwrap();
+    assert_eq!((seen.updates, seen.renders), (0, 1));
+    assert_eq!(web.state().real_time().elapsed(), Nanos(0));
+    assert_eq!(web.events().render().map(|r| r.alpha), Some(0.0));
+    web.frame(5_000.0 + TICK_MS, |e, _| seen.see(e)).unwrap();
+    assert_eq!(seen.updates, 1);
+}
+
+#[test]
+fn a_resumed_state_goes_on_from_its_latest_time() {
+    let mut web = new(Hidden::Pause);
+    web.frame(0.0, |_, _| {}).unwrap();
+    web.frame(1_000.0, |_, _| {}).unwrap();
+    let saved = web.into_state();
+    // A new page (its stamps start again near 0) goes on from the saved state's second 1.
+    let mut web = WebLoop::new(saved, Hidden::Pause).unwrap();
+    let mut seen = Seen::new();
+    web.frame(300.0, |e, _| seen.see(e)).unwrap();
+    web.frame(300.0 + TICK_MS, |e, _| seen.see(e)).unwrap();
+    assert_eq!((seen.updates, seen.backwards), (1, 0));
+    assert_eq!(web.state().real_time().elapsed(), Nanos::from_millis(1_050));
+}
+
+#[test]
+fn bad_stamps_are_refused_and_do_not_step() {
+    let mut web = new(Hidden::Pause);
+    for bad in [f64::NAN, f64::INFINITY, -1.0] {
+        let mut called = false;
+        let refused = web.frame(bad, |_, _| called = true);
+        assert!(matches!(refused, Err(BadStamp(_))), "{bad}");
+        assert!(!called);
+        assert!(web.set_visible(false, bad, |_, _| {}).is_err());
+        assert!(web.is_visible());
+    }
+    assert!(web.events().is_empty());
+}
+
+#[test]
+fn stamps_going_backwards_or_repeating_are_reported_and_lose_no_tick() {
+    let mut web = new(Hidden::Pause);
+    let mut seen = Seen::new();
+    for stamp in [100.0, 180.0, 180.0, 160.0, 170.0, 260.0, 300.0] {
+        web.frame(stamp, |e, _| seen.see(e)).unwrap();
+    }
+    // 160 and 170 are before the latest stamp (180): reported, no time passes.
+    assert_eq!(seen.backwards, 2);
+    // No render on a step that went backwards or repeated the latest stamp (no time passed:
+    // the picture has not changed), one on each other frame, the first included.
+    assert_eq!(seen.renders, 4);
+    assert_eq!(seen.updates, ticks_for(300.0 - 100.0));
+}
+
+#[test]
+fn report_needs_a_max_frame_delta() {
+    let config = LoopConfig::new(Period::from_hz(20).unwrap()).max_frame_delta(None);
+    let state = LoopState::new(config, Nanos(0)).unwrap();
+    assert_eq!(
+        WebLoop::new(state.clone(), Hidden::Report).err(),
+        Some(WebError::ReportNeedsMaxFrameDelta)
+    );
+    assert!(WebLoop::new(state.clone(), Hidden::Pause).is_ok());
+    assert!(WebLoop::new(state, Hidden::KeepTicking).is_ok());
+}
+
+const GAP_MS: f64 = 600_000.0; // ten minutes hidden
+
+/// 1 s visible, hidden at 1 010 ms for ten minutes (no frames), then 1 s visible again.
+fn hidden_gap(hidden: Hidden, timer: bool) -> (WebLoop, Seen, Seen) {
+    let mut web = new(hidden);
+    let mut seen = Seen::new();
+    frames(&mut web, &mut seen, 0.0, 1_000.0, 60.0);
+    let mut while_hidden = Seen::new();
+    web.set_visible(false, 1_010.0, |e, _| while_hidden.see(e))
+        .unwrap();
+    if timer {
+        let mut t = 1_010.0 + KEEP_TICKING_MS;
+        while t < 1_010.0 + GAP_MS {
+            web.timer_tick(t, |e, _| while_hidden.see(e)).unwrap();
+            t += KEEP_TICKING_MS;
+        }
+    }
+    web.set_visible(true, 1_010.0 + GAP_MS, |e, _| while_hidden.see(e))
+        .unwrap();
+    frames(
+        &mut web,
+        &mut seen,
+        1_020.0 + GAP_MS,
+        2_020.0 + GAP_MS,
+        60.0,
+    );
+    (web, seen, while_hidden)
+}
+
+/// The keep-alive timer's beat the tests use (the glue's own, on wasm32).
+const KEEP_TICKING_MS: f64 = 10.0;
+
+#[test]
+fn pause_pauses_virtual_time_for_exactly_the_hidden_stretch() {
+    let (web, seen, while_hidden) = hidden_gap(Hidden::Pause, false);
+    let all = seen.updates + while_hidden.updates;
+    // Virtual time: 0..1 000 ms (the latest frame before hiding) and 1 010 ms + gap .. 2 020
+    // ms + gap; the gap never counts.
+    assert_eq!(all, ticks_for(1_000.0 + 1_010.0));
+    assert_eq!((while_hidden.paused, seen.resumed), (1, 1));
+    assert_eq!(seen.dropped + while_hidden.dropped, 0);
+    assert!(!web.state().virtual_time().is_paused());
+    assert_eq!(
+        web.state().virtual_time().elapsed(),
+        Nanos::from_millis(2_010)
+    );
+    assert!(seen.alphas_ok);
+}
+
+#[test]
+fn pause_leaves_a_pause_of_the_game_alone() {
+    let mut web = new(Hidden::Pause);
+    web.frame(0.0, |_, _| {}).unwrap();
+    web.state_mut().virtual_time_mut().pause(); // the game's menu
+    web.set_visible(false, 100.0, |_, _| {}).unwrap();
+    web.set_visible(true, 5_000.0, |_, _| {}).unwrap();
+    web.frame(5_100.0, |_, _| {}).unwrap();
+    assert!(web.state().virtual_time().is_paused()); // still the menu's pause
+    // Telling it twice does nothing.
+    web.set_visible(true, 5_200.0, |_, _| panic!("no step"))
+        .unwrap();
+}
+
+#[test]
+fn report_drops_the_gap_beyond_the_max_frame_delta_with_the_exact_count() {
+    let (web, seen, while_hidden) = hidden_gap(Hidden::Report, false);
+    let stats = web.state().clock_stats("main").unwrap();
+    let due = ticks_for(2_020.0 + GAP_MS);
+    assert_eq!(stats.ticks_run + stats.ticks_dropped, due);
+    assert_eq!(seen.dropped, stats.ticks_dropped);
+    assert_eq!(seen.updates + while_hidden.updates, stats.ticks_run);
+    // The first frame back kept at most the max frame delta's worth (250 ms: 5 ticks, and the
+    // one due when the step began).
+    let kept = web
+        .state()
+        .real_time()
+        .max_frame_delta()
+        .unwrap()
+        .as_millis() as f64;
+    assert!(stats.ticks_run <= ticks_for(2_020.0 + kept) + 1);
+    assert!(stats.ticks_dropped >= ticks_for(GAP_MS - kept) - 1);
+    assert_eq!((seen.paused, seen.resumed), (0, 0));
+}
+
+#[test]
+fn keep_ticking_runs_every_tick_while_hidden_and_draws_nothing() {
+    let (web, seen, while_hidden) = hidden_gap(Hidden::KeepTicking, true);
+    assert_eq!(while_hidden.renders, 0);
+    assert_eq!(seen.dropped + while_hidden.dropped, 0);
+    assert_eq!(
+        seen.updates + while_hidden.updates,
+        ticks_for(2_020.0 + GAP_MS)
+    );
+    assert!(while_hidden.updates >= ticks_for(GAP_MS) - 1);
+    assert!(web.is_visible());
+}
+
+#[test]
+fn the_timer_does_nothing_while_visible_or_in_the_other_modes() {
+    for hidden in [Hidden::Pause, Hidden::Report, Hidden::KeepTicking] {
+        let mut web = new(hidden);
+        web.frame(0.0, |_, _| {}).unwrap();
+        assert!(!web.timer_tick(500.0, |_, _| panic!("visible")).unwrap());
+        web.set_visible(false, 600.0, |_, _| {}).unwrap();
+        let stepped = web.timer_tick(700.0, |_, _| {}).unwrap();
+        assert_eq!(stepped, hidden == Hidden::KeepTicking);
+    }
+}
+
+#[test]
+fn displays_at_30_60_and_144_hz_tick_at_the_rate_and_draw_every_frame() {
+    for hz in [30.0, 60.0, 144.0] {
+        let mut web = new(Hidden::default());
+        let mut seen = Seen::new();
+        frames(&mut web, &mut seen, 250.0, 10_250.0, hz);
+        assert_eq!(seen.updates, ticks_for(10_000.0), "{hz} Hz");
+        assert_eq!(seen.renders, (10.0 * hz) as u64 + 1, "{hz} Hz");
+        assert!(seen.alphas_ok);
+    }
+}
+
+/// Random frame schedules: display rates from 24 to 240 Hz with jitter, repeated and
+/// backwards stamps and hidden stretches, in every mode. The ticks run plus the ticks dropped
+/// are the ticks due in the virtual time that counted, renders happen only while visible,
+/// alpha stays in [0, 1], and a pause is reported and undone.
+#[test]
+fn random_schedules_account_for_every_tick() {
+    fn prop(hz: u8, jitter: Vec<(u8, u8)>, mode: u8) -> TestResult {
+        let hz = 24.0 + f64::from(hz % 217);
+        let hidden = [Hidden::Pause, Hidden::Report, Hidden::KeepTicking][usize::from(mode % 3)];
+        let mut web = new(hidden);
+        let mut seen = Seen::new();
+        let mut stamp = 1_000.0;
+        let mut latest: f64 = stamp;
+        for (jit, what) in jitter {
+            let wobble = (f64::from(jit) - 128.0) / 128.0 * 2.0; // ±2 ms
+            match what % 16 {
+                0 => stamp -= 3.0, // backwards (devtools throttling)
+                1 => {}            // repeated
+                2 => {
+                    // hidden for up to 25 s
+                    web.set_visible(false, latest, |e, _| seen.see(e)).unwrap();
+                    let back = latest + f64::from(jit) * 100.0;
+                    let mut t = latest;
+                    while hidden == Hidden::KeepTicking && t + KEEP_TICKING_MS < back {
+                        t += KEEP_TICKING_MS;
+                        web.timer_tick(t, |e, _| seen.see(e)).unwrap();
+                    }
+                    web.set_visible(true, back, |e, _| seen.see(e)).unwrap();
+                    stamp = back;
+                    latest = latest.max(back); // the loop stepped to it
+                }
+                _ => stamp += 1000.0 / hz + wobble,
+            }
+            let renders = seen.renders;
+            web.frame(stamp, |e, _| seen.see(e)).unwrap();
+            let drew = seen.renders - renders;
+            if (stamp > latest && drew != 1) || drew > 1 {
+                return TestResult::error("a later frame that did not draw exactly once");
+            }
+            latest = latest.max(stamp);
+        }
+        let stats = web.state().clock_stats("main").unwrap();
+        let virt = web.state().virtual_time().elapsed();
+        let due = virt.0 / 50_000_000;
+        TestResult::from_bool(
+            seen.alphas_ok
+                && stats.ticks_run + stats.ticks_dropped + stats.pending == due
+                && seen.updates == stats.ticks_run
+                && seen.dropped == stats.ticks_dropped
+                && seen.paused == seen.resumed
+                && !web.state().virtual_time().is_paused()
+                && (hidden == Hidden::Report || stats.ticks_dropped == 0),
+        )
+    }
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(prop as fn(u8, Vec<(u8, u8)>, u8) -> TestResult);
+}
