@@ -5,9 +5,7 @@
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
-use crate::step_rules::{
-    count_shed, end_clock_step, overload_floor, report_end_of_time, wake_after,
-};
+use crate::step_rules::{end_lone_step, report_end_of_time, wake_after};
 use crate::time::Timestamp;
 
 impl<T: Timestamp> LoopState<T> {
@@ -201,9 +199,8 @@ impl<T: Timestamp> Inner<T> {
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
         let at = self.start_plain_step(now, ev);
         let v = at.v;
-        let max = self.real.max_delta();
-        let mut most = 0;
         let clock = &mut self.clocks[0];
+        let max = self.real.max_delta();
         let backlog = if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
@@ -213,31 +210,10 @@ impl<T: Timestamp> Inner<T> {
                 ev.runs
                     .push_with(|| clock.run_from(start, n), &mut self.pool);
             }
-            let backlog = end_clock_step(
-                clock,
-                v,
-                true,
-                Some(n),
-                |c| overload_floor(max, v, c.due()),
-                &mut most,
-                ev.sink(&mut self.pool),
-            );
-            // Only a step that left a backlog can have given some up (see `end_clock_step`).
-            if most > 0 {
-                count_shed(&mut self.virt, most, ev);
-            }
-            backlog
+            end_lone_step(clock, v, n, max, &mut self.virt, ev, &mut self.pool)
         } else {
             // The same rule, which finds no tick due (the branch lets it know).
-            end_clock_step(
-                clock,
-                v,
-                true,
-                Some(0),
-                |c| overload_floor(max, v, c.due()),
-                &mut most,
-                ev.sink(&mut self.pool),
-            )
+            end_lone_step(clock, v, 0, max, &mut self.virt, ev, &mut self.pool)
         };
         // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
         // one comparison, here and in the wake.

@@ -241,34 +241,88 @@ pub(crate) fn close_clock_step<T, const PLAIN: bool>(
     if !PLAIN {
         clock.drop_passed_after_refused(v, ev.sink(pool));
     }
-    end_clock_step(clock, v, report, None, |_| floor, most, ev.sink(pool))
+    end_clock_step(clock, v, report, None, floor, most, ev.sink(pool))
 }
 
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
 /// a step at the same `v` would run (or held them behind another clock's deferred tick), they
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
 /// deadline is "now": returns whether they were. `plain`: the fast path's count (see
-/// `Clock::end_step`).
-///
-/// The backlog bound first (see [`overload_floor`]): when `floor` gives a point for this
-/// clock, the ticks of the backlog due by it are given up, reported as
-/// [`Event::DiscardedTime`] (before the `Deferred`), and the time given up is raised into
-/// `most` (the loop's count takes the largest of a step's). `floor` is asked only when the
-/// cap left a backlog.
+/// `Clock::end_step`). The rare rest, once the cap left a backlog, is [`defer`].
 #[inline(always)]
 pub(crate) fn end_clock_step<T>(
     clock: &mut Clock,
     v: u64,
     report: bool,
     plain: Option<u32>,
-    floor: impl FnOnce(&Clock) -> Option<u64>,
+    floor: Option<u64>,
+    most: &mut u64,
+    out: Sink<'_, T>,
+) -> bool {
+    let Some(ticks) = clock.end_step(v, plain) else {
+        return false;
+    };
+    defer(clock, v, report, ticks, floor, most, out)
+}
+
+/// The lone plain clock's Deferred rule (the fast path's [`end_clock_step`]): the same
+/// rule, with the backlog bound's point taken from the clock itself and the time it gave up
+/// counted here, so that the common step (no backlog) passes nothing more than the rule's
+/// own arguments.
+#[inline(always)]
+pub(crate) fn end_lone_step<T>(
+    clock: &mut Clock,
+    v: u64,
+    plain: u32,
+    max: Option<u64>,
+    virt: &mut Virtual,
+    ev: &mut Events<T>,
+    pool: &mut Pool<T>,
+) -> bool {
+    let Some(ticks) = clock.end_step(v, Some(plain)) else {
+        return false;
+    };
+    defer_lone(clock, v, ticks, max, virt, ev, pool)
+}
+
+/// [`end_lone_step`]'s rare rest: the cap left a backlog.
+#[cold]
+#[inline(never)]
+fn defer_lone<T>(
+    clock: &mut Clock,
+    v: u64,
+    ticks: u64,
+    max: Option<u64>,
+    virt: &mut Virtual,
+    ev: &mut Events<T>,
+    pool: &mut Pool<T>,
+) -> bool {
+    let mut most = 0;
+    let floor = overload_floor(max, v, clock.due());
+    let backlog = defer(clock, v, true, ticks, floor, &mut most, ev.sink(pool));
+    if most > 0 {
+        count_shed(virt, most, ev);
+    }
+    backlog
+}
+
+/// The Deferred rule once the cap left `ticks` owed. The backlog bound first (see
+/// [`overload_floor`]): when `floor` gives a point, the ticks of the backlog due by it are
+/// given up, reported as [`Event::DiscardedTime`] (before the `Deferred`), and the time given
+/// up is raised into `most` (the loop's count takes the largest of a step's). Then the ticks
+/// still owed are reported as [`Event::Deferred`] if `report` says so; returns whether any are.
+#[cold]
+#[inline(never)]
+fn defer<T>(
+    clock: &mut Clock,
+    v: u64,
+    report: bool,
+    mut ticks: u64,
+    floor: Option<u64>,
     most: &mut u64,
     mut out: Sink<'_, T>,
 ) -> bool {
-    let Some(mut ticks) = clock.end_step(v, plain) else {
-        return false;
-    };
-    if let Some(floor) = floor(clock) {
+    if let Some(floor) = floor {
         match shed_backlog(clock, v, floor, most, out.reborrow()) {
             Some(0) => return false,
             Some(left) => ticks = left,
