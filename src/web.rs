@@ -4,7 +4,7 @@
 //! [`WebLoop`] is the whole logic, plain Rust on every target (so its tests run on the host):
 //! it turns the page's stamps into steps of a [`LoopState<Nanos>`] and hands every event to
 //! your code in order, as [`Runner`](crate::runner::Runner) does (updates, the render with its
-//! `alpha`, drops, pauses, the deadline). On `wasm32`, [`start`] is the thin glue that feeds it:
+//! `alpha`, drops, pauses, the deadline). On `wasm32`, `web::start` (built for that target only) is the thin glue that feeds it:
 //! a `requestAnimationFrame` loop, a `visibilitychange` listener and, for
 //! [`Hidden::KeepTicking`], a dedicated Worker's `setInterval`.
 //!
@@ -85,8 +85,8 @@ pub enum Hidden {
     /// mode on a state with no max frame delta ([`WebError::ReportNeedsMaxFrameDelta`]): a
     /// ten-minute gap would otherwise be run tick by tick.
     Report,
-    /// Keep the clocks ticking while hidden, rendering off: [`start`] runs a dedicated
-    /// Worker whose `setInterval` posts a message every [`KEEP_TICKING_INTERVAL_MS`] (a
+    /// Keep the clocks ticking while hidden, rendering off: `start` (wasm32) runs a dedicated
+    /// Worker whose `setInterval` posts a message every `KEEP_TICKING_INTERVAL_MS` (10 ms) (a
     /// Worker's timers are not stopped in a hidden tab, unlike `requestAnimationFrame`; the
     /// workaround `bevy_web_keepalive` uses), and each message steps the fold with renders
     /// left out ([`WebLoop::timer_tick`]). For networked games, whose peers do not wait.
