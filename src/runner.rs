@@ -12,7 +12,7 @@
 //! A sleeping runner draws at 60 Hz unless told otherwise (see [`Runner::new`]), so the
 //! interpolation `alpha` is spread over the tick. [`ManualTime`] is a fake clock for tests
 //! (time source and sleeper in one). [`RealNanos`] is the real clock read as
-//! [`Nanos`](tickfold_core::Nanos), for a `LoopState<Nanos>` that saves and loads as it is; a
+//! [`Nanos`], for a `LoopState<Nanos>` that saves and loads as it is; a
 //! running `LoopState<Instant>` converts with [`LoopState::rebase`] and
 //! [`LoopState::resume_at`].
 //!

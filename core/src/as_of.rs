@@ -8,35 +8,11 @@
 use core::fmt;
 
 use crate::clock::Clock;
+use crate::cursor::{At, Cursor};
 use crate::event::{Event, TickSpan};
 use crate::events::Events;
 use crate::state::{Inner, LoopState};
 use crate::time::Timestamp;
-
-/// Where the readings of a state stand while a handler holds it: `None` at the end of the
-/// latest step (always, but inside [`LoopState::as_of`]). Not part of the state's value: never
-/// saved, and two states compare equal whatever theirs (as [`FastPath`](crate::state::FastPath)).
-#[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct Cursor(pub(crate) Option<At>);
-
-impl PartialEq for Cursor {
-    fn eq(&self, _: &Cursor) -> bool {
-        true
-    }
-}
-
-/// An update of the latest step, as the readings see it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct At {
-    /// The place of the update's clock in declaration order (the merge's tie-break).
-    pub(crate) clock: usize,
-    /// The update's tick number.
-    pub(crate) index: u64,
-    /// The virtual time at which it came due: the key the merged walk orders it by.
-    pub(crate) due: u64,
-    /// Its length in whole ns (`end − t`, see [`Events::tick_end`]).
-    pub(crate) length: u64,
-}
 
 /// Why [`LoopState::as_of`] could not place the readings at an update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

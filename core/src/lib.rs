@@ -65,6 +65,7 @@ mod controls;
 mod access;
 mod anchor;
 mod as_of;
+mod cursor;
 
 mod clock;
 mod clock_set;

@@ -251,7 +251,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             span,
             pool,
             fast: FastPath::UNKNOWN,
-            cursor: crate::as_of::Cursor::default(),
+            cursor: crate::cursor::Cursor::default(),
         }),
     })
 }

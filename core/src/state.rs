@@ -5,9 +5,9 @@
 use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};
 
-use crate::as_of::Cursor;
 use crate::clock_set::ClockSet;
 use crate::config::LoopConfig;
+use crate::cursor::Cursor;
 use crate::error::ConfigError;
 use crate::few::Pool;
 use crate::real::Real;

@@ -154,6 +154,10 @@ fn other_events_and_the_state_afterwards_read_the_end_of_the_step() {
 }
 
 #[test]
+#[cfg_attr(
+    not(panic = "unwind"),
+    ignore = "needs unwinding; panics abort on this target (wasm)"
+)]
 fn a_handler_that_unwinds_leaves_the_state_at_the_step_end() {
     let mut state = physics_ai(false);
     let events = state.advance(Nanos::from_millis(250));

@@ -7,7 +7,6 @@ use hecs::{Component, World};
 use tickfold_core::{BlendColumns, ClockId, Columns, Interpolate, Tick};
 
 use crate::interpolated::Interpolated;
-use crate::types::Previous;
 
 impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// This tracker bound to `world`, as tickfold-core's storage traits see it:
@@ -74,32 +73,4 @@ impl<T: Interpolate + Component + Clone> BlendColumns for InWorld<'_, T> {
     fn blend_into<E: Extend<T>>(&self, alpha: f64, out: &mut E) {
         let _ = self.tracker.blend_into(self.world, alpha, out);
     }
-}
-
-/// The most a capture copies in one go (see [`copy_column`]).
-const COPY_BLOCK_BYTES: usize = 1024;
-
-/// Copies a `T` column into its `Previous<T>` column (the same layout), returning the count.
-///
-/// A function of its own so that the two columns arrive as distinct references: the compiler
-/// then knows they do not overlap and turns each block's loop over a `Copy` type into a
-/// `memcpy` (inlined into `capture`, over slices built from hecs's column pointers, the loop
-/// stays element by element). Blocks of at most 1 KiB: one large `memcpy` between two hecs
-/// columns of the same size ran about 10× slower than a copy of the same bytes between two
-/// `Vec`s on the machine the benchmarks ran on (a large `memcpy` takes another path, whose speed
-/// depends on how the two addresses line up), while small ones always run at the speed of
-/// the cache.
-#[inline(never)]
-pub(crate) fn copy_column<T: Clone>(previous: &mut [Previous<T>], current: &[T]) -> u64 {
-    let n = previous.len().min(current.len());
-    let per_block = (COPY_BLOCK_BYTES / size_of::<T>().max(1)).max(1);
-    let blocks = previous[..n]
-        .chunks_mut(per_block)
-        .zip(current[..n].chunks(per_block));
-    for (p, c) in blocks {
-        for (p, c) in p.iter_mut().zip(c) {
-            p.0.clone_from(c);
-        }
-    }
-    n as u64
 }

@@ -7,8 +7,8 @@ use hecs::{Component, ComponentError, DynamicBundle, Entity, EntityBuilder, Worl
 use tickfold_core::{Columns, Interpolate, LoopState, Tick};
 
 use crate::binding::Binding;
+use crate::column_copy::copy_column;
 use crate::error::Error;
-use crate::in_world::copy_column;
 use crate::types::{
     BlendMode, Companions, Continuity, Counts, Epoch, Ghost, Previous, Rendered, Sample, Stamp,
     draw,

@@ -93,7 +93,9 @@
 #![forbid(unsafe_code)]
 
 mod binding;
+mod column_copy;
 mod error;
+mod following;
 mod in_world;
 mod interpolated;
 mod motion;

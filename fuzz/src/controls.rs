@@ -22,7 +22,8 @@ use std::time::Duration;
 
 use arbitrary::Arbitrary;
 use tickfold::{
-    ClockId, DropReason, Event, Events, InputQueue, LoopConfig, LoopState, Nanos, Policy, Tick, TimeScale,
+    ClockId, DropReason, Event, Events, InputQueue, LoopConfig, LoopState, Nanos, Policy, Tick,
+    TimeScale,
 };
 
 use crate::fold::{ClockSpec, RateSpec};

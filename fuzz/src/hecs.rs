@@ -194,6 +194,13 @@ impl Harness {
                 .iter()
                 .any(|u| u.second_clock == update.second_clock);
             let t = tick(clock, i as u64, last);
+            // A tracker handed another clock's tick does not act on it, and counts it.
+            if self.lanes.pos.settings.clock != clock {
+                self.lanes.pos.stats.other_clock_ticks += 1;
+            }
+            if self.lanes.tag.settings.clock != clock {
+                self.lanes.tag.stats.other_clock_ticks += 1;
+            }
             let want_pos = self.lanes.pos.settings.clock == clock
                 && self.lanes.pos.before_update(last, &mut self.live);
             let want_tag = self.lanes.tag.settings.clock == clock

@@ -86,6 +86,19 @@
 //! # fn main() {}
 //! ```
 //!
+//! # Handlers and smoothed stamps
+//!
+//! Each update's handler gets the state *as of its tick* (its clock's latest tick, the virtual
+//! time, the other clocks' ticks before it), as the runner's do: `WebLoop` hands the events on
+//! through [`LoopState::hand_on`](crate::LoopState::hand_on). `requestAnimationFrame` stamps
+//! jitter around the display's refresh and are coarsened to 100 µs without cross-origin
+//! isolation, so at matched rates (60 Hz ticks, a 60 Hz display) raw stamps make frames of 0
+//! and 2 updates. `WebLoop::with_smoothing(Some(DeltaSmoother::new()))` passes every stamp
+//! through a [`DeltaSmoother`](crate::DeltaSmoother) (Godot's delta smoothing): frames step by
+//! whole refresh intervals, the loop's time stays within the smoother's bound (4 ms by
+//! default) of the page's and never goes back, and a hidden tab's gap passes through whole.
+//! The figures are in `BENCHMARKS.md` ("60 Hz web stamps").
+//!
 //! # The web demo
 //!
 //! `examples/web/` is the balls demo in a `<canvas>`: the world of `examples/shared/balls.rs`

@@ -311,3 +311,67 @@ fn random_schedules_account_for_every_tick() {
         .tests(300)
         .quickcheck(prop as fn(u8, Vec<(u8, u8)>, u8) -> TestResult);
 }
+
+#[test]
+fn each_update_reads_the_state_as_of_its_tick() {
+    use tickfold_core::ClockConfig;
+    // Physics 30 Hz and AI 10 Hz, one 250 ms frame: AI's tick 0 (due at 100 ms) sees physics'
+    // tick 2 and 100 ms of virtual time, not the end of the frame (tick 6, 250 ms).
+    let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30).unwrap()))
+        .clock(ClockConfig::new("ai", Period::from_hz(10).unwrap()));
+    let state = LoopState::new(config, Nanos(0)).unwrap();
+    let ai = state.clock_id("ai").unwrap();
+    let mut web = WebLoop::new(state, Hidden::Pause).unwrap();
+    let mut seen = Vec::new();
+    for stamp in [1000.0, 1250.0] {
+        web.frame(stamp, |event, state| {
+            if let Event::Update(tick) = event {
+                if tick.clock == ai {
+                    let physics = state.clock("physics").unwrap().latest_tick();
+                    let ms = state.virtual_time().elapsed().0 / 1_000_000;
+                    seen.push((tick.index, physics.map(|t| t.index), ms));
+                }
+            }
+        })
+        .unwrap();
+    }
+    assert_eq!(seen, [(0, Some(2), 100), (1, Some(5), 200)]);
+    // Outside the handlers, the end of the step.
+    let end = web.state().clock("physics").unwrap().latest_tick().unwrap();
+    assert_eq!(
+        (end.index, web.state().virtual_time().elapsed()),
+        (6, Nanos::from_millis(250))
+    );
+}
+
+#[test]
+fn smoothed_stamps_never_go_backwards_and_stay_within_the_bound() {
+    let mut web = new(Hidden::Pause).with_smoothing(Some(DeltaSmoother::new()));
+    let bound = web.smoother().unwrap().bound().0;
+    let (mut seed, mut previous, mut first) = (3_u64, Nanos(0), None);
+    for frame in 0..2_000_u32 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let jitter = ((seed >> 33) % 21) as f64 / 10.0 - 1.0;
+        let stamp = (f64::from(frame) * 1000.0 / 60.0 + jitter).max(0.0);
+        web.frame(stamp, |_, _| {}).unwrap();
+        let now = web
+            .state()
+            .real_time()
+            .start()
+            .add_nanos(web.state().real_time().elapsed().0);
+        assert!(
+            now >= previous,
+            "frame {frame}: {now:?} before {previous:?}"
+        );
+        // The first stamp maps to the loop's start (0 here).
+        let stamp_ns = stamp_to_nanos(stamp).unwrap().0;
+        let raw = stamp_ns.saturating_sub(*first.get_or_insert(stamp_ns));
+        assert!(
+            now.0.abs_diff(raw) <= bound,
+            "frame {frame}: {} from the stamp",
+            now.0.abs_diff(raw)
+        );
+        previous = now;
+    }
+    assert!(web.smoother().unwrap().stats().snapped > 1_500);
+}
