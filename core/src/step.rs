@@ -5,7 +5,7 @@
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
-use crate::step_rules::{end_lone_step, report_end_of_time, wake_after};
+use crate::step_rules::{report_end_of_time, wake_after};
 use crate::time::Timestamp;
 
 impl<T: Timestamp> LoopState<T> {
@@ -200,8 +200,7 @@ impl<T: Timestamp> Inner<T> {
         let at = self.start_plain_step(now, ev);
         let v = at.v;
         let clock = &mut self.clocks[0];
-        let max = self.real.max_delta();
-        let backlog = if v >= clock.due() {
+        let owed = if v >= clock.due() {
             // The catch-up moves only the grid point among the run's fields: the run is built
             // after it, straight into the events.
             let start = clock.tick_start();
@@ -210,11 +209,17 @@ impl<T: Timestamp> Inner<T> {
                 ev.runs
                     .push_with(|| clock.run_from(start, n), &mut self.pool);
             }
-            end_lone_step(clock, v, n, max, &mut self.virt, ev, &mut self.pool)
+            clock.end_step(v, Some(n))
         } else {
             // The same rule, which finds no tick due (the branch lets it know).
-            end_lone_step(clock, v, 0, max, &mut self.virt, ev, &mut self.pool)
+            clock.end_step(v, Some(0))
         };
+        // The Deferred rule's rare rest, out of line (see `end_clock_step`).
+        let backlog = match owed {
+            None => false,
+            Some(ticks) => self.defer_lone(v, ticks, ev),
+        };
+        let clock = &mut self.clocks[0];
         // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
         // one comparison, here and in the wake.
         if clock.due() == u64::MAX {

@@ -265,45 +265,31 @@ pub(crate) fn end_clock_step<T>(
     defer(clock, v, report, ticks, floor, most, out)
 }
 
-/// The lone plain clock's Deferred rule (the fast path's [`end_clock_step`]): the same
-/// rule, with the backlog bound's point taken from the clock itself and the time it gave up
-/// counted here, so that the common step (no backlog) passes nothing more than the rule's
-/// own arguments.
-#[inline(always)]
-pub(crate) fn end_lone_step<T>(
-    clock: &mut Clock,
-    v: u64,
-    plain: u32,
-    max: Option<u64>,
-    virt: &mut Virtual,
-    ev: &mut Events<T>,
-    pool: &mut Pool<T>,
-) -> bool {
-    let Some(ticks) = clock.end_step(v, Some(plain)) else {
-        return false;
-    };
-    defer_lone(clock, v, ticks, max, virt, ev, pool)
-}
-
-/// [`end_lone_step`]'s rare rest: the cap left a backlog.
-#[cold]
-#[inline(never)]
-fn defer_lone<T>(
-    clock: &mut Clock,
-    v: u64,
-    ticks: u64,
-    max: Option<u64>,
-    virt: &mut Virtual,
-    ev: &mut Events<T>,
-    pool: &mut Pool<T>,
-) -> bool {
-    let mut most = 0;
-    let floor = overload_floor(max, v, clock.due());
-    let backlog = defer(clock, v, true, ticks, floor, &mut most, ev.sink(pool));
-    if most > 0 {
-        count_shed(virt, most, ev);
+impl<T: Timestamp> Inner<T> {
+    /// The lone plain clock's Deferred rule once the cap left `ticks` owed (the fast path's
+    /// [`end_clock_step`], whose common case, no backlog, stays inline there): the backlog
+    /// bound's point taken from the clock itself, the time it gave up counted, then
+    /// [`defer`]. Returns whether ticks are still owed.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn defer_lone(&mut self, v: u64, ticks: u64, ev: &mut Events<T>) -> bool {
+        let clock = &mut self.clocks[0];
+        let mut most = 0;
+        let floor = overload_floor(self.real.max_delta(), v, clock.due());
+        let backlog = defer(
+            clock,
+            v,
+            true,
+            ticks,
+            floor,
+            &mut most,
+            ev.sink(&mut self.pool),
+        );
+        if most > 0 {
+            count_shed(&mut self.virt, most, ev);
+        }
+        backlog
     }
-    backlog
 }
 
 /// The Deferred rule once the cap left `ticks` owed. The backlog bound first (see
