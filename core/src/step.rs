@@ -215,11 +215,10 @@ impl<T: Timestamp> Inner<T> {
             clock.end_step(v, Some(0))
         };
         // The Deferred rule's rare rest, out of line (see `end_clock_step`).
-        let backlog = match owed {
-            None => false,
-            Some(ticks) => self.defer_lone(v, ticks, ev),
+        let (backlog, clock) = match owed {
+            None => (false, clock),
+            Some(ticks) => (self.defer_lone(v, ticks, ev), &mut self.clocks[0]),
         };
-        let clock = &mut self.clocks[0];
         // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
         // one comparison, here and in the wake.
         if clock.due() == u64::MAX {
