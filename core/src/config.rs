@@ -4,8 +4,8 @@ use alloc::borrow::Cow;
 use core::time::Duration;
 
 use crate::error::ConfigError;
-use crate::rate::{Period, TimeScale};
-use crate::time::Nanos;
+use crate::values::rate::{Period, TimeScale};
+use crate::values::time::Nanos;
 
 use smallvec::SmallVec;
 

@@ -41,74 +41,28 @@
 
 extern crate alloc;
 
-// The modules that add `LoopState`'s methods, in the order its docs page lists them: make it
-// and step it, its handles (virtual time, real time, one clock), the clocks' numbers, then the
-// rest.
+// The layers, in the order `LoopState`'s docs page lists the methods they add: make it and
+// step it, its handles (virtual time, real time, one clock), the clocks' numbers, then the
+// rest. ARCHITECTURE.md draws the map.
 // (One module a group, so that rustfmt keeps the order.)
 mod state;
 
 mod step;
 
-mod virtual_handle;
+mod time;
 
-mod real_handle;
-mod render_grid;
-
-mod handle;
-
-mod stats;
+mod clock;
 
 mod clocks;
 
-mod controls;
-
 mod access;
-mod anchor;
-mod as_of;
-mod cursor;
-
-mod clock;
-mod clock_set;
-mod columns;
 mod config;
-mod deltas;
 mod error;
-mod event;
 mod events;
-mod extrapolate;
-#[cfg(test)]
-mod fast_path_tests;
-mod few;
-mod general;
-#[cfg(feature = "glam")]
-mod glam_impls;
-mod grid;
-mod id;
 mod input;
-mod interpolate;
-mod jitter;
-#[cfg(feature = "mint")]
-mod mint;
-mod rate;
-mod real;
-mod report;
 #[cfg(feature = "serde")]
-mod serde_impls;
-#[cfg(feature = "serde")]
-mod serde_state;
-mod several;
-#[cfg(test)]
-mod several_tests;
-mod smooth;
-mod span;
-#[cfg(feature = "serde")]
-mod state_error;
-mod step_rules;
-mod stepping;
-mod time;
-mod virt;
-mod virtual_time;
-mod walk;
+mod save;
+mod values;
 
 /// The glam crate itself (feature `glam`), re-exported so that your glam types are the ones
 /// the [`Interpolate`] impls are written for.
@@ -116,30 +70,30 @@ mod walk;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
 pub use access::{Access, Exclusive, Shared};
-pub use as_of::AsOfError;
-pub use columns::{BlendColumns, Columns};
+pub use clocks::id::{ClockId, ClockRef};
+pub use clocks::stats::ClockStats;
+pub use clocks::view::{ClockHandle, ClockMut, ClockView};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use error::{ClockError, ConfigError, RateError};
-pub use event::{DropReason, Event, Render, Tick, TickSpan};
+pub use events::event::{DropReason, Event, Render, Tick, TickSpan};
 pub use events::{Events, IntoIter, Iter, Updates};
-pub use extrapolate::Extrapolate;
+pub use input::columns::{BlendColumns, Columns};
+pub use input::{InputQueue, TickInputs};
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use save::check::StateError;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use save::state::SavedState;
+pub use state::LoopState;
+pub use state::as_of::AsOfError;
+pub use time::real_view::{RealTimeHandle, RealTimeMut, RealTimeView};
+pub use time::smooth::{DeltaSmoother, SmootherStats};
+pub use time::virtual_view::{VirtualTimeHandle, VirtualTimeMut, VirtualTimeView};
+pub use values::extrapolate::Extrapolate;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
-pub use glam_impls::Nlerp;
-pub use handle::{ClockHandle, ClockMut, ClockView};
-pub use id::{ClockId, ClockRef};
-pub use input::{InputQueue, TickInputs};
-pub use interpolate::Interpolate;
-pub use rate::{Period, TimeScale};
-pub use real_handle::{RealTimeHandle, RealTimeMut, RealTimeView};
-#[cfg(feature = "serde")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-pub use serde_state::SavedState;
-pub use smooth::{DeltaSmoother, SmootherStats};
-pub use state::LoopState;
-#[cfg(feature = "serde")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-pub use state_error::StateError;
-pub use stats::ClockStats;
-pub use time::{Lag, Nanos, Timestamp};
-pub use virtual_handle::{VirtualTimeHandle, VirtualTimeMut, VirtualTimeView};
+pub use values::glam::Nlerp;
+pub use values::interpolate::Interpolate;
+pub use values::rate::{Period, TimeScale};
+pub use values::time::{Lag, Nanos, Timestamp};

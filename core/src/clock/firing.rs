@@ -3,11 +3,11 @@
 //! the clock next wants a step.
 
 use super::Clock;
+use crate::clock::grid::{self, Run, due_time};
 use crate::config::{Firing, Policy};
-use crate::event::{DropReason, Event};
-use crate::few::Sink;
-use crate::grid::{self, Run, due_time};
-use crate::rate::GridPoint;
+use crate::events::event::{DropReason, Event};
+use crate::events::few::Sink;
+use crate::values::rate::GridPoint;
 
 impl Clock {
     /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected

@@ -1,13 +1,13 @@
-//! Moving one clock's grid at run time, for the controls in `controls.rs`: a rate change or a
+//! Moving one clock's grid at run time, for the controls of [`ClockMut`](crate::ClockMut) (`clocks/view.rs`) and a refusal (`clocks/refuse.rs`): a rate change or a
 //! reset restarts the grid at a boundary (tick numbers continue), added or discarded lag
 //! shifts it, a refused tick steps it back. Every change keeps the clock's accounting exact:
 //! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
 
 use super::Clock;
-use crate::grid::{self, segment_end};
-use crate::jitter::Snap;
-use crate::rate::{GridPoint, GridStep, Period};
-use crate::time::Lag;
+use crate::clock::grid::{self, segment_end};
+use crate::clock::jitter::Snap;
+use crate::values::rate::{GridPoint, GridStep, Period};
+use crate::values::time::Lag;
 
 impl Clock {
     /// Where the next tick's interval (catch-up) or slot (constant rate) starts, in virtual ns

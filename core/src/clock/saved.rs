@@ -1,17 +1,17 @@
 //! A clock's part of a save (feature `serde`): every field it keeps, written as is and read
 //! back checked against the rules the fold keeps for it (the loader turns a broken rule into
-//! its `StateError`, see `state_error.rs`).
+//! its `StateError`, see `save/check.rs`).
 
 use serde::{Deserialize, Serialize};
 
 use super::Clock;
 use alloc::boxed::Box;
 
+use crate::clock::grid::{Grid, segment_end};
+use crate::clock::jitter::Snap;
+use crate::clocks::id::ClockId;
 use crate::config::{Checked, ClockConfig};
-use crate::event::TickSpan;
-use crate::grid::{Grid, segment_end};
-use crate::id::ClockId;
-use crate::jitter::Snap;
+use crate::events::event::TickSpan;
 
 /// A clock's part of a save, written by reference (`C = &ClockConfig`, `S = &Snap`, see
 /// [`ClockOut`]) and read back owned (`ClockConfig`, `Snap`, see [`ClockIn`]): one list of

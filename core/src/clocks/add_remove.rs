@@ -1,0 +1,88 @@
+//! Adding and removing clocks while the loop runs.
+
+use crate::clocks::id::ClockId;
+use crate::clocks::id::ClockRef;
+use crate::config::ClockConfig;
+use crate::error::ClockError;
+use crate::state::LoopState;
+use crate::values::time::Nanos;
+
+impl<T> LoopState<T> {
+    /// Adds a clock to a running loop. Its tick 0 starts at virtual time `start` (ns since the
+    /// loop's start; `None` means the latest virtual time, so it starts now).
+    ///
+    /// A start in the past follows the clock's policy: a catch-up clock catches up, at most its
+    /// cap per step, reporting the backlog as [`Event::Deferred`](crate::Event::Deferred); a
+    /// constant-rate clock drops the slots that passed, reported as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) at the next step.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::DuplicateClock`] if the name is taken, [`ClockError::Config`] for invalid
+    /// settings, [`ClockError::TooManyClocks`] after 65,535 clocks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // No cap: the main clock leaves no backlog for the AI clock's ticks to wait behind.
+    /// let config = LoopConfig::new(Period::from_hz(60)?).max_updates(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(500));
+    /// // An AI clock from now on: its tick 0 covers [500, 600) ms of virtual time.
+    /// let ai = state.add_clock(ClockConfig::new("ai", Period::from_hz(10)?), None)?;
+    /// let events = state.advance(Nanos::from_millis(600));
+    /// assert_eq!(events.updates().filter(|t| t.clock == ai).count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_clock(
+        &mut self,
+        config: ClockConfig,
+        start: Option<Nanos>,
+    ) -> Result<ClockId, ClockError> {
+        let s = &mut *self.inner;
+        let checked = config.validate()?;
+        if s.clocks.clock_id(&config.name).is_some() {
+            return Err(ClockError::DuplicateClock(config.name));
+        }
+        let origin = start.map_or(s.virt.now(), |s| s.0);
+        s.clocks
+            .push_clock(config, checked, origin)
+            .ok_or(ClockError::TooManyClocks)
+    }
+
+    /// Removes the clock called `clock` (a name as `&str`, `&String` or `String`), or with id
+    /// `clock`. If it drove the render alpha, the fastest remaining clock does from now on (ties to
+    /// the first declared; see [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)). Ids
+    /// are never reused. What the controls did to it that no step has reported yet (a rate
+    /// change, discarded ticks) is not reported: no event names a clock the loop does not
+    /// have. Its name goes with it (the loop keeps no other copy).
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] if no clock has that name ([`ClockError::UnknownId`] for
+    /// an id), [`ClockError::LastClock`] if it is the only one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, ClockError, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.remove_clock("ai")?;
+    /// assert_eq!(state.clock_stats(ai), None);
+    /// assert_eq!(state.remove_clock("main"), Err(ClockError::LastClock));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_clock<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockId, ClockError> {
+        let clocks = &mut self.inner.clocks;
+        let i = clocks.position(clock.into())?;
+        clocks.remove(i)
+    }
+}

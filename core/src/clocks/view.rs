@@ -1,0 +1,698 @@
+//! One clock of a running loop, as a view (`state.clock("physics")?.rate()`) and a handle
+//! (`state.clock_mut("physics")?.set_rate(..)`). The readers are written once, for both; the
+//! per-clock controls are on the handle.
+
+use alloc::borrow::Cow;
+use core::fmt;
+
+use crate::access::{Access, Exclusive, Shared};
+use crate::clock::Clock;
+use crate::clocks::id::ClockId;
+use crate::clocks::id::ClockRef;
+use crate::clocks::stats::ClockStats;
+use crate::config::{ClockConfig, Firing, Policy};
+use crate::error::ClockError;
+use crate::events::event::TickSpan;
+use crate::events::report::Report;
+use crate::state::{Inner, LoopState};
+use crate::values::rate::Period;
+use crate::values::time::Nanos;
+
+/// One clock of a loop, borrowed for its numbers and settings, and with [`Exclusive`] access
+/// for its controls: [`ClockView`] from [`LoopState::clock`], [`ClockMut`] from
+/// [`LoopState::clock_mut`]. One type, so both read alike (see [`Access`]).
+///
+/// Every control takes effect at the next step and is reported there (a rate change as
+/// [`Event::RateChanged`](crate::Event::RateChanged), dropped ticks as
+/// [`Event::DroppedTicks`](crate::Event::DroppedTicks)). Controls that cannot fail return the
+/// handle again, so they chain.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+///
+/// let config = LoopConfig::new(Period::from_hz(60)?)
+///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+/// let mut state = LoopState::new(config, Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(250));
+/// // The AI thinks twice as often from its next tick on, and a stall is forgotten.
+/// state.clock_mut("ai")?.set_rate(Period::from_hz(20)?).reset_grid();
+/// assert_eq!(state.clock("ai")?.rate(), Period::from_hz(20)?);
+/// assert!(state.clock_mut("nope").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ClockHandle<'a, T: 'a = Nanos, A: Access = Shared> {
+    inner: A::Ref<'a, Inner<T>>,
+    i: usize,
+}
+
+/// One clock of a loop, read-only: from [`LoopState::clock`] (`&LoopState` is enough). `Copy`.
+/// Its readers are [`ClockHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockConfig, ClockView, LoopConfig, LoopState, Nanos, Period};
+///
+/// fn describe<T>(clock: ClockView<'_, T>) -> String {
+///     format!("{}: tick {} next, phase {}", clock.name(), clock.stats().next_tick, clock.phase())
+/// }
+/// let config = LoopConfig::new(Period::from_hz(60)?)
+///     .clock(ClockConfig::new("ai", Period::from_hz(10)?).phase(0.5));
+/// let mut state = LoopState::new(config, Nanos(0))?;
+/// let _ = state.advance(Nanos::from_millis(100));
+/// assert_eq!(describe(state.clock("ai")?), "ai: tick 1 next, phase 0.5");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type ClockView<'a, T = Nanos> = ClockHandle<'a, T, Shared>;
+
+/// One clock of a loop, with its controls: from [`LoopState::clock_mut`]. Its readers and
+/// controls are [`ClockHandle`]'s.
+///
+/// # Examples
+///
+/// ```
+/// use tickfold_core::{ClockMut, LoopConfig, LoopState, Nanos, Period};
+///
+/// fn slow_down(mut clock: ClockMut<'_>) {
+///     if clock.rate() == Period::from_hz(60).expect("a valid rate") {
+///         clock.set_rate(Period::from_hz(30).expect("a valid rate"));
+///     }
+/// }
+/// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+/// slow_down(state.clock_mut("main")?);
+/// assert_eq!(state.clock("main")?.rate(), Period::from_hz(30)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type ClockMut<'a, T = Nanos> = ClockHandle<'a, T, Exclusive>;
+
+impl<T> Clone for ClockView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ClockView<'_, T> {}
+
+impl<T, A: Access> fmt::Debug for ClockHandle<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClockHandle")
+            .field("config", self.config())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl<T> LoopState<T> {
+    /// `clock` (a name or a [`ClockId`]), read-only, through `&self`: its id, name, rate,
+    /// settings (cap, phase, hysteresis, policy, firing rule) and numbers, the same as
+    /// [`clock_mut`](Self::clock_mut)'s.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?).max_updates(Some(2)));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(250));
+    /// let shared = &state; // what a `Runner` handler gets
+    /// let ai = shared.clock("ai")?;
+    /// assert_eq!((ai.rate(), ai.max_updates()), (Period::from_hz(10)?, Some(2)));
+    /// // Main's cap (8) defers its ticks from 133 ms on, so AI's tick 1 (due at 200 ms) waits:
+    /// // a step runs a prefix of the loop's due-time order.
+    /// assert_eq!((ai.stats().ticks_run, ai.stats().pending), (1, 1));
+    /// assert!(shared.clock("physics").is_err()); // no such clock
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock<'a>(
+        &self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockView<'_, T>, ClockError> {
+        let i = self.inner.clocks.position(clock.into())?;
+        Ok(ClockHandle {
+            inner: &self.inner,
+            i,
+        })
+    }
+
+    /// A handle on `clock` (a name or a [`ClockId`]) for its run-time controls: rate, cap,
+    /// phase, hysteresis, overstep and grid reset.
+    ///
+    /// # Errors
+    ///
+    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(30)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(100));
+    /// // By name or by `ClockId`; the change is reported and applied at the next step.
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(60)?);
+    /// let events = state.advance(Nanos::from_millis(120));
+    /// assert!(events.iter().any(|e| matches!(e, Event::RateChanged { from_tick: 3, .. })));
+    /// assert_eq!(state.clock("main")?.rate(), Period::from_hz(60)?);
+    /// assert!(state.clock_mut("physics").is_err()); // no such clock
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock_mut<'a>(
+        &mut self,
+        clock: impl Into<ClockRef<'a>>,
+    ) -> Result<ClockMut<'_, T>, ClockError> {
+        let i = self.inner.clocks.position(clock.into())?;
+        Ok(ClockHandle {
+            inner: &mut self.inner,
+            i,
+        })
+    }
+}
+
+/// The readers, the same for the view and the handle.
+impl<T, A: Access> ClockHandle<'_, T, A> {
+    fn clock(&self) -> &Clock {
+        &self.inner.clocks[self.i]
+    }
+
+    /// The clock's id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let id = state.clock("main")?.id();
+    /// assert_eq!(Some(id), state.clock_id("main"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn id(&self) -> ClockId {
+        self.clock().id()
+    }
+
+    /// The clock's name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let id = state.alpha_clock();
+    /// assert_eq!(state.clock(id)?.name(), "main");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn name(&self) -> &str {
+        self.clock().config().name()
+    }
+
+    /// The clock's tick length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.clock("main")?.rate(), Period::from_hz(60)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn rate(&self) -> Period {
+        self.clock().rate()
+    }
+
+    /// The clock's configuration as it stands (its rate, cap, phase, hysteresis, policy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let mut main = state.clock_mut("main")?;
+    /// main.set_phase(0.5)?;
+    /// assert_eq!(*main.config(), ClockConfig::new("main", Period::from_hz(60)?).phase(0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn config(&self) -> &ClockConfig {
+        self.clock().config()
+    }
+
+    /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
+    ///
+    /// **When.** Outside a handler, the end of the latest step. In a handler given an update
+    /// through [`LoopState::as_of`] (the runner's and winit's handlers,
+    /// [`LoopState::hand_on`]), the counts as of that tick in the loop's total order (see
+    /// there which); the end of the step is [`stats_at_step_end`](Self::stats_at_step_end).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(50));
+    /// let stats = state.clock("main")?.stats();
+    /// assert_eq!((stats.ticks_run, stats.alpha), (2, 0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> ClockStats {
+        self.inner.stats_of(self.clock())
+    }
+
+    /// The clock's numbers at the end of the latest step, wherever the readings stand: what
+    /// [`stats`](Self::stats) gives outside a handler.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if let Event::Update(_) = event {
+    ///         let main = state.clock("main").expect("the loop's clock");
+    ///         seen.push((main.stats().ticks_run, main.stats_at_step_end().ticks_run));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(1, 2), (2, 2)]); // as of each tick, then the step's end
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn stats_at_step_end(&self) -> ClockStats {
+        self.inner.stats_at_step_end(self.clock())
+    }
+
+    /// The latest tick this clock ran, with where it starts and ends in simulation time
+    /// (see [`TickSpan`]); `None` before its first tick. A tick a shell
+    /// [refused](LoopState::refuse) no longer counts (the one before it does), and controls
+    /// that restart the grid after it (a rate change, a reset) leave it as it ran. It is part
+    /// of the state, so a loaded save answers the same: a shell that shows a clock's time
+    /// between frames (Bevy's `Time<Fixed>`) needs nothing besides the state.
+    ///
+    /// **When.** Outside a handler, the end of the latest step. In a handler given an update
+    /// through [`LoopState::as_of`] (the runner's and winit's handlers,
+    /// [`LoopState::hand_on`]), the latest tick as of that update in the loop's total order:
+    /// the update itself for its own clock, for another clock its last tick that comes before
+    /// it (by due time, ties to the clock declared first), the same however frames slice
+    /// time. The end of the step is [`latest_tick_at_step_end`](Self::latest_tick_at_step_end).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(20)); // tick 0 runs
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(50)?);
+    /// let latest = state.clock("main")?.latest_tick().expect("tick 0 ran");
+    /// // Tick 0 as it ran, at 60 Hz: from 0 to 16,666,666 ns.
+    /// assert_eq!((latest.index, latest.t.0, latest.end.0), (0, 0, 16_666_666));
+    /// assert_eq!(latest.dt, Period::from_hz(60)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn latest_tick(&self) -> Option<TickSpan> {
+        self.clock()
+            .latest_tick_back(self.inner.back_of(self.clock()))
+    }
+
+    /// The latest tick this clock ran, at the end of the latest step, wherever the readings
+    /// stand: what [`latest_tick`](Self::latest_tick) gives outside a handler.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let events = state.advance(Nanos::from_millis(250));
+    /// let mut seen = Vec::new();
+    /// state.hand_on(&events, |event, state| {
+    ///     if matches!(event, Event::Update(tick) if tick.clock == ai) {
+    ///         let physics = state.clock("physics").expect("declared");
+    ///         let index = |t: Option<tickfold_core::TickSpan>| t.map(|t| t.index);
+    ///         seen.push((index(physics.latest_tick()), index(physics.latest_tick_at_step_end())));
+    ///     }
+    /// })?;
+    /// assert_eq!(seen, [(Some(2), Some(6)), (Some(5), Some(6))]); // AI's ticks 0 and 1
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn latest_tick_at_step_end(&self) -> Option<TickSpan> {
+        self.clock().latest_tick()
+    }
+
+    /// The clock's update cap per step (see
+    /// [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)); `None`: no cap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// assert_eq!(state.clock("main")?.max_updates(), Some(8)); // the default
+    /// state.clock_mut("main")?.set_max_updates(None)?;
+    /// assert_eq!(state.clock("main")?.max_updates(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn max_updates(&self) -> Option<u32> {
+        self.config().max_updates
+    }
+
+    /// The clock's phase, in `[0, 1)` of a tick (see
+    /// [`ClockConfig::phase`](crate::ClockConfig::phase)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// state.clock_mut("main")?.set_phase(0.25)?;
+    /// assert_eq!(state.clock("main")?.phase(), 0.25);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn phase(&self) -> f64 {
+        self.config().phase
+    }
+
+    /// The clock's hysteresis, in `[0, ½]` of a tick (see
+    /// [`ClockConfig::hysteresis`](crate::ClockConfig::hysteresis)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// state.clock_mut("main")?.set_hysteresis(0.1)?;
+    /// assert_eq!(state.clock("main")?.hysteresis(), 0.1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn hysteresis(&self) -> f64 {
+        self.config().hysteresis
+    }
+
+    /// The clock's policy for late ticks (see
+    /// [`ClockConfig::policy`](crate::ClockConfig::policy)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period, Policy};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?)
+    ///     .clock(ClockConfig::new("net", Period::from_hz(20)?).policy(Policy::DropAndRest));
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock("net")?.policy(), Policy::DropAndRest);
+    /// assert_eq!(state.clock("main")?.policy(), Policy::CatchUp);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn policy(&self) -> Policy {
+        self.config().policy
+    }
+
+    /// The clock's firing rule (see [`ClockConfig::firing`](crate::ClockConfig::firing)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Firing, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::from_clock(
+    ///     ClockConfig::new("main", Period::from_hz(60)?).firing(Firing::Nearest));
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock("main")?.firing(), Firing::Nearest);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn firing(&self) -> Firing {
+        self.config().firing
+    }
+}
+
+impl<T> ClockMut<'_, T> {
+    /// Changes this clock's tick length from its current tick boundary on, like Bevy's
+    /// `Time<Fixed>::set_timestep` or Godot's `physics_ticks_per_second` at run time (bullet
+    /// time for one clock, a physics rate picked in the settings).
+    ///
+    /// Tick numbers and simulation time ([`Tick::t`](crate::Tick::t)) continue. The next tick starts where the
+    /// last one ended (its boundary, rounded up to a whole ns: the instant virtual time reaches
+    /// it; its [`Tick::t`](crate::Tick::t) is that same whole ns, so `t` and `lag` agree) and lasts the new
+    /// period; every later tick follows the new grid exactly. Ticks that ran before the change
+    /// keep the due times they ran with (an [`InputQueue`](crate::InputQueue) drained after
+    /// the change still attributes their inputs by them). The lag
+    /// already accumulated is kept, as in Bevy: if it exceeds the new period, the next step
+    /// catches up as usual. The next step reports [`Event::RateChanged`](crate::Event::RateChanged) (one per change).
+    /// Setting the rate the clock already has does nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(10)?).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(250)); // ticks 0 and 1; 50 ms of lag
+    /// assert_eq!(events.updates().count(), 2);
+    /// state.clock_mut("main")?.set_rate(Period::from_hz(20)?); // 50 ms ticks from 200 ms on
+    /// let events = state.advance(Nanos::from_millis(300));
+    /// let rate = Period::from_hz(20)?;
+    /// assert!(events.iter().any(|e| e == Event::RateChanged {
+    ///     clock: state.alpha_clock(), period: rate, from_tick: 2 }));
+    /// // Tick 2 covers [200, 250) ms, tick 3 [250, 300) ms.
+    /// let ticks: Vec<(u64, u64)> = events.updates().map(|t| (t.index, t.t.0 / 1_000_000)).collect();
+    /// assert_eq!(ticks, [(2, 200), (3, 250)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_rate(&mut self, period: Period) -> &mut Self {
+        if self.rate() == period {
+            return self;
+        }
+        let c = self.inner.clocks.moving(self.i);
+        c.change_rate(period);
+        c.forget_latest_step();
+        let (clock, from_tick) = (c.id(), c.next_tick());
+        // Every change is reported, in order, even several before one step.
+        self.inner.clocks.report(Report::Rate {
+            clock,
+            period,
+            from_tick,
+        });
+        self
+    }
+
+    /// Changes this clock's update cap (see [`ClockConfig::max_updates`](crate::ClockConfig::max_updates)).
+    ///
+    /// # Errors
+    ///
+    /// `Some(0)` ([`ConfigError::ZeroUpdateCap`](crate::ConfigError::ZeroUpdateCap) in
+    /// [`ClockError::Config`]); the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(100)?).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// state.clock_mut("main")?.set_max_updates(Some(3))?;
+    /// let events = state.advance(Nanos::from_millis(100)); // 10 ticks due, 3 run
+    /// assert_eq!(events.update_count(), 3);
+    /// assert!(state.clock_mut("main")?.set_max_updates(Some(0)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_max_updates(&mut self, cap: Option<u32>) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.max_updates(cap))
+    }
+
+    /// Changes this clock's phase (see [`ClockConfig::phase`](crate::ClockConfig::phase)): its grid
+    /// moves by the difference, exactly; tick numbers continue. A larger phase makes ticks due
+    /// sooner (possibly at once), a smaller one later.
+    ///
+    /// # Errors
+    ///
+    /// A phase outside `[0, 1)` ([`ConfigError::InvalidPhase`](crate::ConfigError::InvalidPhase))
+    /// or a phase on a constant-rate clock
+    /// ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly)); the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// // Half a tick earlier: tick 0 is due at 50 ms instead of 100 ms.
+    /// state.clock_mut("main")?.set_phase(0.5)?;
+    /// assert_eq!(state.advance(Nanos::from_millis(50)).update_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_phase(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.phase(fraction))
+    }
+
+    /// Changes this clock's hysteresis (see
+    /// [`ClockConfig::hysteresis`](crate::ClockConfig::hysteresis)).
+    ///
+    /// # Errors
+    ///
+    /// A value outside `[0, ½]`
+    /// ([`ConfigError::InvalidHysteresis`](crate::ConfigError::InvalidHysteresis)) or hysteresis
+    /// on a constant-rate clock ([`ConfigError::CatchUpOnly`](crate::ConfigError::CatchUpOnly));
+    /// the clock is unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let mut main = state.clock_mut("main")?;
+    /// main.set_hysteresis(0.1)?;
+    /// assert!(main.set_hysteresis(0.7).is_err()); // outside [0, ½]: unchanged
+    /// let expected = ClockConfig::new("main", Period::from_hz(60)?).hysteresis(0.1);
+    /// assert_eq!(*main.config(), expected);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+        self.update_config(|c| c.hysteresis(fraction))
+    }
+
+    fn update_config(
+        &mut self,
+        f: impl FnOnce(ClockConfig) -> ClockConfig,
+    ) -> Result<&mut Self, ClockError> {
+        let c = &mut self.inner.clocks[self.i];
+        // `f` sets a number: the name stays in the clock (`Clock::reconfigure` keeps it), so
+        // an owned one is never copied.
+        let config = f(ClockConfig {
+            name: Cow::Borrowed(""),
+            ..*c.config()
+        });
+        let checked = config.validate()?;
+        let old_phase = c.checked().phase_ns;
+        c.reconfigure(config, checked);
+        if checked.phase_ns != old_phase {
+            let by = i128::from(checked.phase_ns) - i128::from(old_phase);
+            let c = self.inner.clocks.moving(self.i);
+            c.shift_lead(by);
+            c.forget_latest_step();
+        }
+        Ok(self)
+    }
+
+    /// Adds `time` of virtual time to this clock's lag without a clock reading, like Bevy's
+    /// `Time<Fixed>::accumulate_overstep`: its grid moves `time` earlier, so the ticks of that
+    /// span come due (at the next step, up to the cap per step, the rest
+    /// [`Event::Deferred`](crate::Event::Deferred)). Use it to make up for time a loading screen did not count. Other
+    /// clocks and virtual time itself are unchanged; the max frame delta does not apply to it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// // 60 ms a loading screen did not count: three 20 ms ticks come due at the next step.
+    /// state.clock_mut("main")?.accumulate_overstep(Nanos::from_millis(60));
+    /// assert_eq!(state.advance(Nanos::from_millis(1)).update_count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn accumulate_overstep(&mut self, time: Nanos) -> &mut Self {
+        let c = self.inner.clocks.moving(self.i);
+        c.accumulate(time.0);
+        c.forget_latest_step();
+        self
+    }
+
+    /// Drops up to `time` of this clock's lag (never below zero), like Bevy's
+    /// `Time<Fixed>::discard_overstep`: its grid moves later by the time dropped. Whole ticks
+    /// in the dropped span never run: the tick number jumps over them and the next step reports
+    /// them as [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded). Returns the time dropped
+    /// (`Nanos::MAX`-like values drop all the lag).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(30)); // tick 0 ran; 10 ms of lag
+    /// let dropped = state.clock_mut("main")?.discard_overstep(Nanos::from_millis(25));
+    /// assert_eq!(dropped, Nanos::from_millis(10)); // never below zero
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn discard_overstep(&mut self, time: Nanos) -> Nanos {
+        let v = self.inner.virt.now();
+        let c = self.inner.clocks.moving(self.i);
+        let (dropped_ns, dropped) = c.discard(time.0, v);
+        if dropped_ns > 0 {
+            c.forget_latest_step();
+        }
+        let id = c.id();
+        self.inner.clocks.report_drop(id, dropped);
+        Nanos(dropped_ns)
+    }
+
+    /// Restarts this clock's grid at the latest virtual time, like tokio's `Interval::reset`: no
+    /// backlog is left (after a menu that did not pause the loop, a reconnect, a debugger
+    /// stop). Ticks due and not run are dropped, reported at the next step as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::Discarded`](crate::DropReason::Discarded); tick numbers continue. The next
+    /// tick's interval (catch-up: due one period from now) or slot (constant rate) starts now:
+    /// at the latest virtual time, or, for a lone constant-rate clock that had the shell sleep
+    /// until its latest slot, at that slot's start (where the shell is; no slot starts before
+    /// one that ran). Under [`Policy::KeepWorking`](crate::Policy::KeepWorking) and
+    /// [`Policy::Delay`](crate::Policy::Delay) (which re-phases the grid to a late step) that
+    /// slot runs at the next step. Under [`Policy::DropAndRest`](crate::Policy::DropAndRest)
+    /// it runs only if the next step comes at its start; a later step drops it, reported as
+    /// [`Event::DroppedTicks`](crate::Event::DroppedTicks) with [`DropReason::SlotMissed`](crate::DropReason::SlotMissed), and rests until the next slot a
+    /// period after the reset (the timing of tokio's `Interval::reset`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(10)?).max_updates(Some(1)).max_frame_delta(None);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(500)); // 5 ticks due, 1 ran: a backlog of 4
+    /// state.clock_mut("main")?.reset_grid(); // forget it
+    /// let events = state.advance(Nanos::from_millis(550));
+    /// assert!(events.iter().any(|e| matches!(e, Event::DroppedTicks { count: 4, .. })));
+    /// assert_eq!(events.update_count(), 0); // the next tick is due at 600 ms
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reset_grid(&mut self) -> &mut Self {
+        let v = self.inner.virt.now();
+        let c = self.inner.clocks.moving(self.i);
+        let dropped = c.reset_at(v);
+        c.forget_latest_step();
+        let id = c.id();
+        self.inner.clocks.report_drop(id, dropped);
+        self
+    }
+}

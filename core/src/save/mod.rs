@@ -1,0 +1,5 @@
+//! Saves (TODO doc)
+
+pub(crate) mod check;
+pub(crate) mod state;
+pub(crate) mod values;

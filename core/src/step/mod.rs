@@ -1,0 +1,239 @@
+//! The step, `(LoopState, now) -> (LoopState, Events)`, and its fast path for the plain
+//! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
+//! paused). Several such clocks take the fast path of `step/several.rs`; everything else takes the
+//! general path in `step/general.rs`. The rules all share are in `step/rules.rs`.
+
+#[cfg(test)]
+mod fast_path_tests;
+pub(crate) mod general;
+pub(crate) mod rules;
+pub(crate) mod several;
+#[cfg(test)]
+mod several_tests;
+pub(crate) mod stepping;
+
+use crate::events::Events;
+use crate::state::{FastPath, Inner, LoopState};
+use crate::step::rules::{report_end_of_time, wake_after};
+use crate::values::time::Timestamp;
+
+impl<T: Timestamp> LoopState<T> {
+    /// Advances the loop to `now` and says what happened: the pure fold.
+    ///
+    /// Returns the next state and the events, in the order the shell must handle them. See the
+    /// type-level docs for the call order and the rules for `now` going backwards, big gaps and
+    /// repeated `now`s. Never panics. Allocates nothing, however many clocks and updates and
+    /// whatever else the step reports, as long as the previous step's events were dropped
+    /// (see [`Events`]). Moves 8 bytes of state in and out, and the 184-byte events out.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// // 45 ms later: ticks 0 and 1 (20 ms each) are due, 5 ms are carried as lag.
+    /// let (state, events) = state.step(Nanos::from_millis(45));
+    /// let mut ran = Vec::new();
+    /// for event in &events {
+    ///     match event {
+    ///         Event::Update(tick) => ran.push(tick.index), // run one fixed update here
+    ///         // Draw 5/20 of the way from the state before tick 1 to the one after it.
+    ///         Event::Render(r) => assert_eq!(r.alpha, 0.25),
+    ///         _ => {} // sleeps, drops, controls: see `Event`
+    ///     }
+    /// }
+    /// assert_eq!(ran, [0, 1]);
+    /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(60))); // when tick 2 is due
+    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(2));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use = "the returned state replaces the old one; dropping it loses the step"]
+    #[inline]
+    pub fn step(self, now: T) -> (LoopState<T>, Events<T>) {
+        // The state and the events in locals of their own, paired at the end: the state stays
+        // in a register across the step (built in the pair, it went through memory; measured
+        // under callgrind, two instructions a step). New events need no clearing.
+        let mut state = self;
+        let mut events = Events::new();
+        state.advance_new(now, &mut events);
+        (state, events)
+    }
+
+    /// [`step`](LoopState::step) in place, for shells that keep the state in a field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // A shell that keeps the state in a field.
+    /// struct Game {
+    ///     state: LoopState,
+    ///     distance: f64,
+    /// }
+    /// let state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
+    /// let mut game = Game { state, distance: 0.0 };
+    /// for frame in 1..=10u64 {
+    ///     let events = game.state.advance(Nanos::from_millis(10 * frame));
+    ///     for tick in events.updates() {
+    ///         game.distance += 2.0 * tick.dt_secs(); // 2 units/s
+    ///     }
+    /// }
+    /// assert_eq!(game.state.clock_stats("main").map(|s| s.ticks_run), Some(5)); // 100 ms of 20 ms ticks
+    /// assert!((game.distance - 0.2).abs() < 1e-12);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[inline]
+    pub fn advance(&mut self, now: T) -> Events<T> {
+        let mut events = Events::new();
+        self.advance_new(now, &mut events);
+        events
+    }
+
+    /// [`advance`](LoopState::advance) into a buffer the caller reuses: `events` is cleared,
+    /// then filled (keeping any heap capacity it had).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Events, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // 60 Hz ticks, frames every 1/60 s (rounded down to whole ns): the phase of ½ keeps
+    /// // the frames off the tick boundaries, so each frame runs exactly one update.
+    /// let config = LoopConfig::new(Period::from_hz(60)?).phase(0.5);
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let mut events = Events::new();
+    /// for frame in 1..=60u64 {
+    ///     state.advance_into(Nanos(frame * 1_000_000_000 / 60), &mut events);
+    ///     assert_eq!(events.updates().count(), 1);
+    /// }
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[inline]
+    pub fn advance_into(&mut self, now: T, events: &mut Events<T>) {
+        events.clear();
+        self.advance_new(now, events);
+    }
+
+    /// [`advance_into`](Self::advance_into) into empty events.
+    #[inline]
+    fn advance_new(&mut self, now: T, events: &mut Events<T>) {
+        let s = self.inner.for_step();
+        // The lone clock's fast path first, with the fewest looks (`step/several.rs`'s is out of
+        // line and cold: measured, it otherwise cost the lone clock's step 5 instructions).
+        if s.fast.0 == FastPath::ONE.0 {
+            s.begin_plain_span();
+            s.advance_plain(now, events);
+        } else if s.fast.0 == FastPath::SEVERAL.0 {
+            s.begin_plain_span();
+            s.advance_plain_several(now, events);
+        } else {
+            // The general path, which then works out whether the next step may take a fast
+            // path (see `FastPath`).
+            s.begin_span();
+            s.advance_general(now, events);
+            s.fast = s.fast_path();
+        }
+        events.settle(&mut s.pool);
+    }
+}
+
+impl<T> LoopState<T> {
+    /// Where a renderer stands between `clock`'s previous and current tick after the latest
+    /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
+    /// such clock. [`Render::alpha`](crate::Render::alpha) is this reading for the alpha clock
+    /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)); state that another
+    /// clock's updates change blends with that clock's alpha. Read at the render, on the
+    /// state after the step: it allocates nothing, for any number of clocks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// // AI declared first (so it drives `Render::alpha`), physics at 50 Hz.
+    /// let config = LoopConfig::new(Period::from_hz(10)?)
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(150));
+    /// let render = events.render().expect("a frame to draw");
+    /// assert_eq!(render.alpha, 0.5); // AI: 50 ms into its 100 ms tick
+    /// assert_eq!(state.alpha("physics"), Some(0.5)); // 10 ms into its 20 ms tick
+    /// assert_eq!(state.alpha("main"), Some(render.alpha));
+    /// assert_eq!(state.alpha("audio"), None);
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn alpha<'a>(&self, clock: impl Into<crate::ClockRef<'a>>) -> Option<f64> {
+        let s = &*self.inner;
+        let i = s.clocks.position(clock.into()).ok()?;
+        Some(s.clocks[i].alpha(s.virt.now()).0)
+    }
+}
+
+impl<T: Timestamp> Inner<T> {
+    /// Whether this step can take the lone clock's fast path (for the tests; the step asks
+    /// [`fast_path`](Self::fast_path)).
+    #[cfg(test)]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.fast_path().0 == FastPath::ONE.0
+    }
+
+    /// Which fast path, if any, a step of this state can take (see [`FastPath`]): the lone
+    /// clock's for one catch-up clock with late firing, no hysteresis and no refused ticks
+    /// waiting (the default configuration), that of `step/several.rs` for several such clocks;
+    /// either only at real-time scale, with no render cap, not paused and no control to
+    /// report. The conditions on time and the render cap are asked once, then the clocks'.
+    /// A fast path gives exactly the general path's events and state (properties check it on
+    /// random schedules).
+    pub(crate) fn fast_path(&self) -> FastPath {
+        if !self.virt.is_plain() || self.render.rate().is_some() {
+            FastPath::UNKNOWN
+        } else if self.clocks.is_plain() {
+            FastPath::ONE
+        } else if self.clocks.is_plain_several() {
+            FastPath::SEVERAL
+        } else {
+            FastPath::UNKNOWN
+        }
+    }
+
+    /// [`advance_general`](Self::advance_general) specialised to the lone plain clock (see
+    /// [`fast_path`](Self::fast_path)):
+    /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
+    /// once instead of one by one. The rules every path shares are the helpers of
+    /// `step/rules.rs`, called here as on the general path.
+    #[inline]
+    pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
+        let at = self.start_plain_step(now, ev);
+        let v = at.v;
+        let clock = &mut self.clocks[0];
+        let owed = if v >= clock.due() {
+            // The catch-up moves only the grid point among the run's fields: the run is built
+            // after it, straight into the events.
+            let start = clock.tick_start();
+            let n = clock.catch_up_alone(v);
+            if n > 0 {
+                ev.runs
+                    .push_with(|| clock.run_from(start, n), &mut self.pool);
+            }
+            clock.end_step(v, Some(n))
+        } else {
+            // The same rule, which finds no tick due (the branch lets it know).
+            clock.end_step(v, Some(0))
+        };
+        // The Deferred rule's rare rest, out of line (see `end_clock_step`).
+        let (backlog, clock) = match owed {
+            None => (false, clock),
+            Some(ticks) => (self.defer_lone(v, ticks, ev), &mut self.clocks[0]),
+        };
+        // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
+        // one comparison, here and in the wake.
+        if clock.due() == u64::MAX {
+            report_end_of_time(clock, ev.sink(&mut self.pool));
+        }
+        let after = wake_after(backlog, || clock.live().then(|| clock.due()), v, None);
+        at.finish(now, Some(clock), after, ev);
+    }
+}

@@ -1,0 +1,10 @@
+//! Values (TODO doc)
+
+pub(crate) mod extrapolate;
+#[cfg(feature = "glam")]
+pub(crate) mod glam;
+pub(crate) mod interpolate;
+#[cfg(feature = "mint")]
+pub(crate) mod mint;
+pub(crate) mod rate;
+pub(crate) mod time;
