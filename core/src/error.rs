@@ -5,7 +5,7 @@
 use alloc::borrow::Cow;
 use core::fmt;
 
-use crate::clocks::id::ClockId;
+use crate::values::id::ClockId;
 
 /// An invalid tick rate or time scale, from the constructors of
 /// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).

@@ -59,6 +59,7 @@ mod access;
 mod config;
 mod error;
 mod events;
+mod grid;
 mod input;
 #[cfg(feature = "serde")]
 mod save;
@@ -70,12 +71,8 @@ mod values;
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use ::glam;
 pub use access::{Access, Exclusive, Shared};
-pub use clocks::id::{ClockId, ClockRef};
-pub use clocks::stats::ClockStats;
-pub use clocks::view::{ClockHandle, ClockMut, ClockView};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
 pub use error::{ClockError, ConfigError, RateError};
-pub use events::event::{DropReason, Event, Render, Tick, TickSpan};
 pub use events::{Events, IntoIter, Iter, Updates};
 pub use input::columns::{BlendColumns, Columns};
 pub use input::{InputQueue, TickInputs};
@@ -87,13 +84,17 @@ pub use save::check::StateError;
 pub use save::state::SavedState;
 pub use state::LoopState;
 pub use state::as_of::AsOfError;
-pub use time::real_view::{RealTimeHandle, RealTimeMut, RealTimeView};
+pub use state::clock_view::{ClockHandle, ClockMut, ClockView};
+pub use state::real_view::{RealTimeHandle, RealTimeMut, RealTimeView};
+pub use state::stats::ClockStats;
+pub use state::virtual_view::{VirtualTimeHandle, VirtualTimeMut, VirtualTimeView};
 pub use time::smooth::{DeltaSmoother, SmootherStats};
-pub use time::virtual_view::{VirtualTimeHandle, VirtualTimeMut, VirtualTimeView};
+pub use values::event::{DropReason, Event, Render, Tick, TickSpan};
 pub use values::extrapolate::Extrapolate;
 #[cfg(feature = "glam")]
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 pub use values::glam::Nlerp;
+pub use values::id::{ClockId, ClockRef};
 pub use values::interpolate::Interpolate;
 pub use values::rate::{Period, TimeScale};
 pub use values::time::{Lag, Nanos, Timestamp};

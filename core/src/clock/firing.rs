@@ -3,10 +3,10 @@
 //! the clock next wants a step.
 
 use super::Clock;
-use crate::clock::grid::{self, Run, due_time};
 use crate::config::{Firing, Policy};
-use crate::events::event::{DropReason, Event};
 use crate::events::few::Sink;
+use crate::grid::{self, Run, due_time};
+use crate::values::event::{DropReason, Event};
 use crate::values::rate::GridPoint;
 
 impl Clock {

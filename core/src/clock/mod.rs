@@ -5,19 +5,18 @@
 //! grid moves; `saved.rs`: the clock's part of a save), and every other module reads and
 //! changes a clock through its methods.
 
-pub(crate) mod grid;
 pub(crate) mod jitter;
 pub(crate) mod render_grid;
 
 use alloc::boxed::Box;
 
 use crate::clock::jitter::Snap;
-use crate::clocks::id::ClockId;
 use crate::config::{Checked, ClockConfig, Firing, Policy};
-use crate::events::event::TickSpan;
+use crate::grid::{self, Grid, due_time, segment_end};
+use crate::values::event::TickSpan;
+use crate::values::id::ClockId;
 use crate::values::rate::{GridPoint, GridStep, Period};
 use crate::values::time::{Lag, Nanos};
-use grid::{Grid, due_time, segment_end};
 
 mod firing;
 mod overload;
@@ -347,7 +346,7 @@ impl Clock {
     }
 
     /// Grid point `g` of the current segment with the fraction of a ns its simulation time
-    /// carries (see [`Run::base_r`](crate::clock::grid::Run)): `g` itself in the usual case of none.
+    /// carries (see [`Run::base_r`](crate::grid::Run)): `g` itself in the usual case of none.
     #[inline(always)]
     fn offset(&self, g: GridPoint) -> GridPoint {
         if self.base_r == 0 {

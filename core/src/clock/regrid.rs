@@ -1,11 +1,11 @@
-//! Moving one clock's grid at run time, for the controls of [`ClockMut`](crate::ClockMut) (`clocks/view.rs`) and a refusal (`clocks/refuse.rs`): a rate change or a
+//! Moving one clock's grid at run time, for the controls of [`ClockMut`](crate::ClockMut) (`state/clock_view.rs`) and a refusal (`state/refuse.rs`): a rate change or a
 //! reset restarts the grid at a boundary (tick numbers continue), added or discarded lag
 //! shifts it, a refused tick steps it back. Every change keeps the clock's accounting exact:
 //! every tick below `next_tick` ran or was dropped, and the due count follows the new grid.
 
 use super::Clock;
-use crate::clock::grid::{self, segment_end};
 use crate::clock::jitter::Snap;
+use crate::grid::{self, segment_end};
 use crate::values::rate::{GridPoint, GridStep, Period};
 use crate::values::time::Lag;
 

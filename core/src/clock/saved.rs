@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use super::Clock;
 use alloc::boxed::Box;
 
-use crate::clock::grid::{Grid, segment_end};
 use crate::clock::jitter::Snap;
-use crate::clocks::id::ClockId;
 use crate::config::{Checked, ClockConfig};
-use crate::events::event::TickSpan;
+use crate::grid::{Grid, segment_end};
+use crate::values::event::TickSpan;
+use crate::values::id::ClockId;
 
 /// A clock's part of a save, written by reference (`C = &ClockConfig`, `S = &Snap`, see
 /// [`ClockOut`]) and read back owned (`ClockConfig`, `Snap`, see [`ClockIn`]): one list of

@@ -16,11 +16,10 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use crate::clock::Clock;
-use crate::clock::grid::Run;
-use crate::events::event::Event;
 use crate::events::report::Report;
 use crate::events::walk::{self, UNNOTED};
+use crate::grid::Run;
+use crate::values::event::Event;
 
 /// Bits of [`RareBuf::meta`] for a count of words.
 const LEN_BITS: u32 = 24;
@@ -543,17 +542,14 @@ pub(crate) struct Pool<T> {
 }
 
 impl<T> Pool<T> {
-    /// Buffers with room for a step of `clocks`: all their runs, the merged order of their
+    /// Buffers with room for a step of clocks with these caps (each clock's `Checked::cap`): all their runs, the merged order of their
     /// capped ticks, and every rare event such a step makes (a resume and a scale change,
     /// then per clock discarded time and missed slots, a deferral or its end of time, and a
     /// report of each kind).
-    pub(crate) fn for_clocks(clocks: &[Clock]) -> Pool<T> {
-        let n = clocks.len();
+    pub(crate) fn for_clocks(caps: impl ExactSizeIterator<Item = u32>) -> Pool<T> {
+        let n = caps.len();
         let ticks = if n > 1 {
-            clocks
-                .iter()
-                .map(|c| c.checked().cap.min(1 << 12) as usize)
-                .sum()
+            caps.map(|cap| cap.min(1 << 12) as usize).sum()
         } else {
             0
         };

@@ -2,16 +2,15 @@
 //! events packed into one short list of words and the render. The [`Event`]s and [`Tick`]s
 //! are produced on demand, in the order the shell must handle them.
 
-pub(crate) mod event;
 pub(crate) mod few;
 pub(crate) mod report;
 pub(crate) mod walk;
 
 use core::fmt;
 
-use crate::events::event::{Event, Render, Tick};
 use crate::events::few::{Pool, Rare, Runs, Sink};
 use crate::events::walk::Walk;
+use crate::values::event::{Event, Render, Tick};
 use crate::values::time::Nanos;
 
 /// The events of one step, in the order the shell must handle them, and when to step next.

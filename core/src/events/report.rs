@@ -1,7 +1,7 @@
-//! What a clock control did, kept until the next step reports it (the controls are [`ClockMut`](crate::ClockMut)'s, in `clocks/view.rs`).
+//! What a clock control did, kept until the next step reports it (the controls are [`ClockMut`](crate::ClockMut)'s, in `state/clock_view.rs`).
 
-use crate::clocks::id::ClockId;
-use crate::events::event::{DropReason, Event};
+use crate::values::event::{DropReason, Event};
+use crate::values::id::ClockId;
 use crate::values::rate::Period;
 
 /// What a clock control did, reported at the next step.

@@ -2,8 +2,8 @@
 //! due time (ties to the clock declared first) along the order the step worked out once in a
 //! reused buffer (see `few::RunsBuf`), produced one at a time without allocating.
 
-use crate::clock::grid::{self, Run};
-use crate::events::event::Tick;
+use crate::grid::{self, Run};
+use crate::values::event::Tick;
 use crate::values::rate::GridPoint;
 
 /// The walk over the runs' ticks. A single catch-up run (the common case) is walked directly:
@@ -231,7 +231,7 @@ pub(crate) mod tests {
     use quickcheck::{Arbitrary, Gen, QuickCheck};
 
     use super::*;
-    use crate::clocks::id::ClockId;
+    use crate::values::id::ClockId;
     use crate::values::rate::{GridStep, Period};
 
     /// A single catch-up run anywhere on the time axis, and the step's virtual time.

@@ -1,8 +1,8 @@
 //! The storage side of interpolation: a column of current values, a column of previous ones,
 //! and the capture rule of [`Tick::last_in_step`] applied to them.
 
-use crate::clocks::id::ClockId;
-use crate::events::event::Tick;
+use crate::values::event::Tick;
+use crate::values::id::ClockId;
 
 /// Storage that keeps, next to every current value, the value it had before the last update of
 /// the latest step (a column of current values and a column of previous ones), and blends the

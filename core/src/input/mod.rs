@@ -6,9 +6,9 @@ pub(crate) mod columns;
 
 use alloc::collections::VecDeque;
 
-use crate::clocks::id::ClockId;
-use crate::events::event::Tick;
 use crate::state::LoopState;
+use crate::values::event::Tick;
+use crate::values::id::ClockId;
 use crate::values::time::{Nanos, Timestamp};
 
 /// A queue that gives every timestamped input to exactly one tick of one clock, by time.

@@ -7,11 +7,11 @@ use alloc::borrow::Cow;
 use core::fmt;
 
 use crate::clock::Clock;
-use crate::clocks::id::ClockId;
 use crate::error::ConfigError;
 use crate::events::report::Report;
 use crate::state::PENDING_CLOCKS;
 use crate::time::virtual_time::{PENDING_PAUSED, PENDING_RESUMED, PENDING_SCALE};
+use crate::values::id::ClockId;
 use crate::values::rate::TimeScale;
 
 /// The version of the `LoopState` format written by this crate.
@@ -155,7 +155,7 @@ pub(crate) fn check_controls(
 }
 
 /// Checks the pending control reports against the clocks they name, as the controls of
-/// `ClockMut` (`clocks/view.rs`) make them: discarded ticks below the clock's next tick and counted in its
+/// `ClockMut` (`state/clock_view.rs`) make them: discarded ticks below the clock's next tick and counted in its
 /// dropped ticks, a rate change from a tick at or before its segment's start, and the latest
 /// change to the rate it has.
 pub(crate) fn check_reports(clocks: &[Clock], reports: &[Report]) -> Result<(), StateError> {

@@ -9,8 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::render_grid::RenderCap;
 use crate::clock::{Broken, Clock, ClockIn};
-use crate::clocks::id::ClockId;
-use crate::clocks::set::ClockSet;
+use crate::clocks::ClockSet;
 use crate::events::few::Pool;
 use crate::events::report::Report;
 use crate::save::check::{FORMAT, StateError, check_controls, check_reports};
@@ -19,6 +18,7 @@ use crate::time::real::Real;
 use crate::time::span::StepSpan;
 use crate::time::virt::SubNanos;
 use crate::time::virtual_time::{SavedVirtual, Virtual};
+use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::Nanos;
 
@@ -235,7 +235,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::UnknownAlphaClock(s.alpha_clock));
     }
     check_reports(&clocks, &s.reports)?;
-    let pool = Pool::for_clocks(&clocks);
+    let pool = Pool::for_clocks(clocks.iter().map(|c| c.checked().cap));
     Ok(LoopState {
         inner: Contents::new(Inner {
             real: Real::loaded(s.start, s.last_real, s.max_delta),

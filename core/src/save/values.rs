@@ -14,10 +14,10 @@ use core::time::Duration;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::clocks::id::ClockId;
-use crate::clocks::stats::ClockStats;
 use crate::config::{ClockConfig, Firing, LoopConfig, Policy};
 use crate::events::Events;
+use crate::state::stats::ClockStats;
+use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::{Lag, Nanos};
 

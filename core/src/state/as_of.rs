@@ -9,9 +9,9 @@ use core::fmt;
 
 use crate::clock::Clock;
 use crate::events::Events;
-use crate::events::event::{Event, TickSpan};
 use crate::state::cursor::{At, Cursor};
 use crate::state::{Inner, LoopState};
+use crate::values::event::{Event, TickSpan};
 use crate::values::time::Timestamp;
 
 /// Why [`LoopState::as_of`] could not place the readings at an update.

@@ -1,7 +1,20 @@
 //! `LoopState`: the loop's whole state as a value (a handle to one box), its construction and
 //! its controls. The step itself is in `step/mod.rs` (fast path) and `step/general.rs`; clocks are
-//! added and removed in `clocks/add_remove.rs`.
+//! added and removed in `state/add_remove.rs`.
 
+pub(crate) mod virtual_view;
+
+pub(crate) mod real_view;
+
+pub(crate) mod clock_view;
+
+pub(crate) mod stats;
+
+pub(crate) mod add_remove;
+
+pub(crate) mod refuse;
+
+pub(crate) mod anchor;
 pub(crate) mod as_of;
 pub(crate) mod cursor;
 
@@ -9,7 +22,7 @@ use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};
 
 use crate::clock::render_grid::RenderCap;
-use crate::clocks::set::ClockSet;
+use crate::clocks::ClockSet;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::events::few::Pool;
@@ -249,7 +262,7 @@ pub(crate) struct Inner<T> {
     pub(crate) real: Real<T>,
     /// Virtual time: its position, scale, pause and debug stepping (see `time/virtual_time.rs`).
     pub(crate) virt: Virtual,
-    /// The clocks, the alpha clock and the controls' reports (see `clocks/set.rs`).
+    /// The clocks, the alpha clock and the controls' reports (see `clocks.rs`).
     pub(crate) clocks: ClockSet,
     /// The render cap and its next slot (see `clock/render_grid.rs`).
     pub(crate) render: RenderCap,
@@ -318,7 +331,7 @@ impl<T: Timestamp> LoopState<T> {
             None => clocks.fastest().unwrap_or_default(),
         };
         clocks.set_alpha_clock(alpha);
-        let pool = Pool::for_clocks(clocks.as_slice());
+        let pool = Pool::for_clocks(clocks.iter().map(|c| c.checked().cap));
         Ok(LoopState {
             inner: Contents::new(Inner {
                 real: Real::new(start, max_delta),

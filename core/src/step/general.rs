@@ -3,11 +3,11 @@
 
 use crate::config::Policy;
 use crate::events::Events;
-use crate::events::event::Event;
 use crate::state::Inner;
 use crate::step::rules::{
     close_clock_step, deadline_from, render_of, renders, report_end_of_time, wake_after,
 };
+use crate::values::event::Event;
 use crate::values::time::Timestamp;
 
 impl<T: Timestamp> Inner<T> {

@@ -7,11 +7,29 @@
 use crate::clock::Clock;
 use crate::config::Policy;
 use crate::events::Events;
-use crate::events::event::{Event, Render};
 use crate::events::few::{Pool, Sink};
 use crate::state::Inner;
 use crate::time::virtual_time::Virtual;
+use crate::values::event::{Event, Render};
 use crate::values::time::{Lag, Nanos, Timestamp};
+
+/// The span the coming step starts from, recorded at the top of every step (read by the real
+/// and virtual deltas and by [`InputQueue`](crate::InputQueue)).
+impl<T> Inner<T> {
+    /// Records the span the coming step starts from (the hook at the top of every step).
+    #[inline(always)]
+    pub(crate) fn begin_span(&mut self) {
+        self.span = self.virt.span_from(self.real.now());
+    }
+
+    /// [`begin_span`](Self::begin_span) on the fast path, where virtual time is real time
+    /// (see [`Virtual::is_plain`](crate::time::virtual_time::Virtual::is_plain)): the plain mapping
+    /// is not copied.
+    #[inline(always)]
+    pub(crate) fn begin_plain_span(&mut self) {
+        self.span.begin_plain(self.real.now(), self.virt.now());
+    }
+}
 
 /// Where a plain step stands once real and virtual time have moved (see
 /// [`Inner::start_plain_step`]).

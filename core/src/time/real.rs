@@ -2,7 +2,7 @@
 //! max frame delta. Only this module writes them; the fold reads the clock through
 //! [`Real::read`], which applies the rule for a clock that goes backwards.
 
-use crate::events::event::Event;
+use crate::values::event::Event;
 use crate::values::time::{Nanos, Timestamp};
 
 /// Real time as the loop has seen it. All readings are kept as ns since `start`.

@@ -5,9 +5,9 @@
 //! [`Virtual::set_scale`] and [`Virtual::request_steps`]. Its public face is
 //! [`VirtualTimeMut`](crate::VirtualTimeMut).
 
-use crate::events::event::Event;
 use crate::time::span::StepSpan;
 use crate::time::virt::SubNanos;
+use crate::values::event::Event;
 use crate::values::rate::TimeScale;
 
 /// A pause not yet reported (saved in the `pending_controls` bits).
@@ -305,7 +305,7 @@ mod tests {
         assert!(!v.has_pending() && v.is_plain());
         v.set_scale(s(1, 2));
         let mut ev = Events::<Nanos>::new();
-        let mut pool = crate::events::few::Pool::for_clocks(&[]);
+        let mut pool = crate::events::few::Pool::for_clocks(core::iter::empty());
         v.emit_controls(&mut ev.sink(&mut pool));
         assert_eq!(
             ev.iter().collect::<alloc::vec::Vec<_>>(),

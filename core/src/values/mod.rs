@@ -1,8 +1,10 @@
 //! Values (TODO doc)
 
+pub(crate) mod event;
 pub(crate) mod extrapolate;
 #[cfg(feature = "glam")]
 pub(crate) mod glam;
+pub(crate) mod id;
 pub(crate) mod interpolate;
 #[cfg(feature = "mint")]
 pub(crate) mod mint;

@@ -506,6 +506,18 @@ impl Default for TimeScale {
     }
 }
 
+/// Virtual time `v` wrapped around `period`, for shaders (see
+/// [`VirtualTimeView::elapsed_wrapped`](crate::VirtualTimeView::elapsed_wrapped)):
+/// `floor(v mod period)` for a period of `num/den` ns, `v − ceil(k·num/den)` with `k` the
+/// whole periods in `v` (`k·num ≤ v·den < 2^128`, so nothing overflows).
+pub(crate) fn wrap(v: u64, period: Period) -> u64 {
+    let (num, den) = period.as_nanos_ratio();
+    let k = u128::from(v) * u128::from(den) / u128::from(num);
+    let start = (k * u128::from(num)).div_ceil(u128::from(den));
+    // start ≤ v since k·num/den ≤ v.
+    v - u64::try_from(start).unwrap_or(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,5 +582,19 @@ mod tests {
         }
         let one = Period::from_hz(1_000_000_000).unwrap();
         assert_eq!(one.ticks_in_wide(u128::from(u64::MAX) + 5), u64::MAX);
+    }
+
+    #[test]
+    fn wrap_is_exact_for_fractional_periods() {
+        let third = Period::from_secs_ratio(1, 3).unwrap();
+        // 1/3 s = 333 333 333.33… ns: 1 s is exactly three periods.
+        assert_eq!(wrap(1_000_000_000, third), 0);
+        assert_eq!(wrap(999_999_999, third), 333_333_332);
+        assert_eq!(wrap(333_333_334, third), 0);
+        assert_eq!(wrap(333_333_333, third), 333_333_333);
+        assert_eq!(
+            wrap(u64::MAX, Period::from_hz(1).unwrap()),
+            u64::MAX % 1_000_000_000
+        );
     }
 }

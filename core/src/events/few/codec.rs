@@ -1,8 +1,8 @@
 //! The rare events as words: a header (the kind in the low byte, the clock above it), then
 //! the event's numbers, one word each.
 
-use crate::clocks::id::ClockId;
-use crate::events::event::{DropReason, Event};
+use crate::values::event::{DropReason, Event};
+use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::Nanos;
 

@@ -16,8 +16,8 @@
 //! reports (their `t` and `lag` too): nothing else computes a start, a due time, a due count
 //! or a lag.
 
-use crate::clocks::id::ClockId;
-use crate::events::event::Tick;
+use crate::values::event::Tick;
+use crate::values::id::ClockId;
 use crate::values::rate::{GridPoint, GridStep, Period};
 use crate::values::time::{Lag, Nanos};
 

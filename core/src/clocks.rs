@@ -9,12 +9,12 @@ use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
 
 use crate::clock::Clock;
-use crate::clocks::id::ClockId;
-use crate::clocks::id::ClockRef;
 use crate::config::{Checked, ClockConfig};
 use crate::error::ClockError;
 use crate::events::few::Sink;
 use crate::events::report::Report;
+use crate::values::id::ClockId;
+use crate::values::id::ClockRef;
 
 /// The clocks of a loop and their pending reports (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,7 @@ pub(crate) struct ClockSet {
     /// path's step).
     pending: bool,
     /// What the clock controls did since the latest step, reported at the next one (see
-    /// `events/report.rs`; the controls are `ClockMut`'s, in `clocks/view.rs`). Empty, without capacity, unless a control was used.
+    /// `events/report.rs`; the controls are `ClockMut`'s, in `state/clock_view.rs`). Empty, without capacity, unless a control was used.
     reports: Vec<Report>,
 }
 

@@ -7,14 +7,14 @@ use core::fmt;
 
 use crate::access::{Access, Exclusive, Shared};
 use crate::clock::Clock;
-use crate::clocks::id::ClockId;
-use crate::clocks::id::ClockRef;
-use crate::clocks::stats::ClockStats;
 use crate::config::{ClockConfig, Firing, Policy};
 use crate::error::ClockError;
-use crate::events::event::TickSpan;
 use crate::events::report::Report;
+use crate::state::stats::ClockStats;
 use crate::state::{Inner, LoopState};
+use crate::values::event::TickSpan;
+use crate::values::id::ClockId;
+use crate::values::id::ClockRef;
 use crate::values::rate::Period;
 use crate::values::time::Nanos;
 

@@ -1,10 +1,10 @@
 //! Adding and removing clocks while the loop runs.
 
-use crate::clocks::id::ClockId;
-use crate::clocks::id::ClockRef;
 use crate::config::ClockConfig;
 use crate::error::ClockError;
 use crate::state::LoopState;
+use crate::values::id::ClockId;
+use crate::values::id::ClockRef;
 use crate::values::time::Nanos;
 
 impl<T> LoopState<T> {

@@ -1,11 +1,11 @@
 //! Refusing a tick the shell could not run ([`LoopState::refuse`]): the tick stays due and
 //! runs again at the next step. The other run-time controls of a clock (rate, cap, phase,
 //! hysteresis, overstep, a reset of the grid) are [`ClockMut`](crate::ClockMut)'s, in
-//! `clocks/view.rs`; each takes effect at the next step, which reports what it changed.
+//! `state/clock_view.rs`; each takes effect at the next step, which reports what it changed.
 
-use crate::clocks::id::ClockRef;
 use crate::error::ClockError;
 use crate::state::LoopState;
+use crate::values::id::ClockRef;
 
 /// Refusing a tick the shell could not run. The per-clock controls are on
 /// [`ClockMut`](crate::ClockMut) ([`LoopState::clock_mut`]).

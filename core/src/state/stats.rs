@@ -3,9 +3,9 @@
 use alloc::borrow::Cow;
 
 use crate::clock::Clock;
-use crate::clocks::id::ClockId;
-use crate::clocks::id::ClockRef;
 use crate::state::{Inner, LoopState};
+use crate::values::id::ClockId;
+use crate::values::id::ClockRef;
 use crate::values::rate::Period;
 use crate::values::time::{Lag, Nanos};
 

@@ -6,9 +6,9 @@ use core::fmt;
 
 use crate::access::{Access, Exclusive, Shared};
 use crate::state::{Inner, LoopState};
-use crate::time::deltas::wrap;
 use crate::time::span::StepSpan;
 use crate::time::virtual_time::Virtual;
+use crate::values::rate::wrap;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::Nanos;
 

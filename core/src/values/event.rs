@@ -1,6 +1,6 @@
 //! What one step of the fold reports: updates, renders, sleeps, drops, and controls.
 
-use crate::clocks::id::ClockId;
+use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::{Lag, Nanos};
 
