@@ -3,6 +3,9 @@
 //! reports the next step gives). The one home of "which clock" (by id, by name, the alpha
 //! clock) and of the controls' reports; its fields are private, the step and the handles
 //! reach the clocks through the methods below.
+//!
+//! May call: `values`, `config`, `error`, `events` (the reports), `clock`. Called by `state`,
+//! `step` and `save`.
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;

@@ -1,4 +1,5 @@
-//! Loop configuration, checked once at construction.
+//! Loop configuration, checked once at construction: [`LoopConfig`], [`ClockConfig`] and the
+//! checked settings a clock keeps (`Checked`). May call: `values`, `error`.
 
 use alloc::borrow::Cow;
 use core::time::Duration;

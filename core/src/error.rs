@@ -1,50 +1,13 @@
-//! The typed errors, one per operation: building a rate or a scale ([`RateError`]), checking a
-//! loop's settings ([`ConfigError`]) and adding or removing a clock at run time
-//! ([`ClockError`]). A leaf module: it imports only the clock id from the rest of the crate.
+//! The typed errors of the loop's operations: checking a loop's settings ([`ConfigError`]) and
+//! adding or removing a clock at run time ([`ClockError`]). Building a rate or a scale has its
+//! own, [`RateError`](crate::RateError), beside the rate in `values/rate.rs`. May call only
+//! `values`.
 
 use alloc::borrow::Cow;
 use core::fmt;
 
 use crate::values::id::ClockId;
-
-/// An invalid tick rate or time scale, from the constructors of
-/// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RateError {
-    /// A tick rate (or one of its parts) was zero.
-    Zero,
-    /// A tick rate was NaN, infinite or negative.
-    Invalid,
-    /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
-    TooHigh,
-    /// A positive rate given as a float was below 1 µHz, the resolution of
-    /// [`Period::from_hz_f64`](crate::Period::from_hz_f64).
-    TooLow,
-    /// A tick length does not fit in 64-bit nanoseconds.
-    OutOfRange,
-    /// A time scale was NaN, infinite, negative, above 4,000 or had a zero denominator.
-    InvalidScale,
-}
-
-impl fmt::Display for RateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RateError::Zero => "tick rate must be greater than zero",
-            RateError::Invalid => "tick rate must be a finite, positive number",
-            RateError::TooHigh => "tick rate is too high: a tick must last at least 1 ns",
-            RateError::TooLow => {
-                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_duration for slower clocks)"
-            }
-            RateError::OutOfRange => "tick length does not fit in 64-bit nanoseconds (584 years)",
-            RateError::InvalidScale => {
-                "time scale must be a finite number in [0, 4000] with a non-zero denominator"
-            }
-        })
-    }
-}
-
-impl core::error::Error for RateError {}
+use crate::values::rate::RateError;
 
 /// An invalid loop setting, from [`LoopState::new`](crate::LoopState::new) (or a clock's
 /// settings, wrapped in [`ClockError::Config`] by

@@ -15,6 +15,8 @@
 //! single-stepping, the clock to its walked grid points, and a step's [`Run`] to the ticks it
 //! reports (their `t` and `lag` too): nothing else computes a start, a due time, a due count
 //! or a lag.
+//!
+//! A leaf under `clock` and `events`: it may call only `values`.
 
 use crate::values::event::Tick;
 use crate::values::id::ClockId;

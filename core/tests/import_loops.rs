@@ -1,6 +1,7 @@
-//! No import loop between the files of core (issue 36 §4.6): a leaf type lives beside the code
-//! that uses it. Each file's `use crate::…` lines (outside its test module) name the modules
-//! it imports; the graph they make has no cycle.
+//! No import loop in core: neither between its files (a leaf type lives beside the code that
+//! uses it) nor between its layers, the top-level folders and files that ARCHITECTURE.md maps
+//! (each layer calls only the layers below it). Each file's `use crate::…` lines (outside its
+//! test module) name the modules it imports; the graphs they make have no cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -59,6 +60,19 @@ fn imports(code: &str, me: &str, names: &BTreeSet<String>) -> BTreeSet<String> {
     ignore = "reads core/src from disk, which the WASI test runner does not open"
 )]
 fn core_has_no_import_loop() {
+    let mods = core_modules();
+    let names: BTreeSet<String> = mods.keys().cloned().collect();
+    let graph: BTreeMap<&String, BTreeSet<String>> = mods
+        .iter()
+        .map(|(m, code)| (m, imports(code, m, &names)))
+        .collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("import loop in core/src: {}", cycle.join(" -> "));
+    }
+}
+
+/// Every module of core/src and its code before its test module.
+fn core_modules() -> BTreeMap<String, String> {
     // Asked at run time: a test binary built for another checkout of the crate (a shared
     // target directory) still reads this one.
     let dir = std::env::var("CARGO_MANIFEST_DIR")
@@ -66,11 +80,46 @@ fn core_has_no_import_loop() {
     let src = Path::new(&dir).join("src");
     let mut mods = BTreeMap::new();
     modules(&src, "", &mut mods);
+    mods
+}
+
+#[test]
+#[cfg_attr(
+    target_os = "wasi",
+    ignore = "reads core/src from disk, which the WASI test runner does not open"
+)]
+fn core_layers_call_only_down() {
+    let mods = core_modules();
     let names: BTreeSet<String> = mods.keys().cloned().collect();
-    let graph: BTreeMap<&String, BTreeSet<String>> = mods
+    let layer = |m: &str| m.split("::").next().unwrap_or(m).to_owned();
+    let layers: BTreeSet<String> = names.iter().map(|m| layer(m)).collect();
+    // The crate root declares the layers and re-exports them: it is above all of them.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, code) in &mods {
+        if m == "lib" {
+            continue;
+        }
+        for to in imports(code, m, &names) {
+            if layer(&to) != layer(m) {
+                edges.entry(layer(m)).or_default().insert(layer(&to));
+            }
+        }
+    }
+    assert!(layers.len() >= 10, "the layers were not found: {layers:?}");
+    let graph: BTreeMap<&String, BTreeSet<String>> = layers
         .iter()
-        .map(|(m, code)| (m, imports(code, m, &names)))
+        .map(|l| (l, edges.get(l).cloned().unwrap_or_default()))
         .collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "layers of core/src that call each other (see ARCHITECTURE.md): {}",
+            cycle.join(" -> ")
+        );
+    }
+}
+
+/// A cycle of `graph`, if it has one.
+fn find_cycle(graph: &BTreeMap<&String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search for a back edge (white/grey/black).
     fn visit<'a>(
         m: &'a str,
@@ -102,8 +151,9 @@ fn core_has_no_import_loop() {
     let mut state = BTreeMap::new();
     for m in graph.keys() {
         let mut stack = Vec::new();
-        if let Some(cycle) = visit(m, &graph, &mut state, &mut stack) {
-            panic!("import loop in core/src: {}", cycle.join(" -> "));
+        if let Some(cycle) = visit(m, graph, &mut state, &mut stack) {
+            return Some(cycle);
         }
     }
+    None
 }

@@ -3,10 +3,14 @@
 //! The clock layer owns its fields: they are private to this module and its submodules
 //! (`firing.rs`: when ticks run and how a step fires them; `regrid.rs`: the run-time controls'
 //! grid moves; `saved.rs`: the clock's part of a save), and every other module reads and
-//! changes a clock through its methods.
+//! changes a clock through its methods. `overload.rs` is the backlog bound under sustained
+//! overload; `jitter.rs` the hysteresis band's memory of recent frames.
+//!
+//! May call: `values`, `config`, `grid` (every start, due time and lag), `events` (the rare
+//! events a clock rule reports, pushed through a `Sink`). Called by `clocks`, `step`, `state`
+//! (the views) and `save`.
 
 pub(crate) mod jitter;
-pub(crate) mod render_grid;
 
 use alloc::boxed::Box;
 

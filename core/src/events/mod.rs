@@ -1,6 +1,15 @@
 //! The events of one step as a compact description: a run per clock that updated, the rare
 //! events packed into one short list of words and the render. The [`Event`]s and [`Tick`]s
 //! are produced on demand, in the order the shell must handle them.
+//!
+//! Owns the buffers of a step's events: [`Events`] (this file: the total order and its
+//! iterators), the preallocated pool and the sink the rules push into (`few.rs`, packed words
+//! in `few/codec.rs`), the walk that turns a run into its ticks (`walk.rs`) and what a clock
+//! control did, to be reported (`report.rs`). Nothing allocates per frame once the pool is
+//! built.
+//!
+//! May call: `values` (the event vocabulary), `grid` (a run's ticks). Called by every layer
+//! that reports an event.
 
 pub(crate) mod few;
 pub(crate) mod report;

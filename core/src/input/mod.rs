@@ -1,6 +1,10 @@
 //! Input attribution: every timestamped input goes to exactly one tick, by time, whatever the
 //! frames (Bevy issue #6183: input in a frame with no tick is lost, input in a frame with two
 //! ticks is seen twice).
+//!
+//! [`InputQueue`] (this file) and the columns of blended values (`columns.rs`). May call:
+//! `values` and `state`, through its methods (the clock by id, the latest reading, the latest
+//! step's span), never its fields. Nothing below calls it.
 
 pub(crate) mod columns;
 
@@ -149,11 +153,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
             waiting: VecDeque::with_capacity(capacity),
             ready: VecDeque::with_capacity(capacity),
             given: VecDeque::with_capacity(capacity),
-            refusals_seen: state
-                .inner
-                .clocks
-                .clock_ref(clock)
-                .map_or(0, |c| c.refused()),
+            refusals_seen: state.clock_by_id(clock).map_or(0, |c| c.refused()),
         }
     }
 
@@ -180,9 +180,10 @@ impl<I, T: Timestamp> InputQueue<I, T> {
     /// inputs pushed since, by the rule for late input (see **Late** in the
     /// [type's docs](InputQueue)).
     pub fn observe(&mut self, state: &LoopState<T>) {
-        let s = &*state.inner;
-        let Some(now) = s.real.latest() else { return };
-        let span = &s.span;
+        let Some(now) = state.latest_real() else {
+            return;
+        };
+        let span = state.latest_span();
         while let Some(&(real, _)) = self.waiting.front() {
             if real > now {
                 break;
@@ -209,7 +210,7 @@ impl<I, T: Timestamp> InputQueue<I, T> {
         I: Clone,
     {
         self.observe(state);
-        let clock = state.inner.clocks.clock_ref(self.clock);
+        let clock = state.clock_by_id(self.clock);
         let before = match clock {
             Some(c) if tick.clock == self.clock => {
                 if c.refused() != self.refusals_seen {

@@ -7,7 +7,6 @@ use alloc::vec::Vec;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::clock::render_grid::RenderCap;
 use crate::clock::{Broken, Clock, ClockIn};
 use crate::clocks::ClockSet;
 use crate::events::few::Pool;
@@ -15,6 +14,7 @@ use crate::events::report::Report;
 use crate::save::check::{FORMAT, StateError, check_controls, check_reports};
 use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
 use crate::time::real::Real;
+use crate::time::render_cap::RenderCap;
 use crate::time::span::StepSpan;
 use crate::time::virt::SubNanos;
 use crate::time::virtual_time::{SavedVirtual, Virtual};

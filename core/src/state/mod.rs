@@ -1,6 +1,19 @@
-//! `LoopState`: the loop's whole state as a value (a handle to one box), its construction and
-//! its controls. The step itself is in `step/mod.rs` (fast path) and `step/general.rs`; clocks are
-//! added and removed in `state/add_remove.rs`.
+//! `LoopState`: the loop's whole state as a value (a handle to one box), its construction, and
+//! every method a user calls on it but the step (which is `step/`'s):
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | [`LoopState`], its parts (`Inner`: real and virtual time, the span, the clocks, the render cap, the event pool) and `new` |
+//! | `virtual_view.rs`, `real_view.rs` | the virtual-time and real-time views and handles (pause, scale, single steps; max frame delta, render cap) |
+//! | `clock_view.rs` | one clock's view and handle ([`ClockMut`](crate::ClockMut): the per-clock controls) |
+//! | `stats.rs` | the clocks' numbers ([`ClockStats`](crate::ClockStats)) and which clock is which |
+//! | `add_remove.rs`, `refuse.rs` | adding and removing clocks at run time; refusing a tick |
+//! | `anchor.rs` | moving a state to another time axis (`rebase`, `resume_at`) |
+//! | `as_of.rs`, `cursor.rs` | reading the state as of one event of a step (`as_of`, `hand_on`) |
+//!
+//! May call: `values`, `config`, `grid`, `events`, `clock`, `clocks`, `time`, `access`. The
+//! views change a layer's fields only through that layer's methods. Called by `step`,
+//! `input` and `save`.
 
 pub(crate) mod virtual_view;
 
@@ -21,15 +34,17 @@ pub(crate) mod cursor;
 use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};
 
-use crate::clock::render_grid::RenderCap;
+use crate::clock::Clock;
 use crate::clocks::ClockSet;
 use crate::config::LoopConfig;
 use crate::error::ConfigError;
 use crate::events::few::Pool;
 use crate::state::cursor::Cursor;
 use crate::time::real::Real;
+use crate::time::render_cap::RenderCap;
 use crate::time::span::StepSpan;
 use crate::time::virtual_time::Virtual;
+use crate::values::id::ClockId;
 use crate::values::time::{Nanos, Timestamp};
 
 /// A clock control (rate change, discarded ticks) waits in the clocks' reports (its bit in the
@@ -264,7 +279,7 @@ pub(crate) struct Inner<T> {
     pub(crate) virt: Virtual,
     /// The clocks, the alpha clock and the controls' reports (see `clocks.rs`).
     pub(crate) clocks: ClockSet,
-    /// The render cap and its next slot (see `clock/render_grid.rs`).
+    /// The render cap and its next slot (see `time/render_cap.rs`).
     pub(crate) render: RenderCap,
     /// What the latest step covered (see `time/span.rs`, `time/deltas.rs`).
     pub(crate) span: StepSpan,
@@ -275,6 +290,25 @@ pub(crate) struct Inner<T> {
     /// Where the readings stand while a handler holds the state (see `state/as_of.rs`): never
     /// saved, never read by the step.
     pub(crate) cursor: Cursor,
+}
+
+/// What the layers above the state (the input queue) read of it, through the layers' own
+/// methods rather than its fields.
+impl<T> LoopState<T> {
+    /// The clock with id `id`, if the loop has it.
+    pub(crate) fn clock_by_id(&self, id: ClockId) -> Option<&Clock> {
+        self.inner.clocks.clock_ref(id)
+    }
+
+    /// The latest real-time reading, in ns since the start (`None` before the first step).
+    pub(crate) fn latest_real(&self) -> Option<u64> {
+        self.inner.real.latest()
+    }
+
+    /// What the latest step covered (see `time/span.rs`).
+    pub(crate) fn latest_span(&self) -> &StepSpan {
+        &self.inner.span
+    }
 }
 
 impl<T: Timestamp> LoopState<T> {

@@ -2,6 +2,19 @@
 //! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
 //! paused). Several such clocks take the fast path of `step/several.rs`; everything else takes the
 //! general path in `step/general.rs`. The rules all share are in `step/rules.rs`.
+//!
+//! | body | runs when | kept apart because | kept equal to the general path by |
+//! |---|---|---|---|
+//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | it counts the due ticks at once and reads no scale: 209 / 415 / 834 instructions a frame at 0 / 1 / 8 updates against about 3× that on the general path | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
+//! | `advance_plain_several` (`several.rs`) | two or more such clocks | a merge by due time without policies or scale: 4 and 16 clocks cost 1.18 / 1.04 × as many single loops | `step/several_tests.rs` |
+//! | `run_merged` (`general.rs`) | everything else that ticks | the general body | the properties in `core/tests/` |
+//! | `run_lone_constant_rate` (`general.rs`) | one constant-rate clock | a slot's own rule (sleep to the slot, no merge) | `core/tests/oracle.rs` against the naive loops |
+//! | `run_stepping` (`stepping.rs`) | a single-step request while paused | its ticks are asked for, not due | `core/tests/stepping.rs` |
+//!
+//! Every body ends each clock's step through the same rules in `rules.rs` (the Deferred rule,
+//! the backlog bound, the end-of-time report, the wake and the deadline).
+//!
+//! May call every layer below `state`, and `state`. Called by the crate root only.
 
 #[cfg(test)]
 mod fast_path_tests;

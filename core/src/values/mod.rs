@@ -1,4 +1,13 @@
-//! Values (TODO doc)
+//! The values the API speaks in, with no behaviour beyond their own arithmetic: rates and
+//! time scales as exact fractions ([`Period`](crate::Period), [`TimeScale`](crate::TimeScale)),
+//! times ([`Nanos`](crate::Nanos), [`Lag`](crate::Lag), [`Timestamp`](crate::Timestamp)), clock
+//! ids and the ways to name a clock ([`ClockId`](crate::ClockId), [`ClockRef`](crate::ClockRef)),
+//! the event vocabulary a step reports in ([`Event`](crate::Event), [`Tick`](crate::Tick),
+//! [`Render`](crate::Render), ...), and blending ([`Interpolate`](crate::Interpolate),
+//! [`Extrapolate`](crate::Extrapolate), the glam and mint impls).
+//!
+//! The bottom layer: it calls nothing else in the crate. A rate's error, [`RateError`](crate::RateError),
+//! lives beside it in `rate.rs`.
 
 pub(crate) mod event;
 pub(crate) mod extrapolate;

@@ -1,10 +1,48 @@
 //! Exact rational tick lengths and time scales, and the integer walk over a tick grid.
 
+use core::fmt;
 use core::time::Duration;
 
-use crate::error::RateError;
-
 const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+/// An invalid tick rate or time scale, from the constructors of
+/// [`Period`](crate::Period) and [`TimeScale`](crate::TimeScale).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RateError {
+    /// A tick rate (or one of its parts) was zero.
+    Zero,
+    /// A tick rate was NaN, infinite or negative.
+    Invalid,
+    /// A tick would be shorter than one nanosecond (a rate above 1 GHz).
+    TooHigh,
+    /// A positive rate given as a float was below 1 µHz, the resolution of
+    /// [`Period::from_hz_f64`](crate::Period::from_hz_f64).
+    TooLow,
+    /// A tick length does not fit in 64-bit nanoseconds.
+    OutOfRange,
+    /// A time scale was NaN, infinite, negative, above 4,000 or had a zero denominator.
+    InvalidScale,
+}
+
+impl fmt::Display for RateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RateError::Zero => "tick rate must be greater than zero",
+            RateError::Invalid => "tick rate must be a finite, positive number",
+            RateError::TooHigh => "tick rate is too high: a tick must last at least 1 ns",
+            RateError::TooLow => {
+                "tick rate is too low: from_hz_f64 resolves 1 µHz (use from_duration for slower clocks)"
+            }
+            RateError::OutOfRange => "tick length does not fit in 64-bit nanoseconds (584 years)",
+            RateError::InvalidScale => {
+                "time scale must be a finite number in [0, 4000] with a non-zero denominator"
+            }
+        })
+    }
+}
+
+impl core::error::Error for RateError {}
 
 /// Rounds a finite, non-negative float to the nearest integer (halves up), saturating; `core`
 /// has no `f64::round` without `std`.
