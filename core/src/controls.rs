@@ -4,7 +4,7 @@
 //! tick the shell could not run. Each takes effect at the next step; what it changed is
 //! reported there.
 
-use crate::error::ClockError;
+use crate::error::RefuseError;
 use crate::id::ClockRef;
 use crate::state::LoopState;
 
@@ -64,9 +64,9 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`] for no clock of this loop,
-    /// [`ClockError::NotRefusable`] for a tick that breaks the rules above; the state
-    /// is unchanged.
+    /// [`RefuseError::NoSuchClock`] for no clock of this loop (the lookup's
+    /// [`NoSuchClock`](crate::NoSuchClock)), [`RefuseError::NotRefusable`] for a tick that
+    /// breaks the rules above; the state is unchanged.
     ///
     /// # Examples
     ///
@@ -88,13 +88,13 @@ impl<T> LoopState<T> {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
         index: u64,
-    ) -> Result<(), ClockError> {
+    ) -> Result<(), RefuseError> {
         let clocks = &mut self.inner.clocks;
         let i = clocks.position(clock.into())?;
         if clocks.refuse(i, index) {
             Ok(())
         } else {
-            Err(ClockError::NotRefusable {
+            Err(RefuseError::NotRefusable {
                 clock: clocks[i].id(),
                 index,
             })
