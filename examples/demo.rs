@@ -195,7 +195,7 @@ fn run(o: &Options) -> Result<(), String> {
                         o.tick_hz,
                         o.render_hz,
                         if o.interpolate { "on" } else { "off (--no-interp)" },
-                        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+                        state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
                         alpha
                     );
                     draw_error = draw(&mut out, &positions, &header).err();

@@ -65,7 +65,7 @@ fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
     }
     let (rollback, world) = (&test.rollback, &test.game);
     let s = rollback.stats();
-    if state.clock_stats(state.alpha_clock()).unwrap().ticks_run != s.frames {
+    if state.clock(state.alpha_clock()).unwrap().stats().ticks_run != s.frames {
         return Err("the loop's ticks and the frames disagree".into());
     }
     println!(

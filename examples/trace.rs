@@ -289,7 +289,13 @@ fn ms(ns: u64) -> String {
 }
 
 fn line(state: &LoopState, at: u64, event: &Event<Nanos>, format: Format) -> String {
-    let name = |c| state.clock_stats(c).map_or(Cow::Borrowed("?"), |s| s.name);
+    let name = |c| {
+        state
+            .clock(c)
+            .ok()
+            .map(|c| c.stats())
+            .map_or(Cow::Borrowed("?"), |s| s.name)
+    };
     let many = state.clock_names().count() > 1;
     match (format, event) {
         (Format::Jsonl | Format::Svg, e) => {
@@ -472,7 +478,7 @@ fn run(a: &Args) -> Result<(), String> {
                     clock,
                     ..
                 } => {
-                    let rate = state.clock_stats(clock).map(|c| c.rate);
+                    let rate = state.clock(clock).map(|c| c.stats().rate).ok();
                     if let Some(rate) = rate {
                         let (from, to) = (
                             rate.tick_start_nanos(first),

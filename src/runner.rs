@@ -30,7 +30,7 @@
 //!             updates += 1;
 //!         }
 //!     },
-//!     |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 4,
+//!     |state| state.clock("main").map_or(0, |c| c.stats().ticks_run) < 4,
 //! );
 //! assert!(updates >= 4);
 //! # Ok::<(), tickfold::ConfigError>(())
@@ -462,7 +462,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// let mut runner = Runner::new(state, RealTime, SpinSleep::default());
     /// let mut worst_ns = 0;
     /// // What `run` does, written out: a frame, then sleep until its deadline.
-    /// while runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) < 3 {
+    /// while runner.state().clock("main").map_or(0, |c| c.stats().ticks_run) < 3 {
     ///     if let Some(deadline) = runner.frame(|_event, _state| {}) {
     ///         worst_ns = worst_ns.max(runner.wait_until(deadline)); // how late the wake-up was
     ///     }
@@ -494,10 +494,10 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///         Event::Render(_frame) => drawn += 1,               // draw at `_frame.alpha`
     ///         _ => {}
     ///     },
-    ///     |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 5, // asked before every frame: 50 ms of real time
+    ///     |state| state.clock("main").map_or(0, |c| c.stats().ticks_run) < 5, // asked before every frame: 50 ms of real time
     /// );
-    /// assert!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) >= 5 && drawn >= 1);
-    /// assert!((position - runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) as f64 * 0.01).abs() < 1e-9);
+    /// assert!(runner.state().clock("main").map_or(0, |c| c.stats().ticks_run) >= 5 && drawn >= 1);
+    /// assert!((position - runner.state().clock("main").map_or(0, |c| c.stats().ticks_run) as f64 * 0.01).abs() < 1e-9);
     /// # Ok::<(), tickfold::ConfigError>(())
     /// ```
     pub fn run(
@@ -548,7 +548,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     ///     _ => {}
     /// });
     /// assert_eq!(game.updates, 120);
-    /// assert_eq!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run), 120);
+    /// assert_eq!(runner.state().clock("main").map_or(0, |c| c.stats().ticks_run), 120);
     /// assert!(!runner.has_pending_events()); // exited on a render: ready to save
     /// # Ok::<(), tickfold::ConfigError>(())
     /// ```

@@ -39,7 +39,7 @@
 //!         match event {
 //!             Event::Update(tick) => {
 //!                 (self.previous, self.height) = (self.height, self.height + tick.dt_secs());
-//!                 if state.clock_stats("main").map_or(0, |s| s.ticks_run) == 600 {
+//!                 if state.clock("main").map_or(0, |c| c.stats().ticks_run) == 600 {
 //!                     ctl.exit(); // ten seconds at 60 Hz
 //!                 }
 //!             }
@@ -70,7 +70,7 @@
 //! let runner = Runner::new(LoopState::new(config, Instant::now())?, RealTime, NoSleep);
 //! let mut app = App::new(runner, Ball::default());
 //! EventLoop::new()?.run_app(&mut app)?;
-//! println!("{} ticks, {} redraws", app.runner().state().clock_stats("main").map_or(0, |s| s.ticks_run), app.redraws_requested());
+//! println!("{} ticks, {} redraws", app.runner().state().clock("main").map_or(0, |c| c.stats().ticks_run), app.redraws_requested());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -70,8 +70,9 @@ fn the_fake_clock_gives_exact_ticks_and_a_blend_computed_by_hand() {
     assert_eq!(
         runner
             .state()
-            .clock_stats(runner.state().alpha_clock())
+            .clock(runner.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         60
     );

@@ -176,14 +176,14 @@ fn a_handler_reads_every_time_and_clock_value_through_a_shared_state() {
     let names: Vec<&str> = seen.clocks.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["main", "ai", "net"]);
     let ai = &seen.clocks[1];
-    assert_eq!(Some(ai.id), runner.state().clock_id("ai"));
+    assert_eq!(runner.state().clock("ai").map(|c| c.id()), Ok(ai.id));
     assert_eq!(
         (ai.rate, ai.max_updates),
         (Period::from_hz(10).unwrap(), Some(3))
     );
     assert_eq!((ai.phase, ai.hysteresis), (0.5, 0.25));
     assert_eq!((ai.policy, ai.firing), (Policy::CatchUp, Firing::Nearest));
-    assert_eq!(ai.stats, runner.state().clock_stats("ai").unwrap());
+    assert_eq!(ai.stats, runner.state().clock("ai").unwrap().stats());
     assert_eq!(seen.clocks[0].stats.ticks_run, 26); // 520 ms of 20 ms ticks
     assert_eq!(seen.clocks[2].policy, Policy::DropAndRest);
 }

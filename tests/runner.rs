@@ -73,8 +73,9 @@ fn waits_for_exactly_the_deadlines_and_never_drifts() {
     assert!(clock.now().0 > r.state().real_time().elapsed().0);
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         rate.ticks_in(r.state().real_time().elapsed().0)
     );
@@ -144,17 +145,17 @@ fn dropped_slots_keep_a_frame_indexed_animation_in_sync() {
     let s = r.state();
     assert!(dropped > 0);
     assert_eq!(
-        s.clock_stats(s.alpha_clock()).unwrap().next_tick,
+        s.clock(s.alpha_clock()).unwrap().stats().next_tick,
         draws + dropped,
         "every lost slot was reported"
     );
     assert_eq!(
-        s.clock_stats(s.alpha_clock()).unwrap().ticks_dropped,
+        s.clock(s.alpha_clock()).unwrap().stats().ticks_dropped,
         dropped
     );
     assert_ne!(
         naive % FRAMES,
-        s.clock_stats(s.alpha_clock()).unwrap().next_tick % FRAMES,
+        s.clock(s.alpha_clock()).unwrap().stats().next_tick % FRAMES,
         "the naive counter fell out of sync"
     );
 }
@@ -174,8 +175,9 @@ fn no_sleep_leaves_pacing_to_the_caller() {
     assert_eq!(renders, 144);
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         49,
         "50 Hz over 143/144 s"
@@ -280,8 +282,9 @@ fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
     assert!((2..=64).contains(&tries), "{tries} sleeps");
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         2,
         "the fold was stepped once for tick 1"
@@ -291,8 +294,9 @@ fn a_sleeper_that_never_wakes_in_time_leaves_the_update_for_a_later_frame() {
     assert_eq!(frame_updates(&mut r, &clock).1, vec![]);
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         2
     );
@@ -400,7 +404,7 @@ fn manual_time_is_both_the_clock_and_the_sleeper() {
                 clock.advance(std::time::Duration::from_millis(3)); // the update's work
             }
         },
-        |s| s.clock_stats(s.alpha_clock()).unwrap().ticks_run < 6_000,
+        |s| s.clock(s.alpha_clock()).unwrap().stats().ticks_run < 6_000,
     );
     assert_eq!(seen.len(), 6_000);
     for (k, (index, at)) in seen.iter().enumerate() {
@@ -408,8 +412,9 @@ fn manual_time_is_both_the_clock_and_the_sleeper() {
     }
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_dropped,
         0
     );
@@ -449,8 +454,9 @@ fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
     assert!(r.has_pending_events(), "update 8 was not its step's last");
     let ran = r
         .state()
-        .clock_stats(r.state().alpha_clock())
+        .clock(r.state().alpha_clock())
         .unwrap()
+        .stats()
         .ticks_run;
     assert_eq!(ran, 10, "the step at 105 ms ran ticks 7 to 9");
     // The next frame hands on the rest of that step first, without stepping the fold again.
@@ -463,8 +469,9 @@ fn a_handler_that_exits_after_n_updates_stops_exactly_there() {
     assert_eq!(rest, (9..ran).collect::<Vec<u64>>());
     assert_eq!(
         r.state()
-            .clock_stats(r.state().alpha_clock())
+            .clock(r.state().alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run,
         ran
     );

@@ -32,7 +32,7 @@ fn physics_ai(times: &[u64]) -> Runner<Nanos, Script, NoSleep> {
 type Seen = Vec<(u64, u64, Nanos)>;
 
 fn read_ai(event: &Event<Nanos>, state: &LoopState<Nanos>, seen: &mut Seen) {
-    let ai = state.clock_id("ai").unwrap();
+    let ai = state.clock("ai").unwrap().id();
     if let Event::Update(tick) = event {
         if tick.clock == ai {
             let physics = state.clock("physics").unwrap().latest_tick().unwrap();

@@ -114,9 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tally = &app.world().resource::<Tally>().0;
     for name in ["physics", "net", "ai"] {
         let (run, dropped, deferred, last) = tally.get(name).copied().unwrap_or_default();
-        let stats = state
-            .clock_stats(state.clock_id(name).ok_or("clock")?)
-            .ok_or("stats")?;
+        let stats = state.clock(name)?.stats();
         println!(
             "  {name:>7}: {run:>4} ticks run, {dropped:>3} dropped (reported), {deferred} deferred, last tick #{last}, {} due",
             stats.ticks_due

@@ -174,7 +174,7 @@ impl TickInputApp for App {
         let Some(tf) = world.get_resource::<Tickfold>() else {
             panic!("add_tick_input: add the TickfoldPlugin first");
         };
-        let Some(id) = tf.state.clock_id(clock) else {
+        let Ok(id) = tf.state.clock(clock).map(|c| c.id()) else {
             panic!("add_tick_input: the loop has no clock {clock:?}");
         };
         assert!(

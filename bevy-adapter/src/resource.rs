@@ -8,8 +8,8 @@ use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_time::{Fixed, Time};
 use tickfold_core::{
-    ClockConfig, ClockError, ClockId, ClockMut, ClockRef, Events, LoopState, Nanos, Period, Render,
-    Tick,
+    ClockConfig, ClockId, ClockMut, ClockRef, ConfigError, Events, LoopState, Nanos, NoSuchClock,
+    Period, RemoveClockError, Render, Tick,
 };
 
 /// The tickfold loop of the app, stepped once per frame by [`TickfoldPlugin`](crate::TickfoldPlugin),
@@ -230,7 +230,7 @@ impl Tickfold {
             .clock_names()
             .map(|name| {
                 (
-                    state.clock_id(name).expect("the loop's own clock"),
+                    state.clock(name).expect("the loop's own clock").id(),
                     Arc::from(name),
                 )
             })
@@ -293,11 +293,11 @@ impl Tickfold {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    /// [`NoSuchClock`]: no clock of the loop answers to `clock`.
     pub fn clock_mut<'a>(
         &mut self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockMut<'_>, ClockError> {
+    ) -> Result<ClockMut<'_>, NoSuchClock> {
         self.touch();
         self.state.clock_mut(clock)
     }
@@ -313,7 +313,7 @@ impl Tickfold {
         label: impl ScheduleLabel,
         config: ClockConfig,
         start: Option<Nanos>,
-    ) -> Result<ClockId, ClockError> {
+    ) -> Result<ClockId, ConfigError> {
         let name: Arc<str> = Arc::from(config.name());
         let rate = config.rate();
         self.touch();
@@ -332,7 +332,7 @@ impl Tickfold {
     pub fn remove_clock<'a>(
         &mut self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockId, ClockError> {
+    ) -> Result<ClockId, RemoveClockError> {
         self.touch();
         let id = self.state.remove_clock(clock)?;
         self.clocks.retain(|c| c.id != id);
@@ -356,29 +356,23 @@ impl Tickfold {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    /// [`NoSuchClock::Name`] or [`NoSuchClock::Id`]: no clock of the loop answers to `clock`.
     pub fn fixed_time<'a>(
         &self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<&Time<Fixed>, ClockError> {
-        let id = match clock.into() {
-            ClockRef::Id(id) => id,
-            ClockRef::Name(name) => self
-                .state
-                .clock_id(&name)
-                .ok_or_else(|| ClockError::UnknownClock(name.into_owned().into()))?,
-        };
+    ) -> Result<&Time<Fixed>, NoSuchClock> {
+        let id = self.state.clock(clock)?.id();
         self.clocks
             .iter()
             .find(|c| c.id == id)
             .map(|c| &c.fixed)
-            .ok_or(ClockError::UnknownId(id))
+            .ok_or(NoSuchClock::Id(id))
     }
 
     /// The render of the latest frame in which time passed: alpha and lag of the alpha clock
     /// (`None` before the first such frame and after `load_world` (feature `serde`) until
     /// the next). Any clock's alpha at the latest step is
-    /// [`LoopState::alpha`](tickfold_core::LoopState::alpha) on [`state`](Self::state), which
+    /// [`ClockHandle::alpha`](tickfold_core::ClockHandle::alpha) on [`state`](Self::state), which
     /// interpolated transforms read.
     #[must_use]
     pub fn render(&self) -> Option<Render> {
@@ -404,9 +398,7 @@ impl Tickfold {
     /// the loop's own count, [`ClockStats::ticks_run`](tickfold_core::ClockStats::ticks_run).
     #[must_use]
     pub fn clock_ticks_run(&self, id: ClockId) -> u64 {
-        self.state
-            .clock_stats(id)
-            .map_or(0, |stats| stats.ticks_run)
+        self.state.clock(id).map_or(0, |c| c.stats().ticks_run)
     }
 
     /// Clock `id`'s name, shared (empty for a clock the loop does not have).

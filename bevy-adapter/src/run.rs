@@ -88,7 +88,7 @@ pub fn run_tickfold_clocks(world: &mut World) {
     for c in &mut tf.clocks {
         // A clock whose grid a written overstep moved: the loop's own lag.
         let lag = if c.moved {
-            tf.state.clock_stats(c.id).map(|s| s.lag)
+            tf.state.clock(c.id).map(|c| c.stats().lag).ok()
         } else {
             None
         };

@@ -389,7 +389,7 @@ pub fn load_world<C: ComponentSet>(
         return Err(LoadError::NoPlugin);
     };
     for name in save.state.clock_names() {
-        let id = save.state.clock_id(name);
+        let id = save.state.clock(name).ok().map(|c| c.id());
         if id.is_none_or(|id| !tf.clocks.iter().any(|c| c.id == id && c.label.is_some())) {
             return Err(LoadError::UnknownClock(name.to_owned()));
         }
@@ -412,7 +412,7 @@ pub fn load_world<C: ComponentSet>(
             // written to `Time<Fixed>`): its lag says where it stands. A slot ran at its
             // start: its overstep is virtual time past the slot's end.
             let lag = (clock.policy() == tickfold_core::Policy::CatchUp)
-                .then(|| tf.state.clock_stats(entry.id).map(|s| s.lag))
+                .then(|| tf.state.clock(entry.id).map(|c| c.stats().lag).ok())
                 .flatten();
             entry.restore(clock.latest_tick(), clock.rate(), tf.now, lag);
         }

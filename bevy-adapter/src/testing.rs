@@ -207,7 +207,7 @@ fn ticks(world: &World) -> Vec<(String, u64)> {
             tf.state
                 .clock_names()
                 .map(|name| {
-                    let id = tf.state.clock_id(name);
+                    let id = tf.state.clock(name).ok().map(|c| c.id());
                     (name.to_owned(), id.map_or(0, |id| tf.clock_ticks_run(id)))
                 })
                 .collect()

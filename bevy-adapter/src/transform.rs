@@ -26,7 +26,7 @@ pub struct BeforeTick;
 /// [`TickfoldPlugin::alpha_clock`](crate::TickfoldPlugin::alpha_clock) chose another), or any
 /// clock with [`on`](Self::on). Move the entity in that clock's schedule: it is captured on
 /// that clock's ticks (the one capture rule) and drawn at that clock's alpha
-/// ([`LoopState::alpha`](tickfold_core::LoopState::alpha)), so entities moved by a 60 Hz
+/// ([`ClockHandle::alpha`](tickfold_core::ClockHandle::alpha)), so entities moved by a 60 Hz
 /// clock and by a 10 Hz one are each drawn between their own ticks. Which parts blend
 /// (translation, rotation, scale), and how ([`TransformEasing`]).
 ///
@@ -42,7 +42,7 @@ pub struct BeforeTick;
 /// assert_eq!(all.clock, None); // the alpha clock's ticks and alpha
 /// let moved = TransformInterpolation::translation_only().easing(TransformEasing::Extrapolate);
 /// assert!(moved.translation && !moved.rotation);
-/// // Clock 1: the first extra clock (`Tickfold::state().clock_id("ai")` by name).
+/// // Clock 1: the first extra clock (`Tickfold::state().clock("ai")?.id()` by name).
 /// let ai = TransformInterpolation::default().on(ClockId(1));
 /// assert_eq!(ai.clock, Some(ClockId(1)));
 /// ```
@@ -104,7 +104,7 @@ impl TransformInterpolation {
         self
     }
 
-    /// Follows clock `clock` (its id: `Tickfold::state().clock_id(name)`, or what
+    /// Follows clock `clock` (its id: `Tickfold::state().clock(name)?.id()`, or what
     /// [`Tickfold::add_clock`](crate::Tickfold::add_clock) returned): captured on its ticks,
     /// drawn at its alpha. Move the entity in that clock's schedule.
     #[must_use]
@@ -235,7 +235,7 @@ pub enum TransformInterpolationSystems {
 ///   everything from `First` to `PostUpdate` (the clock schedules, `Update`) sees and writes
 ///   tick values, never a blend.
 /// * **Blend**: in `PostUpdate`, before `TransformSystems::Propagate`, at the alpha of the
-///   clock each entity follows ([`LoopState::alpha`](tickfold_core::LoopState::alpha) after
+///   clock each entity follows ([`ClockHandle::alpha`](tickfold_core::ClockHandle::alpha) after
 ///   the frame's step: for the alpha clock, the render's).
 /// * **Teleports** ([`TransformHistory::teleport`]) show the current transform until the next
 ///   capture; an entity **spawned** since the last capture (no previous transform yet) shows
@@ -482,7 +482,7 @@ fn blend_transforms(
 /// transform) and tick length in seconds.
 fn clock_blend(tf: &Tickfold, clock: ClockId) -> (f64, f64) {
     let state = tf.state();
-    let alpha = state.alpha(clock).unwrap_or(1.0);
+    let alpha = state.clock(clock).map_or(1.0, |c| c.alpha());
     let alpha = if alpha.is_nan() {
         0.0
     } else {

@@ -70,8 +70,8 @@ struct Mirror {
 impl Mirror {
     fn new() -> Mirror {
         let state = plugin().build_state(Duration::from_micros(15_625)).unwrap();
-        let physics = state.clock_id("physics").unwrap();
-        let ai = state.clock_id("ai").unwrap();
+        let physics = state.clock("physics").unwrap().id();
+        let ai = state.clock("ai").unwrap().id();
         Mirror {
             presses: InputQueue::for_clock(&state, physics, 0),
             orders: InputQueue::for_clock(&state, ai, 0),

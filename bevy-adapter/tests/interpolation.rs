@@ -467,8 +467,9 @@ fn each_entity_follows_its_own_clock() {
         .world()
         .resource::<Tickfold>()
         .state()
-        .clock_id("slow")
-        .unwrap();
+        .clock("slow")
+        .unwrap()
+        .id();
     let on_main = app
         .world_mut()
         .spawn((

@@ -13,7 +13,7 @@ use core::ops::{Index, IndexMut};
 
 use crate::clock::Clock;
 use crate::config::{Checked, ClockConfig};
-use crate::error::ClockError;
+use crate::error::{NoSuchClock, RemoveClockError};
 use crate::events::few::Sink;
 use crate::events::report::Report;
 use crate::values::id::ClockId;
@@ -187,18 +187,18 @@ impl ClockSet {
             .map(|c| c.id())
     }
 
-    pub(crate) fn position(&self, clock: ClockRef<'_>) -> Result<usize, ClockError> {
+    pub(crate) fn position(&self, clock: ClockRef<'_>) -> Result<usize, NoSuchClock> {
         match clock {
             ClockRef::Id(id) => self
                 .clocks
                 .iter()
                 .position(|c| c.id() == id)
-                .ok_or(ClockError::UnknownId(id)),
+                .ok_or(NoSuchClock::Id(id)),
             ClockRef::Name(name) => self
                 .clocks
                 .iter()
                 .position(|c| c.config().name == name)
-                .ok_or_else(|| ClockError::UnknownClock(Cow::Owned(name.into_owned()))),
+                .ok_or_else(|| NoSuchClock::Name(Cow::Owned(name.into_owned()))),
         }
     }
 
@@ -217,9 +217,9 @@ impl ClockSet {
 
     /// Removes clock `i` and its unreported reports; if it drove the alpha, the fastest
     /// remaining clock does ([`ClockSet::fastest`]). Refused for the last clock.
-    pub(crate) fn remove(&mut self, i: usize) -> Result<ClockId, ClockError> {
+    pub(crate) fn remove(&mut self, i: usize) -> Result<ClockId, RemoveClockError> {
         if self.clocks.len() == 1 {
-            return Err(ClockError::LastClock);
+            return Err(RemoveClockError::LastClock);
         }
         let id = self.clocks.remove(i).id();
         self.reports.retain(|r| r.clock() != id);

@@ -96,7 +96,7 @@ impl ClockConfig {
     ///
     /// The name is a literal (`"physics"`, kept as a `&'static str`, no allocation) or a name
     /// chosen at run time (a `String`, owned by the config and then by the loop, freed with
-    /// it). Lookups by name ([`LoopState::clock_id`](crate::LoopState::clock_id), the
+    /// it). Lookups by name ([`LoopState::clock`](crate::LoopState::clock), the
     /// controls) take any `&str`.
     ///
     /// # Examples
@@ -154,7 +154,7 @@ impl ClockConfig {
     ///     .max_frame_delta(None) // keep every tick of the long frame
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").unwrap();
+    /// let ai = state.clock("ai").unwrap().id();
     /// let events = state.advance(Nanos::from_millis(577));
     /// let ran: Vec<u64> = events.updates().filter(|t| t.clock == ai).map(|t| t.index).collect();
     /// assert_eq!(ran, [0, 1]);
@@ -343,7 +343,7 @@ impl LoopConfig {
     /// assert_eq!(config.rate(), Period::from_hz(60)?);
     /// assert_eq!(config.clocks()[0].name(), "main");
     /// let state = LoopState::new(config, Nanos(0))?;
-    /// assert_eq!(state.clock_id("main"), Some(state.alpha_clock()));
+    /// assert_eq!(state.clock("main").map(|c| c.id()), Ok(state.alpha_clock()));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -502,7 +502,7 @@ impl LoopConfig {
     /// let config = LoopConfig::new(Period::from_hz(60)?) // "main": physics
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let ai = state.clock("ai").expect("declared above").id();
     /// let events = state.advance(Nanos::from_millis(100));
     /// // The updates of both clocks come merged by due time; `tick.clock` says whose each is.
     /// let ai_ticks = events.updates().filter(|tick| tick.clock == ai).count();
@@ -523,7 +523,7 @@ impl LoopConfig {
     /// the same rate tie, and the first declared of them wins: their alpha grids are the same
     /// up to phase, so nothing but a constant offset depends on the order. With one clock,
     /// that clock. A name that is not one of the loop's clocks is refused by
-    /// [`LoopState::new`](crate::LoopState::new) ([`ConfigError::UnknownClock`]).
+    /// [`LoopState::new`](crate::LoopState::new) ([`ConfigError::AlphaClock`]).
     ///
     /// The choice is made once, when the loop is built, and kept: a clock added at run time
     /// ([`LoopState::add_clock`](crate::LoopState::add_clock)), even a faster one, or a rate
@@ -541,13 +541,13 @@ impl LoopConfig {
     /// let config = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?))
     ///     .clock(ClockConfig::new("physics", Period::from_hz(30)?));
     /// let mut state = LoopState::new(config.clone(), Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics"));
+    /// assert_eq!(state.clock("physics").map(|c| c.id()), Ok(state.alpha_clock()));
     /// let render = state.advance(Nanos::from_millis(120)).render().cloned().expect("a render");
     /// assert!((render.alpha - 0.6).abs() < 1e-9); // 20 of physics' 33.3 ms, not AI's 0.2
     ///
     /// // Pinned by name, AI's grid it is.
     /// let state = LoopState::new(config.alpha_clock("ai"), Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("ai"));
+    /// assert_eq!(state.clock("ai").map(|c| c.id()), Ok(state.alpha_clock()));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -626,7 +626,7 @@ impl LoopConfig {
     ///     let events = state.advance(Nanos::from_millis(5 * frame));
     ///     renders += u32::from(events.render().is_some());
     /// }
-    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(100));
+    /// assert_eq!(state.clock("main").map(|c| c.stats().ticks_run), Ok(100));
     /// assert_eq!(renders, 51); // the first step's, then one per 20 ms slot (20 ms to 1 s)
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```

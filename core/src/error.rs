@@ -1,7 +1,20 @@
-//! The typed errors of the loop's operations: checking a loop's settings ([`ConfigError`]) and
-//! adding or removing a clock at run time ([`ClockError`]). Building a rate or a scale has its
-//! own, [`RateError`](crate::RateError), beside the rate in `values/rate.rs`. May call only
-//! `values`.
+//! The typed errors, one per operation, each with the cases that operation can have and no
+//! case repeated across them:
+//!
+//! * building a rate or a scale: [`RateError`], beside the rate in `values/rate.rs`;
+//! * checking a clock set and its settings: [`ConfigError`], from
+//!   [`LoopState::new`](crate::LoopState::new), [`LoopState::add_clock`](crate::LoopState::add_clock)
+//!   and the run-time settings ([`ClockMut::set_max_updates`](crate::ClockMut::set_max_updates),
+//!   [`set_phase`](crate::ClockMut::set_phase), [`set_hysteresis`](crate::ClockMut::set_hysteresis));
+//! * looking a clock up by name or id: [`NoSuchClock`], from
+//!   [`LoopState::clock`](crate::LoopState::clock) and
+//!   [`LoopState::clock_mut`](crate::LoopState::clock_mut);
+//! * removing a clock: [`RemoveClockError`], from
+//!   [`LoopState::remove_clock`](crate::LoopState::remove_clock);
+//! * refusing a tick: [`RefuseError`], from [`LoopState::refuse`](crate::LoopState::refuse).
+//!
+//! The operations that look a clock up wrap [`NoSuchClock`] (a `From` impl each, so `?` on a
+//! lookup converts). May call only `values`.
 
 use alloc::borrow::Cow;
 use core::fmt;
@@ -9,9 +22,10 @@ use core::fmt;
 use crate::values::id::ClockId;
 use crate::values::rate::RateError;
 
-/// An invalid loop setting, from [`LoopState::new`](crate::LoopState::new) (or a clock's
-/// settings, wrapped in [`ClockError::Config`] by
-/// [`LoopState::add_clock`](crate::LoopState::add_clock)).
+/// An invalid clock set or setting: from [`LoopState::new`](crate::LoopState::new), from
+/// [`LoopState::add_clock`](crate::LoopState::add_clock) (which asks the same question of the
+/// set with the new clock) and from the run-time settings of
+/// [`ClockMut`](crate::ClockMut) (`set_max_updates`, `set_phase`, `set_hysteresis`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ConfigError {
@@ -27,11 +41,15 @@ pub enum ConfigError {
     InvalidHysteresis,
     /// The named option only applies to [`Policy::CatchUp`](crate::Policy::CatchUp).
     CatchUpOnly(&'static str),
-    /// Two clocks of one loop share this name.
+    /// Two clocks of one loop would share this name: declared twice, or added under a name
+    /// the loop already has.
     DuplicateClock(Cow<'static, str>),
-    /// The alpha clock named here is not one of the loop's clocks.
-    UnknownClock(Cow<'static, str>),
-    /// A loop cannot hold more than 65,535 clocks.
+    /// The alpha clock ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)) is not
+    /// one of the loop's clocks: the lookup of its name failed
+    /// ([`NoSuchClock::Name`]).
+    AlphaClock(NoSuchClock),
+    /// A loop has at most 65,535 clock ids over its life (declared or added; ids are never
+    /// reused).
     TooManyClocks,
     /// A per-clock setting (`setting`: `"max_updates"`, `"policy"`, `"phase"`, `"hysteresis"`
     /// or `"firing"`) was made on the [`LoopConfig`](crate::LoopConfig) when it already held
@@ -74,14 +92,18 @@ impl fmt::Display for ConfigError {
             ConfigError::CatchUpOnly(what) => {
                 write!(f, "{what} only applies to the catch-up policy")
             }
-            ConfigError::DuplicateClock(name) => write!(f, "two clocks are named {name:?}"),
-            ConfigError::UnknownClock(name) => {
+            ConfigError::DuplicateClock(name) => {
                 write!(
                     f,
-                    "the alpha clock {name:?} is not one of the loop's clocks"
+                    "the clock name {name:?} is taken: a loop's clock names are unique"
                 )
             }
-            ConfigError::TooManyClocks => f.write_str("a loop can hold at most 65,535 clocks"),
+            ConfigError::AlphaClock(_) => {
+                f.write_str("the alpha clock is not one of the loop's clocks")
+            }
+            ConfigError::TooManyClocks => f.write_str(
+                "a loop can have at most 65,535 clocks over its life (clock ids are never reused)",
+            ),
             ConfigError::ClockSettingOnLoop { setting, clocks } => write!(
                 f,
                 "LoopConfig::{setting} was called on a loop of {clocks} clocks: it sets only the \
@@ -96,37 +118,85 @@ impl core::error::Error for ConfigError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             ConfigError::Rate(e) => Some(e),
+            ConfigError::AlphaClock(e) => Some(e),
             _ => None,
         }
     }
 }
 
-/// Why a control on one clock refused: [`LoopState::add_clock`](crate::LoopState::add_clock),
-/// [`LoopState::remove_clock`](crate::LoopState::remove_clock), the run-time settings
-/// ([`ClockMut::set_rate`](crate::ClockMut::set_rate) and friends) or
-/// [`LoopState::refuse`](crate::LoopState::refuse). The state is unchanged.
+/// No clock of the loop answers to this [`ClockRef`](crate::ClockRef): the error of every
+/// lookup of a clock ([`LoopState::clock`](crate::LoopState::clock),
+/// [`LoopState::clock_mut`](crate::LoopState::clock_mut)), and the first case of the
+/// operations that look a clock up ([`RemoveClockError`], [`RefuseError`]). A lookup has
+/// these two cases, by name and by id, and no other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NoSuchClock {
+    /// No clock of the loop has this name.
+    Name(Cow<'static, str>),
+    /// No clock of the loop has this id (it was removed, or never existed).
+    Id(ClockId),
+}
+
+impl fmt::Display for NoSuchClock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoSuchClock::Name(name) => write!(f, "no clock is named {name:?}"),
+            NoSuchClock::Id(id) => write!(f, "no clock has id {}", id.0),
+        }
+    }
+}
+
+impl core::error::Error for NoSuchClock {}
+
+/// Why [`LoopState::remove_clock`](crate::LoopState::remove_clock) refused; the state is
+/// unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ClockError {
-    /// The loop already has a clock with this name.
-    DuplicateClock(Cow<'static, str>),
-    /// No clock of the loop has this name.
-    UnknownClock(Cow<'static, str>),
+pub enum RemoveClockError {
+    /// No clock of the loop answers to the name or id given.
+    NoSuchClock(NoSuchClock),
     /// The loop's only clock cannot be removed.
     LastClock,
-    /// A loop has had 65,535 clocks added: clock ids are never reused.
-    TooManyClocks,
-    /// The new clock's settings are invalid.
-    Config(ConfigError),
-    /// No clock of the loop has this id (it was removed, or never existed).
-    UnknownId(ClockId),
-    /// [`LoopState::refuse`](crate::LoopState::refuse) was given a tick it cannot take back.
-    /// Only a clock's latest update of the latest step not yet refused can be refused, and
-    /// only before a control moves that clock's grid. This tick is an earlier update of the
-    /// step than one not refused (refuse from the last one back), an update of an earlier
-    /// step, one already refused, or one that never ran; or since the step its clock's grid moved
-    /// (`set_rate` to another period, `set_phase` to another phase, `accumulate_overstep`,
-    /// a `discard_overstep` that dropped time, `reset_grid`).
+}
+
+impl From<NoSuchClock> for RemoveClockError {
+    fn from(e: NoSuchClock) -> RemoveClockError {
+        RemoveClockError::NoSuchClock(e)
+    }
+}
+
+impl fmt::Display for RemoveClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RemoveClockError::NoSuchClock(_) => f.write_str("no such clock to remove"),
+            RemoveClockError::LastClock => {
+                f.write_str("the loop's only clock cannot be removed: a loop needs a clock")
+            }
+        }
+    }
+}
+
+impl core::error::Error for RemoveClockError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            RemoveClockError::NoSuchClock(e) => Some(e),
+            RemoveClockError::LastClock => None,
+        }
+    }
+}
+
+/// Why [`LoopState::refuse`](crate::LoopState::refuse) refused; the state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RefuseError {
+    /// No clock of the loop answers to the name or id given.
+    NoSuchClock(NoSuchClock),
+    /// The tick cannot be taken back. Only a clock's latest update of the latest step not yet
+    /// refused can be refused, and only before a control moves that clock's grid. This tick is
+    /// an earlier update of the step than one not refused (refuse from the last one back), an
+    /// update of an earlier step, one already refused, or one that never ran; or since the
+    /// step its clock's grid moved (`set_rate` to another period, `set_phase` to another
+    /// phase, `accumulate_overstep`, a `discard_overstep` that dropped time, `reset_grid`).
     NotRefusable {
         /// The tick's clock.
         clock: ClockId,
@@ -135,26 +205,17 @@ pub enum ClockError {
     },
 }
 
-impl From<ConfigError> for ClockError {
-    fn from(e: ConfigError) -> ClockError {
-        ClockError::Config(e)
+impl From<NoSuchClock> for RefuseError {
+    fn from(e: NoSuchClock) -> RefuseError {
+        RefuseError::NoSuchClock(e)
     }
 }
 
-impl fmt::Display for ClockError {
+impl fmt::Display for RefuseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClockError::DuplicateClock(name) => {
-                write!(f, "the loop already has a clock named {name:?}")
-            }
-            ClockError::UnknownClock(name) => write!(f, "no clock is named {name:?}"),
-            ClockError::LastClock => f.write_str("a loop needs at least one clock"),
-            ClockError::TooManyClocks => {
-                f.write_str("a loop can add at most 65,535 clocks (ids are never reused)")
-            }
-            ClockError::Config(e) => write!(f, "invalid clock settings: {e}"),
-            ClockError::UnknownId(id) => write!(f, "no clock has id {}", id.0),
-            ClockError::NotRefusable { clock, index } => write!(
+            RefuseError::NoSuchClock(_) => f.write_str("no such clock to refuse a tick of"),
+            RefuseError::NotRefusable { clock, index } => write!(
                 f,
                 "tick {index} of clock {} cannot be refused: only the clock's latest update of \
                  the latest step not yet refused can be, before a control moves its grid",
@@ -164,11 +225,11 @@ impl fmt::Display for ClockError {
     }
 }
 
-impl core::error::Error for ClockError {
+impl core::error::Error for RefuseError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            ClockError::Config(e) => Some(e),
-            _ => None,
+            RefuseError::NoSuchClock(e) => Some(e),
+            RefuseError::NotRefusable { .. } => None,
         }
     }
 }
@@ -180,20 +241,15 @@ mod tests {
 
     #[test]
     fn messages_name_the_problem_and_wrap_the_cause() {
-        let e = ClockError::from(ConfigError::from(RateError::Zero));
-        assert_eq!(
-            e.to_string(),
-            "invalid clock settings: tick rate must be greater than zero"
-        );
+        let e = RemoveClockError::from(NoSuchClock::Name("ai".into()));
+        assert_eq!(e.to_string(), "no such clock to remove");
+        let source = core::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("no clock is named \"ai\""));
+        let e = ConfigError::from(RateError::Zero);
         let source = core::error::Error::source(&e).map(ToString::to_string);
         assert_eq!(
             source.as_deref(),
             Some("tick rate must be greater than zero")
-        );
-        assert!(
-            ConfigError::UnknownClock("ai".into())
-                .to_string()
-                .contains("\"ai\"")
         );
     }
 }

@@ -16,14 +16,15 @@
 //! let lags: Vec<u64> = events.updates().map(|t| t.lag.behind().0 / 1_000_000).collect();
 //! assert_eq!(lags, [1000, 500]);
 //! assert_eq!(events.render().map(|r| r.alpha), Some(0.0));
-//! assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(2));
+//! assert_eq!(state.clock("main").map(|c| c.stats().ticks_run), Ok(2));
 //! # Ok::<(), tickfold_core::ConfigError>(())
 //! ```
 //!
 //! With default features off the crate is `#![no_std]` (it needs `alloc` for the state's box,
 //! allocated once by [`LoopState::new`]); the `std` feature adds the [`Timestamp`] impl for
-//! `std::time::Instant`. The errors ([`RateError`], [`ConfigError`], [`ClockError`]) implement
-//! `core::error::Error` either way.
+//! `std::time::Instant`. The errors, one per operation ([`RateError`], [`ConfigError`],
+//! [`NoSuchClock`], [`RemoveClockError`], [`RefuseError`]), implement `core::error::Error`
+//! either way.
 //!
 //! # Features
 //!
@@ -72,7 +73,7 @@ mod values;
 pub use ::glam;
 pub use access::{Access, Exclusive, Shared};
 pub use config::{ClockConfig, Firing, LoopConfig, MAX_UPDATES_PER_STEP, Policy};
-pub use error::{ClockError, ConfigError};
+pub use error::{ConfigError, NoSuchClock, RefuseError, RemoveClockError};
 pub use events::{Events, IntoIter, Iter, Updates};
 pub use input::columns::{BlendColumns, Columns};
 pub use input::{InputQueue, TickInputs};

@@ -421,7 +421,7 @@ fn the_worst_steps_of_four_clocks_never_allocate() {
     let mut state = four_clocks([Keep, Rest, Keep, Rest]);
     let ids: Vec<ClockId> = ["main", "b", "c", "d"]
         .iter()
-        .map(|n| state.clock_id(n).unwrap())
+        .map(|n| state.clock(*n).unwrap().id())
         .collect();
     state
         .virtual_time_mut()

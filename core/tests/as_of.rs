@@ -25,7 +25,7 @@ fn ai_tick0_reading(
     state: &mut LoopState,
     events: &Events<Nanos>,
 ) -> (u64, Nanos, Nanos, u64, u64) {
-    let ai = state.clock_id("ai").unwrap();
+    let ai = state.clock("ai").unwrap().id();
     let tick = events
         .updates()
         .find(|t| t.clock == ai && t.index == 0)
@@ -38,7 +38,7 @@ fn ai_tick0_reading(
                 s.virtual_time().elapsed(),
                 s.virtual_time().delta(),
                 physics.stats().ticks_run,
-                s.clock_stats("ai").unwrap().ticks_run,
+                s.clock("ai").unwrap().stats().ticks_run,
             )
         })
         .unwrap()
@@ -104,7 +104,7 @@ fn the_same_in_one_frame_or_in_many() {
         let events = state.advance(Nanos::from_millis(ms));
         if events
             .updates()
-            .any(|t| t.clock == state.clock_id("ai").unwrap() && t.index == 0)
+            .any(|t| t.clock == state.clock("ai").unwrap().id() && t.index == 0)
         {
             seen = Some(ai_tick0_reading(&mut state, &events));
         }
@@ -367,7 +367,7 @@ fn constant_rate_slots_read_their_start() {
     let config = LoopConfig::new(Period::from_hz(10).unwrap())
         .clock(ClockConfig::new("net", Period::from_hz(20).unwrap()).policy(Policy::KeepWorking));
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
-    let net = state.clock_id("net").unwrap();
+    let net = state.clock("net").unwrap().id();
     let mut seen = Vec::new();
     for ms in [120, 260] {
         let events = state.advance(Nanos::from_millis(ms));

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use tickfold_core::{
-    ClockConfig, ClockError, ClockRef, ConfigError, LoopConfig, LoopState, Nanos, Period,
+    ClockConfig, ClockRef, ConfigError, LoopConfig, LoopState, Nanos, NoSuchClock, Period,
 };
 
 fn hz(n: u64) -> Period {
@@ -28,7 +28,7 @@ fn a_name_made_at_run_time_adds_looks_up_counts_and_removes() {
         ["main", "enemy-0", "enemy-1", "enemy-2"]
     );
     // Looked up by `&str`, `&String`, `String`, a `Cow` and the id.
-    assert_eq!(state.clock_id(&names[1]), Some(ids[1]));
+    assert_eq!(state.clock(&names[1]).map(|c| c.id()), Ok(ids[1]));
     assert_eq!(state.clock(ids[2]).unwrap().name(), "enemy-2");
     state.clock_mut(&names[0]).unwrap().set_rate(hz(20));
     state.clock_mut(names[1].clone()).unwrap().set_rate(hz(40));
@@ -47,13 +47,13 @@ fn a_name_made_at_run_time_adds_looks_up_counts_and_removes() {
     for ms in (10..=500).step_by(10) {
         let _ = state.advance(Nanos::from_millis(ms));
     }
-    let stats = state.clock_stats(ids[0]).unwrap();
+    let stats = state.clock(ids[0]).unwrap().stats();
     assert_eq!((stats.name.as_ref(), stats.ticks_run), ("enemy-0", 10));
     // The stats own their name: they outlive the steps after them.
     for ms in (510..=1_000).step_by(10) {
         let _ = state.advance(Nanos::from_millis(ms));
     }
-    let later = state.clock_stats(ids[0]).unwrap();
+    let later = state.clock(ids[0]).unwrap().stats();
     assert_eq!(
         (stats.name, stats.ticks_run, later.ticks_run),
         (later.name, 10, 20)
@@ -61,10 +61,10 @@ fn a_name_made_at_run_time_adds_looks_up_counts_and_removes() {
 
     // Removal by an owned name; the name is gone with the clock.
     assert_eq!(state.remove_clock(names[1].clone()), Ok(ids[1]));
-    assert_eq!(state.clock_id(&names[1]), None);
+    assert_eq!(state.clock(&names[1]).ok().map(|c| c.id()), None);
     assert_eq!(
         state.remove_clock(&names[1]),
-        Err(ClockError::UnknownClock(names[1].clone().into()))
+        Err(NoSuchClock::Name(names[1].clone().into()).into())
     );
     assert_eq!(state.remove_clock(ids[2]), Ok(ids[2]));
     assert_eq!(state.clock_names().collect::<Vec<_>>(), ["main", "enemy-0"]);
@@ -100,7 +100,7 @@ fn a_run_time_name_checks_duplicates_and_the_alpha_clock() {
     let unknown = LoopConfig::new(hz(60)).alpha_clock(format!("ai-{}", 3));
     assert_eq!(
         LoopState::<Nanos>::new(unknown, Nanos(0)).err(),
-        Some(ConfigError::UnknownClock("ai-3".into()))
+        Some(ConfigError::AlphaClock(NoSuchClock::Name("ai-3".into())))
     );
 }
 
@@ -121,8 +121,8 @@ mod saves {
         let json = save("wave-7");
         let loaded: LoopState<Nanos> = serde_json::from_str(&json).unwrap();
         assert_eq!(loaded.clock_names().collect::<Vec<_>>(), ["main", "wave-7"]);
-        let id = loaded.clock_id("wave-7").unwrap();
-        assert_eq!(loaded.clock_stats(id).unwrap().name, "wave-7");
+        let id = loaded.clock("wave-7").unwrap().id();
+        assert_eq!(loaded.clock(id).unwrap().stats().name, "wave-7");
         // Saved again, the same text.
         assert_eq!(serde_json::to_string(&loaded).unwrap(), json);
         // A config and a stats report round-trip their names too.
@@ -132,7 +132,7 @@ mod saves {
         let back: LoopConfig =
             serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
         assert_eq!(back, config);
-        let stats = loaded.clock_stats(id).unwrap();
+        let stats = loaded.clock(id).unwrap().stats();
         let back: tickfold_core::ClockStats =
             serde_json::from_str(&serde_json::to_string(&stats).unwrap()).unwrap();
         assert_eq!(back, stats);
@@ -173,7 +173,7 @@ mod saves {
         // The same save loaded twice gives two copies of the name, not one shared entry.
         let a: LoopState<Nanos> = serde_json::from_str(&saves[0].1).unwrap();
         let b: LoopState<Nanos> = serde_json::from_str(&saves[0].1).unwrap();
-        let id = a.clock_id("player-0").unwrap();
+        let id = a.clock("player-0").unwrap().id();
         let (va, vb) = (a.clock(id).unwrap(), b.clock(id).unwrap());
         let (na, nb) = (va.name(), vb.name());
         assert_eq!(na, nb);

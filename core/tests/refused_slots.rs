@@ -338,11 +338,15 @@ mod property {
         let mut now = 0u64;
         for &(frame, refusals, pick) in &case.steps {
             now += u64::from(frame) * 1_000;
-            let before: Vec<ClockStats> =
-                ids.iter().map(|&c| state.clock_stats(c).unwrap()).collect();
+            let before: Vec<ClockStats> = ids
+                .iter()
+                .map(|&c| state.clock(c).unwrap().stats())
+                .collect();
             let events = state.advance(Nanos(now));
-            let after: Vec<ClockStats> =
-                ids.iter().map(|&c| state.clock_stats(c).unwrap()).collect();
+            let after: Vec<ClockStats> = ids
+                .iter()
+                .map(|&c| state.clock(c).unwrap().stats())
+                .collect();
             check(&events, &before, &after).map_err(|e| format!("at {now}: {e}: {events:?}"))?;
             // Refuse the picked clock's latest updates of this step, from the last one back:
             // each is its clock's latest update not yet refused, so each refusal must hold.
@@ -359,7 +363,7 @@ mod property {
                     .map_err(|e| format!("at {now}: refuse({c:?}, {index}): {e}"))?;
             }
             for &c in &ids {
-                let s = state.clock_stats(c).unwrap();
+                let s = state.clock(c).unwrap().stats();
                 if s.ticks_run + s.ticks_dropped + s.pending != s.ticks_due + s.ticks_early {
                     return Err(format!("identity after refusals: {s:?}"));
                 }

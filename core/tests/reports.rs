@@ -68,7 +68,7 @@ fn end_of_time_comes_once_and_its_tick_never_runs_after_any_control() {
             let case = format!("{policy:?} {control:?}");
             assert_eq!(reported.len(), 1, "{case}: no EndOfTime");
             let end = reported[0];
-            let before = state.clock_stats(ClockId(0)).unwrap();
+            let before = state.clock(ClockId(0)).unwrap().stats();
             assert_eq!(before.next_tick, end, "{case}");
             apply(&mut state, control);
             for _ in 0..3 {
@@ -84,7 +84,7 @@ fn end_of_time_comes_once_and_its_tick_never_runs_after_any_control() {
                 );
                 assert_eq!(events.deadline(), None, "{case}");
             }
-            let after = state.clock_stats(ClockId(0)).unwrap();
+            let after = state.clock(ClockId(0)).unwrap().stats();
             assert_eq!(after.next_tick, end, "{case}");
             assert_eq!(
                 (after.ticks_run, after.ticks_dropped),
@@ -111,7 +111,7 @@ fn a_refused_slot_that_runs_late_leaves_nothing_pending() {
         let events = state.advance(Nanos::from_millis(200));
         let ran: Vec<u64> = events.updates().map(|t| t.index).collect();
         assert_eq!(ran, [0], "{policy:?}: the refused slot runs again");
-        let s = state.clock_stats(ClockId(0)).unwrap();
+        let s = state.clock(ClockId(0)).unwrap().stats();
         assert_eq!(s.pending, 0, "{policy:?}: {s:?}");
         let dropped: u64 = events
             .iter()
@@ -158,7 +158,7 @@ fn one_ns_slot_u64_max_starts_at_the_end_and_never_runs() {
         assert!(events.updates().all(|t| t.index < u64::MAX));
     }
     assert_eq!(seen, [u64::MAX]);
-    let s = state.clock_stats(ClockId(0)).unwrap();
+    let s = state.clock(ClockId(0)).unwrap().stats();
     // Slot u64::MAX has started (u64::MAX + 1 slots are due), and never runs.
     assert_eq!((s.next_tick, s.ticks_due), (u64::MAX, u64::MAX));
 }
@@ -207,6 +207,6 @@ fn a_phase_decrease_makes_ticks_early() {
     let events = state.advance(Nanos::from_millis(60));
     assert_eq!(events.updates().count(), 1);
     state.clock_mut("main").unwrap().set_phase(0.0).unwrap();
-    let s = state.clock_stats(ClockId(0)).unwrap();
+    let s = state.clock(ClockId(0)).unwrap().stats();
     assert_eq!((s.ticks_run, s.ticks_due, s.ticks_early), (1, 0, 1));
 }

@@ -183,7 +183,7 @@ fn step_ticks_after_a_long_run_and_a_rate_change_steps_one_tick() {
     for frame in 1..=100 {
         let _ = s.advance(Nanos(frame * 100 * MS));
     }
-    assert_eq!(s.clock_stats(s.alpha_clock()).unwrap().next_tick, 100);
+    assert_eq!(s.clock(s.alpha_clock()).unwrap().stats().next_tick, 100);
     s.clock_mut("main")
         .unwrap()
         .set_rate(Period::from_hz(20).unwrap());
@@ -192,7 +192,7 @@ fn step_ticks_after_a_long_run_and_a_rate_change_steps_one_tick() {
     let events = s.advance(Nanos(10_001 * MS));
     assert_eq!(events.updates().map(|t| t.index).collect::<Vec<_>>(), [100]);
     assert_eq!(s.virtual_time().elapsed().0 - before.0, 50 * MS);
-    let stats = s.clock_stats(s.alpha_clock()).unwrap();
+    let stats = s.clock(s.alpha_clock()).unwrap().stats();
     assert_eq!(stats.pending, 0);
 }
 
@@ -298,7 +298,7 @@ fn a_refused_slot_runs_even_after_its_slot_passed() {
         let events = s.advance(Nanos(350 * MS));
         let ran: Vec<u64> = events.updates().map(|t| t.index).collect();
         assert_eq!(ran, [0], "{policy:?}");
-        let stats = s.clock_stats(s.alpha_clock()).unwrap();
+        let stats = s.clock(s.alpha_clock()).unwrap().stats();
         assert_eq!(stats.ticks_refused, 1);
     }
 }
@@ -321,7 +321,7 @@ fn a_refused_tick_in_a_stall_is_dropped_with_the_oldest_and_reported() {
     assert_eq!(drop, Some((0, 17)));
     let ran: Vec<u64> = events.updates().map(|t| t.index).collect();
     assert_eq!(ran, [17, 18, 19]);
-    let stats = s.clock_stats(s.alpha_clock()).unwrap();
+    let stats = s.clock(s.alpha_clock()).unwrap().stats();
     assert_eq!(
         stats.ticks_run + stats.ticks_dropped + stats.pending,
         stats.ticks_due + stats.ticks_early
@@ -360,7 +360,7 @@ fn overstep_on_a_constant_rate_clock_among_several_skips_the_passed_slots() {
         .accumulate_overstep(Nanos::from_secs(1));
     // The first step, at the start: virtual time has not left 0.
     let events = s.advance(Nanos(0));
-    let slots = s.clock_id("slots").unwrap();
+    let slots = s.clock("slots").unwrap().id();
     let ran: Vec<(u64, i128)> = events
         .updates()
         .filter(|t| t.clock == slots)

@@ -98,7 +98,7 @@ fn run(tl: &Timeline, extra: bool) -> Record {
     let ids: Vec<_> = (0..tl.clocks.len())
         .map(|c| {
             let n = if c == 0 { "main" } else { name(c) };
-            state.clock_id(n).unwrap()
+            state.clock(n).unwrap().id()
         })
         .collect();
     let mut queues: Vec<InputQueue<u32>> = ids

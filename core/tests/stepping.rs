@@ -111,7 +111,7 @@ fn config(case: &Case) -> LoopConfig {
 
 fn identity(state: &LoopState) -> bool {
     state.clock_names().all(|name| {
-        let s = state.clock_stats(state.clock_id(name).unwrap()).unwrap();
+        let s = state.clock(name).unwrap().stats();
         s.ticks_run + s.ticks_dropped + s.pending == s.ticks_due + s.ticks_early
     })
 }
@@ -147,7 +147,7 @@ fn stepping(case: Case) -> bool {
                 } else {
                     n
                 };
-                let stats = state.clock_stats(alpha).unwrap();
+                let stats = state.clock(alpha).unwrap().stats();
                 let catch_up = case.policy == Policy::CatchUp;
                 state.virtual_time_mut().step_ticks(n);
                 if n == 0 {

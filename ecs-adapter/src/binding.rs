@@ -47,8 +47,8 @@ impl Binding {
     /// to: the fastest clock's tick comes first); 1 if the loop has no such clock.
     pub(crate) fn alpha<U>(self, state: &LoopState<U>) -> f64 {
         state
-            .alpha(self.clock().unwrap_or_else(|| state.alpha_clock()))
-            .unwrap_or(1.0)
+            .clock(self.clock().unwrap_or_else(|| state.alpha_clock()))
+            .map_or(1.0, |c| c.alpha())
     }
 }
 

@@ -33,7 +33,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// let config = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?))
     ///     .clock(ClockConfig::new("physics", Period::from_hz(30)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let physics = state.clock_id("physics").expect("declared");
+    /// let physics = state.clock("physics").expect("declared").id();
     /// let mut world = World::new();
     /// let (mut bound, mut by_first) = (Interpolated::<f32>::new().clock(physics), Interpolated::<f32>::new());
     /// assert_eq!((bound.bound_clock(), by_first.bound_clock()), (Some(physics), None));

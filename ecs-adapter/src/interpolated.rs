@@ -165,7 +165,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     }
 
     /// The alpha to read this tracker at after a step: its own clock's
-    /// ([`LoopState::alpha`]), the one its captures follow; `Render::alpha` is the loop's
+    /// ([`ClockHandle::alpha`](tickfold_core::ClockHandle::alpha)), the one its captures follow; `Render::alpha` is the loop's
     /// alpha clock's, right only when that is this tracker's clock. While unbound, the loop's
     /// alpha clock's. 1 (the newest values) if the loop has no such clock. Allocates nothing.
     ///
@@ -180,7 +180,7 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?))
     ///     .alpha_clock("main");
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let physics = state.clock_id("physics").expect("declared");
+    /// let physics = state.clock("physics").expect("declared").id();
     /// let (mut world, mut bodies) = (World::new(), Interpolated::<f32>::new().clock(physics));
     /// let body = bodies.spawn(&mut world, (0.0_f32,));
     /// let events = state.advance(Nanos::from_millis(150));

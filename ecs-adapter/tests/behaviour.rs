@@ -50,7 +50,10 @@ fn a_catch_up_step_captures_once_before_its_last_update() {
             _ => {}
         }
     }
-    assert_eq!(state.clock_stats(state.alpha_clock()).unwrap().ticks_run, 3);
+    assert_eq!(
+        state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
+        3
+    );
     assert_eq!(interp.stats().captures, 1);
     assert_eq!(interp.stats().updates, 3);
     // Between tick values 2 and 3, not between 0 and 3.

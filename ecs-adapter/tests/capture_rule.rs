@@ -285,7 +285,7 @@ fn physics_bodies_blend_with_physics_alpha_when_ai_is_declared_first() {
         .clock(ClockConfig::new("physics", Period::from_hz(50).unwrap()))
         .alpha_clock("main");
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
-    let physics = state.clock_id("physics").unwrap();
+    let physics = state.clock("physics").unwrap().id();
     let mut world = World::new();
     let mut bodies = Interpolated::<f64>::new().clock(physics);
     let body = bodies.spawn(&mut world, (0.0_f64,));

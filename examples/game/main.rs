@@ -85,7 +85,7 @@ fn play(runner: &mut RealRunner, session: &mut Session) {
             // end glue
             let (now, ticks) = (
                 state.real_time().elapsed(),
-                state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+                state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
             );
             let (secs, wraps) = (now.0 as f64 * 1e-9, s.game.wraps);
             let line = s
@@ -138,7 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "saved at {:.3} s ({} ticks, {} KB of JSON) and loaded into a fresh world",
             state.real_time().elapsed().0 as f64 * 1e-9,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
             json.len() / 1024
         );
         session.game = game;
@@ -151,7 +151,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let state = runner.state();
     println!(
         "done: {} ticks in {:.3} s of loop time ({} expected at {TICK_HZ} Hz), {} wraps",
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
         state.real_time().elapsed().0 as f64 * 1e-9,
         state.real_time().elapsed().0 * TICK_HZ / 1_000_000_000,
         session.game.wraps

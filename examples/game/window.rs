@@ -42,7 +42,7 @@ impl Windowed {
         let drawn = self.game.render(self.alpha, &mut self.buffer);
         let (now, ticks) = (
             state.real_time().elapsed().0 as f64 * 1e-9,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
         );
         let (alpha, wraps) = (self.alpha, self.game.wraps);
         let line = (self.figures).render(now, ticks, alpha, &self.buffer, drawn.first, wraps);
@@ -137,7 +137,7 @@ pub(crate) fn run(
     let state = runner.state();
     println!(
         "window closed: {} ticks in {:.3} s of loop time ({} expected at {tick_hz} Hz), {} redraws, {} wraps",
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
         state.real_time().elapsed().0 as f64 * 1e-9,
         state.real_time().elapsed().0 * tick_hz / 1_000_000_000,
         windowed.redraws,

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use arbitrary::Arbitrary;
 use tickfold::{
-    ClockConfig, ClockError, ClockId, ConfigError, Event, Events, Firing, LoopConfig, LoopState,
-    Nanos, Period, Policy, RateError, TimeScale, Timestamp,
+    ClockConfig, ClockId, ConfigError, Event, Events, Firing, LoopConfig, LoopState, Nanos, Period,
+    Policy, RateError, RemoveClockError, TimeScale, Timestamp,
 };
 
 use crate::fold_checks::{self, Before, ModelClock, Settings, Step, VirtModel};
@@ -268,7 +268,7 @@ impl Harness {
             config = config.time_scale(TimeScale::ratio(n, d).ok()?);
         }
         if let Some(a) = spec.alpha_clock {
-            // 255 names a clock that does not exist (an `UnknownClock` error).
+            // 255 names a clock that does not exist (a `NoSuchClock` error).
             let i = if a == 255 {
                 32
             } else {
@@ -399,7 +399,7 @@ impl Harness {
         match a {
             Ok(_) => self.clocks.retain(|c| c.config.name() != name),
             Err(e) => check!(
-                e == ClockError::LastClock && self.clocks.len() == 1,
+                e == RemoveClockError::LastClock && self.clocks.len() == 1,
                 "remove_clock({name}) failed with {e:?} though {} clocks remain",
                 self.clocks.len()
             ),

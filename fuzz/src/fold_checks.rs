@@ -128,7 +128,7 @@ impl Before {
 }
 
 fn stats(state: &LoopState<Nanos>, c: &ModelClock) -> ClockStats {
-    let s = state.clock_stats(c.id);
+    let s = state.clock(c.id).ok().map(|c| c.stats());
     check!(
         s.is_some(),
         "clock {:?} ({}) has no stats",
@@ -415,10 +415,10 @@ fn check_renders(step: &Step, events: &Events<Nanos>, state: &LoopState<Nanos>) 
         );
         check!(r.paused == step.paused, "render paused flag is wrong");
         check!(
-            r.ticks == state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+            r.ticks == state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
             "render says {} ticks, the alpha clock ran {}",
             r.ticks,
-            state.clock_stats(state.alpha_clock()).unwrap().ticks_run
+            state.clock(state.alpha_clock()).unwrap().stats().ticks_run
         );
     }
 }

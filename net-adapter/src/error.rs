@@ -3,7 +3,7 @@
 use core::fmt;
 
 use ggrs::{Frame, GgrsError, GgrsEvent};
-use tickfold_core::{ClockError, ClockId};
+use tickfold_core::{ClockId, RefuseError};
 
 /// Why a frame could not be handled. Nothing here panics: each case is a value the game decides
 /// about (log it, end the match, resynchronise).
@@ -52,7 +52,7 @@ pub enum NetError {
     /// stepped, or a control moved the frame clock's grid, between the step and the tick's
     /// update), or the frame clock is not the loop's. The ticks not given back are counted in
     /// [`RollbackStats::lost`](crate::RollbackStats::lost).
-    Clock(ClockError),
+    Clock(RefuseError),
 }
 
 impl From<GgrsError> for NetError {

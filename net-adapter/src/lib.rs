@@ -47,7 +47,7 @@
 //! }
 //! assert_eq!(world.current(), [60, 120]);
 //! assert_eq!(ai_ticks, 10);
-//! let frames = state.clock_stats(rollback.frame_clock()).map(|c| c.ticks_run);
+//! let frames = state.clock(rollback.frame_clock()).map(|c| c.stats().ticks_run).ok();
 //! assert_eq!(frames, Some(rollback.stats().frames)); // one frame per frame-clock tick
 //! assert!(rollback.stats().resimulated > 0); // the sync test rolled back every frame
 //! assert_eq!(world.stats().captures, 60); // one capture per step, by the core's rule

@@ -273,7 +273,7 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
             }
             self.stats.refused += 1;
         }
-        let Some(before) = state.clock_stats(self.clock) else {
+        let Some(before) = state.clock(self.clock).ok().map(|c| c.stats()) else {
             return Ok(0);
         };
         if !self.refusal.drops(before.pending) {
@@ -281,10 +281,12 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
         }
         state
             .clock_mut(self.clock)
-            .map_err(NetError::Clock)?
+            .map_err(|e| NetError::Clock(e.into()))?
             .reset_grid();
         let after = state
-            .clock_stats(self.clock)
+            .clock(self.clock)
+            .ok()
+            .map(|c| c.stats())
             .map_or(before.ticks_dropped, |c| c.ticks_dropped);
         let dropped = after.saturating_sub(before.ticks_dropped);
         self.stats.dropped += dropped;

@@ -7,7 +7,7 @@ mod support;
 use std::ops::RangeInclusive;
 use support::{Answer, Config, Counter, MS, Scripted, add, assert_identity, two_clocks};
 
-use tickfold_core::{ClockError, ClockId, DropReason, Event, LoopState, Nanos, Tick};
+use tickfold_core::{ClockId, DropReason, Event, LoopState, Nanos, RefuseError, Tick};
 use tickfold_ggrs::ggrs::Frame;
 use tickfold_ggrs::{Advance, NetError, Refusal, Rollback, Session};
 
@@ -104,7 +104,7 @@ fn captures_follow_the_one_capture_rule() {
     // and was then refused (no capture there).
     assert!(rollback.stats().rollbacks > 3 && rollback.stats().refused > 3);
     assert!(refused_after_rollback > 0);
-    let frames = state.clock_stats(FRAMES).expect("clock");
+    let frames = state.clock(FRAMES).expect("clock").stats();
     assert_eq!(frames.ticks_run, fresh);
     assert_eq!(
         frames.ticks_run,
@@ -129,7 +129,7 @@ fn a_refused_tick_takes_the_rest_of_its_step_back_to_the_loop() {
         session.calls, 2,
         "the session was asked once for the refused step"
     );
-    let frames = state.clock_stats(FRAMES).expect("clock");
+    let frames = state.clock(FRAMES).expect("clock").stats();
     assert_eq!(
         (frames.ticks_run, frames.ticks_refused, frames.pending),
         (1, 3, 3)
@@ -139,7 +139,7 @@ fn a_refused_tick_takes_the_rest_of_its_step_back_to_the_loop() {
     let (ran, _) = step(&mut state, 68 * MS, &mut session, &mut rollback, &mut world);
     let seen: Vec<(u64, u32)> = ran.iter().map(|(t, a)| (t.index, a.advanced)).collect();
     assert_eq!(seen, [(1, 1), (2, 1), (3, 1)]);
-    let frames = state.clock_stats(FRAMES).expect("clock");
+    let frames = state.clock(FRAMES).expect("clock").stats();
     assert_eq!((frames.ticks_run, frames.ticks_refused), (4, 3));
     let s = rollback.stats();
     assert_eq!((s.ticks, s.frames, s.refused, s.lost), (7, 4, 3, 0));
@@ -170,7 +170,7 @@ fn the_policies_drop_through_the_loop() {
         count: 1,
         reason: DropReason::Discarded,
     }));
-    let frames = state.clock_stats(FRAMES).expect("clock");
+    let frames = state.clock(FRAMES).expect("clock").stats();
     let s = rollback.stats();
     assert_eq!(
         (frames.ticks_run, frames.ticks_refused, frames.ticks_dropped),
@@ -190,7 +190,7 @@ fn the_policies_drop_through_the_loop() {
             &mut rollback,
             &mut world,
         );
-        let owed = state.clock_stats(FRAMES).expect("clock").pending;
+        let owed = state.clock(FRAMES).expect("clock").stats().pending;
         let ran: Vec<Ran> = ran
             .iter()
             .map(|(t, a)| (t.index, a.advanced, a.dropped))
@@ -207,7 +207,7 @@ fn the_policies_drop_through_the_loop() {
     for (i, ((ran, owed), (want, want_owed))) in seen.iter().zip(expected).enumerate() {
         assert_eq!((ran.as_slice(), *owed), (want, want_owed), "step {i}");
     }
-    let frames = state.clock_stats(FRAMES).expect("clock");
+    let frames = state.clock(FRAMES).expect("clock").stats();
     assert_eq!(
         (frames.ticks_run, frames.ticks_refused, frames.ticks_dropped),
         (2, 6, 3)
@@ -237,7 +237,7 @@ fn a_step_cut_short_after_a_refusal_counts_its_ticks_lost_and_runs_nothing_extra
     assert_eq!(seen, [(4, 1)]);
     let s = rollback.stats();
     assert_eq!((s.ticks, s.frames, s.refused, s.lost), (3, 2, 0, 1));
-    assert_eq!(state.clock_stats(FRAMES).expect("clock").ticks_refused, 0);
+    assert_eq!(state.clock(FRAMES).expect("clock").stats().ticks_refused, 0);
 }
 
 #[test]
@@ -257,7 +257,7 @@ fn a_refusal_the_loop_will_not_take_is_a_typed_error() {
     let result = rollback.update(&mut state, &mut session, &tick, &[(0, 1)], &mut world, add);
     assert_eq!(
         result,
-        Err(NetError::Clock(ClockError::NotRefusable {
+        Err(NetError::Clock(RefuseError::NotRefusable {
             clock: FRAMES,
             index: 0,
         }))

@@ -63,8 +63,10 @@ fn a_second_clock_runs_beside_one_ggrs_frame_per_frame_clock_tick() {
     for p in [&a, &b] {
         let state = p.state.as_ref().expect("running");
         let second = state
-            .clock_id("second")
-            .and_then(|id| state.clock_stats(id))
+            .clock("second")
+            .ok()
+            .map(|c| c.id())
+            .and_then(|id| state.clock(id).ok().map(|c| c.stats()))
             .expect("second clock");
         // The 10 Hz clock's ticks are not frames; nothing refused them.
         assert_eq!(second.ticks_run, p.other_ticks);
@@ -113,8 +115,8 @@ fn a_tick_of_another_clock_is_a_typed_error_and_touches_nothing() {
         .alpha_clock("frames");
     let mut state = LoopState::new(config, Nanos(0)).expect("config");
     let (ai, frames) = (
-        state.clock_id("ai").expect("ai"),
-        state.clock_id("frames").expect("frames"),
+        state.clock("ai").expect("ai").id(),
+        state.clock("frames").expect("frames").id(),
     );
     let mut world = Game::new();
     world.clock = frames;
@@ -170,9 +172,9 @@ fn a_tick_of_another_clock_is_a_typed_error_and_touches_nothing() {
         }
     }
     assert_eq!((ai_ticks, errors), (10, 10));
-    let ai_stats = state.clock_stats(ai).expect("ai");
+    let ai_stats = state.clock(ai).expect("ai").stats();
     assert_eq!((ai_stats.ticks_run, ai_stats.ticks_refused), (10, 0));
-    let frame_stats = state.clock_stats(frames).expect("frames");
+    let frame_stats = state.clock(frames).expect("frames").stats();
     assert_eq!(frame_stats.ticks_run, 60);
     assert_eq!(rollback.stats().frames, 60);
     assert_eq!(i64::from(session.current_frame()), 60);

@@ -112,7 +112,7 @@ fn a_ring_shorter_than_the_check_distance_is_a_typed_error() {
     assert_eq!(error, Some(NetError::FrameNotInRing { frame: 1 }));
     // The failed ticks went back to the loop, which dropped them (Refusal::Drop).
     let stats = rollback.stats();
-    let main = state.clock_stats(rollback.frame_clock()).expect("clock");
+    let main = state.clock(rollback.frame_clock()).expect("clock").stats();
     assert_eq!(stats.ticks, stats.frames + stats.refused + stats.lost);
     assert_eq!(stats.lost, 0);
     assert!(stats.refused > 0);

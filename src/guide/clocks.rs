@@ -14,7 +14,7 @@
 //! let state = LoopState::new(config, Nanos(0))?;
 //! let (state, events) = state.step(Nanos::from_millis(100));
 //! let count = |events: &tickfold::Events<Nanos>, name| {
-//!     let id = state.clock_id(name).expect("a clock of this loop");
+//!     let id = state.clock(name).expect("a clock of this loop").id();
 //!     events.updates().filter(|t| t.clock == id).count()
 //! };
 //! // Physics' cap (8) stops it at the tick due at 66.7 ms; its tick due at 75 ms is deferred.
@@ -48,7 +48,7 @@
 //!       .clock(ClockConfig::new("ai", Period::from_hz(10)?));
 //!   let seen = |frames: &[u64]| -> Result<Vec<(u64, u64)>, Box<dyn std::error::Error>> {
 //!       let mut state = LoopState::new(config.clone(), Nanos(0))?;
-//!       let ai = state.clock_id("ai").expect("declared above");
+//!       let ai = state.clock("ai").expect("declared above").id();
 //!       let mut seen = Vec::new();
 //!       for &ms in frames {
 //!           let events = state.advance(Nanos::from_millis(ms));
@@ -76,8 +76,10 @@
 //! * **Clocks join and leave** a running loop with `add_clock(config, start)` and `remove_clock(name)`.
 //!   A start in the past follows the clock's policy: a catch-up clock catches up, at most its cap per
 //!   step (reported as `Deferred`); a constant-rate clock drops the passed slots (`DroppedTicks`).
-//!   Duplicate names, unknown names and removing the last clock are `ClockError`s.
-//! * **Alpha** is per clock (`state.alpha(clock)` after a step); the `Render` event carries the alpha of the
+//!   A duplicate name is `ConfigError::DuplicateClock` (as in `LoopState::new`), an unknown name
+//!   or id `NoSuchClock` (in `RemoveClockError::NoSuchClock`), removing the last clock
+//!   `RemoveClockError::LastClock`.
+//! * **Alpha** is per clock (`state.clock(clock)?.alpha()` after a step); the `Render` event carries the alpha of the
 //!   clock named by `LoopConfig::alpha_clock`, by default the *fastest* clock (the shortest period;
 //!   clocks of exactly one rate tie to the first declared, since their alpha grids differ only by a
 //!   phase), so declaring the clocks in another order never changes what a render draws. It is

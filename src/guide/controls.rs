@@ -1,9 +1,10 @@
 //! Changing a running loop: pause, time scale, rate, overstep, grid resets and refused ticks.
 //!
 //! Every setting can change while the loop runs; each control takes effect at the next step and is
-//! reported there. Invalid values are typed errors (`ClockError`, `ConfigError`) and leave the
-//! state unchanged. Per-clock controls are on a handle, `state.clock_mut("physics")?` (a name or a
-//! `ClockId`; an unknown clock is `ClockError::UnknownClock`), whose controls chain:
+//! reported there. Invalid values are typed errors, one type per operation (`ConfigError` for a
+//! setting, `RefuseError` for `refuse`), and leave the state unchanged. Per-clock controls are on
+//! a handle, `state.clock_mut("physics")?` (a name or a `ClockId`; an unknown clock is the
+//! lookup's error, `NoSuchClock::Name` or `NoSuchClock::Id`), whose controls chain:
 //! `state.clock_mut("ai")?.set_rate(rate).reset_grid();`.
 //!
 //! * **Pause and time scale**: on the virtual-time handle (Bevy's `Time<Virtual>`),
@@ -30,7 +31,7 @@
 //!   unless another clock's capped tick due before it holds it back in the loop's order (its clock
 //!   then reports `Deferred`). Only a clock's latest update of the latest step not yet refused can
 //!   be refused (refuse several from the last one back), and only before a control moves that
-//!   clock's grid; any other tick is `ClockError::NotRefusable`. A refused constant-rate slot runs
+//!   clock's grid; any other tick is `RefuseError::NotRefusable`. A refused constant-rate slot runs
 //!   even after later slots passed; those are dropped in that step, reported (`SlotMissed`) after
 //!   its update, and the slot can be refused again.
 //!

@@ -52,7 +52,7 @@
 //! let clock = ManualTime::new();
 //! let mut runner = Runner::new(LoopState::new(config, Nanos(0))?, clock.clone(), clock.clone())
 //!     .with_render_rate(None);
-//! let ai = runner.state().clock_id("ai").expect("declared above");
+//! let ai = runner.state().clock("ai").expect("declared above").id();
 //! clock.advance(Nanos::from_millis(250));
 //! let mut seen = Vec::new();
 //! runner.frame(|event, state| {

@@ -103,14 +103,14 @@
 //! let physics = ClockConfig::new("physics", Period::from_hz(30)?);
 //! let ai = ClockConfig::new("ai", Period::from_hz(5)?);
 //! let mut state = LoopState::new(LoopConfig::from_clock(physics).clock(ai), Nanos(0))?;
-//! assert_eq!((state.clock_id("physics"), state.clock_id("ai")), (Some(PHYSICS), Some(AI)));
+//! assert_eq!((state.clock("physics")?.id(), state.clock("ai")?.id()), (PHYSICS, AI));
 //!
 //! let events = state.advance(Nanos::from_millis(210));
 //! let order: Vec<(u16, u64)> = events.updates().map(|t| (t.clock.0, t.index)).collect();
 //! // A tick is due once its whole length has passed: physics ticks 0 to 5 (due every 33.3 ms,
 //! // up to 200 ms) and AI tick 0 (due at 200 ms, tied with physics tick 5: declared second).
 //! assert_eq!(order, [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 0)]);
-//! # Ok::<(), tickfold::ConfigError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The render's `alpha` belongs to the fastest clock, here physics, whatever order the clocks are

@@ -35,14 +35,14 @@ use super::{Sleeper, TimeSource};
 /// let clock = RealNanos::new();
 /// let state = LoopState::new(LoopConfig::new(Period::from_hz(200)?), Nanos(0))?;
 /// let mut runner = Runner::new(state, clock, clock.sleeper(SpinSleep::default()));
-/// runner.run(|_, _| {}, |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 4);
+/// runner.run(|_, _| {}, |state| state.clock("main").map_or(0, |c| c.stats().ticks_run) < 4);
 /// let saved: LoopState<Nanos> = runner.into_state(); // what a save game stores
 ///
 /// // Loaded later (in this process or the next): the clock reads the state's latest time now.
 /// let clock = RealNanos::resuming(&saved);
 /// let mut runner = Runner::new(saved, clock, clock.sleeper(SpinSleep::default()));
-/// runner.run(|_, _| {}, |state| state.clock_stats("main").map_or(0, |s| s.ticks_run) < 8);
-/// assert!(runner.state().clock_stats("main").map_or(0, |s| s.ticks_run) >= 8);
+/// runner.run(|_, _| {}, |state| state.clock("main").map_or(0, |c| c.stats().ticks_run) < 8);
+/// assert!(runner.state().clock("main").map_or(0, |c| c.stats().ticks_run) >= 8);
 /// // Only the time the two runs took counts, not the time between them.
 /// assert!(runner.state().real_time().elapsed() < Nanos::from_secs(5));
 /// # Ok::<(), tickfold::ConfigError>(())

@@ -198,7 +198,7 @@ fn pause_leaves_a_pause_of_the_game_alone() {
 #[test]
 fn report_drops_the_gap_beyond_the_max_frame_delta_with_the_exact_count() {
     let (web, seen, while_hidden) = hidden_gap(Hidden::Report, false);
-    let stats = web.state().clock_stats("main").unwrap();
+    let stats = web.state().clock("main").unwrap().stats();
     let due = ticks_for(2_020.0 + GAP_MS);
     assert_eq!(stats.ticks_run + stats.ticks_dropped, due);
     assert_eq!(seen.dropped, stats.ticks_dropped);
@@ -294,7 +294,7 @@ fn random_schedules_account_for_every_tick() {
             }
             latest = latest.max(stamp);
         }
-        let stats = web.state().clock_stats("main").unwrap();
+        let stats = web.state().clock("main").unwrap().stats();
         let virt = web.state().virtual_time().elapsed();
         let due = virt.0 / 50_000_000;
         TestResult::from_bool(
@@ -320,7 +320,7 @@ fn each_update_reads_the_state_as_of_its_tick() {
     let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30).unwrap()))
         .clock(ClockConfig::new("ai", Period::from_hz(10).unwrap()));
     let state = LoopState::new(config, Nanos(0)).unwrap();
-    let ai = state.clock_id("ai").unwrap();
+    let ai = state.clock("ai").unwrap().id();
     let mut web = WebLoop::new(state, Hidden::Pause).unwrap();
     let mut seen = Vec::new();
     for stamp in [1000.0, 1250.0] {

@@ -327,8 +327,9 @@ pub fn delay_run() -> DelayRun {
     DelayRun {
         calls,
         dropped: state
-            .clock_stats(state.alpha_clock())
+            .clock(state.alpha_clock())
             .unwrap()
+            .stats()
             .ticks_dropped,
     }
 }

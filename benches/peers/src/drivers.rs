@@ -234,14 +234,16 @@ impl Driver for TickfoldInPlace {
     fn grid_state(&self, n: u64) -> GridState {
         let run = self
             .state
-            .clock_stats(self.state.alpha_clock())
+            .clock(self.state.alpha_clock())
             .unwrap()
+            .stats()
             .ticks_run;
         // Exact: tick n ends at n·dt; the lag says how far the grid is behind the last frame.
         let rate = self
             .state
-            .clock_stats(self.state.alpha_clock())
+            .clock(self.state.alpha_clock())
             .unwrap()
+            .stats()
             .rate;
         let (pn, pd) = rate.as_nanos_ratio();
         let ahead = (n as f64 - run as f64) * pn as f64 / pd as f64;

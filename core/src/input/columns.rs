@@ -59,7 +59,7 @@ pub trait Columns {
     fn capture(&mut self);
 
     /// The clock whose updates change this state; its renders use this clock's alpha
-    /// ([`LoopState::alpha`](crate::LoopState::alpha)), which is `Render::alpha` when it is the
+    /// ([`ClockHandle::alpha`](crate::ClockHandle::alpha)), which is `Render::alpha` when it is the
     /// loop's alpha clock ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock): the
     /// fastest clock unless one is named). Default `ClockId(0)`, the first clock declared,
     /// whatever its rate: override it in a loop of several clocks (the hecs adapter's tracker

@@ -1,7 +1,7 @@
 //! Adding and removing clocks while the loop runs.
 
 use crate::config::ClockConfig;
-use crate::error::ClockError;
+use crate::error::{ConfigError, RemoveClockError};
 use crate::state::LoopState;
 use crate::values::id::ClockId;
 use crate::values::id::ClockRef;
@@ -18,8 +18,9 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::DuplicateClock`] if the name is taken, [`ClockError::Config`] for invalid
-    /// settings, [`ClockError::TooManyClocks`] after 65,535 clocks.
+    /// [`ConfigError`], as [`LoopState::new`] gives for the same clock set:
+    /// [`ConfigError::DuplicateClock`] if the name is taken, the setting's variant for invalid
+    /// settings, [`ConfigError::TooManyClocks`] after 65,535 clocks. The state is unchanged.
     ///
     /// # Examples
     ///
@@ -40,16 +41,16 @@ impl<T> LoopState<T> {
         &mut self,
         config: ClockConfig,
         start: Option<Nanos>,
-    ) -> Result<ClockId, ClockError> {
+    ) -> Result<ClockId, ConfigError> {
         let s = &mut *self.inner;
         let checked = config.validate()?;
         if s.clocks.clock_id(&config.name).is_some() {
-            return Err(ClockError::DuplicateClock(config.name));
+            return Err(ConfigError::DuplicateClock(config.name));
         }
         let origin = start.map_or(s.virt.now(), |s| s.0);
         s.clocks
             .push_clock(config, checked, origin)
-            .ok_or(ClockError::TooManyClocks)
+            .ok_or(ConfigError::TooManyClocks)
     }
 
     /// Removes the clock called `clock` (a name as `&str`, `&String` or `String`), or with id
@@ -61,26 +62,31 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] if no clock has that name ([`ClockError::UnknownId`] for
-    /// an id), [`ClockError::LastClock`] if it is the only one.
+    /// [`RemoveClockError::NoSuchClock`] if no clock has that name or id (the lookup's
+    /// [`NoSuchClock`](crate::NoSuchClock)), [`RemoveClockError::LastClock`] if it is the only
+    /// one. The state is unchanged.
     ///
     /// # Examples
     ///
     /// ```
-    /// use tickfold_core::{ClockConfig, ClockError, LoopConfig, LoopState, Nanos, Period};
+    /// use tickfold_core::{
+    ///     ClockConfig, LoopConfig, LoopState, Nanos, NoSuchClock, Period, RemoveClockError,
+    /// };
     ///
     /// let config = LoopConfig::new(Period::from_hz(60)?)
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
     /// let ai = state.remove_clock("ai")?;
-    /// assert_eq!(state.clock_stats(ai), None);
-    /// assert_eq!(state.remove_clock("main"), Err(ClockError::LastClock));
+    /// assert_eq!(state.clock(ai).err(), Some(NoSuchClock::Id(ai)));
+    /// assert_eq!(state.remove_clock("main"), Err(RemoveClockError::LastClock));
+    /// let gone = RemoveClockError::NoSuchClock(NoSuchClock::Name("ai".into()));
+    /// assert_eq!(state.remove_clock("ai"), Err(gone));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn remove_clock<'a>(
         &mut self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockId, ClockError> {
+    ) -> Result<ClockId, RemoveClockError> {
         let clocks = &mut self.inner.clocks;
         let i = clocks.position(clock.into())?;
         clocks.remove(i)

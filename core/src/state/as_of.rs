@@ -69,8 +69,7 @@ impl<T: Timestamp> LoopState<T> {
     ///   comes before this one in the order (by due time, ties to the clock declared first):
     ///   tick `k` itself for `x`, for another clock its last update of the step before this
     ///   one, or its latest tick before the step;
-    /// * a clock's [`stats()`](crate::ClockHandle::stats) (and
-    ///   [`clock_stats`](Self::clock_stats)) count as of that place: `ticks_run` and
+    /// * a clock's [`stats()`](crate::ClockHandle::stats) counts as of that place: `ticks_run` and
     ///   `next_tick` leave out the clock's updates after this one, and `ticks_due`, `pending`
     ///   and `ticks_early` are worked out at `d`, so the identity
     ///   `ticks_run + ticks_dropped + pending == ticks_due + ticks_early` holds as of the
@@ -105,7 +104,7 @@ impl<T: Timestamp> LoopState<T> {
     /// let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let ai = state.clock("ai").expect("declared above").id();
     /// let events = state.advance(Nanos::from_millis(250));
     /// let tick = events.updates().find(|t| t.clock == ai && t.index == 0).expect("AI's tick 0");
     /// let seen = state.as_of(&events, &Event::Update(tick), |state| {
@@ -166,7 +165,7 @@ impl<T: Timestamp> LoopState<T> {
     /// let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let ai = state.clock("ai").expect("declared above").id();
     /// let mut seen = Vec::new(); // what each AI tick sees of physics and of the time
     /// for now in [250, 300] {
     ///     let events = state.advance(Nanos::from_millis(now));

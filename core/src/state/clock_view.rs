@@ -8,7 +8,7 @@ use core::fmt;
 use crate::access::{Access, Exclusive, Shared};
 use crate::clock::Clock;
 use crate::config::{ClockConfig, Firing, Policy};
-use crate::error::ClockError;
+use crate::error::{ConfigError, NoSuchClock};
 use crate::events::report::Report;
 use crate::state::stats::ClockStats;
 use crate::state::{Inner, LoopState};
@@ -111,7 +111,7 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    /// [`NoSuchClock::Name`] or [`NoSuchClock::Id`]: no clock of the loop answers to `clock`.
     ///
     /// # Examples
     ///
@@ -134,7 +134,7 @@ impl<T> LoopState<T> {
     pub fn clock<'a>(
         &self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockView<'_, T>, ClockError> {
+    ) -> Result<ClockView<'_, T>, NoSuchClock> {
         let i = self.inner.clocks.position(clock.into())?;
         Ok(ClockHandle {
             inner: &self.inner,
@@ -147,7 +147,7 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`].
+    /// [`NoSuchClock::Name`] or [`NoSuchClock::Id`]: no clock of the loop answers to `clock`.
     ///
     /// # Examples
     ///
@@ -167,7 +167,7 @@ impl<T> LoopState<T> {
     pub fn clock_mut<'a>(
         &mut self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockMut<'_, T>, ClockError> {
+    ) -> Result<ClockMut<'_, T>, NoSuchClock> {
         let i = self.inner.clocks.position(clock.into())?;
         Ok(ClockHandle {
             inner: &mut self.inner,
@@ -191,7 +191,8 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
     ///
     /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
     /// let id = state.clock("main")?.id();
-    /// assert_eq!(Some(id), state.clock_id("main"));
+    /// assert_eq!(id, state.alpha_clock()); // the only clock
+    /// assert_eq!(state.clock(id)?.name(), "main");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
@@ -250,7 +251,7 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
         self.clock().config()
     }
 
-    /// The clock's numbers at the latest step (see [`LoopState::clock_stats`]).
+    /// The clock's numbers at the latest step (see [`ClockStats`]).
     ///
     /// **When.** Outside a handler, the end of the latest step. In a handler given an update
     /// through [`LoopState::as_of`] (the runner's and winit's handlers,
@@ -298,6 +299,24 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
         self.inner.stats_at_step_end(self.clock())
     }
 
+    /// Where a renderer stands between this clock's previous and current tick after the
+    /// latest step, in `[0, 1]`: [`Render::alpha`](crate::Render::alpha) for the alpha clock.
+    /// Allocates nothing (unlike [`stats`](Self::stats), which copies the name).
+    ///
+    /// ```
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let events = state.advance(Nanos::from_millis(150));
+    /// let render = events.render().expect("a frame");
+    /// assert_eq!((render.alpha, state.clock("main")?.alpha()), (0.5, 0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn alpha(&self) -> f64 {
+        self.clock().alpha(self.inner.virt.now()).0
+    }
+
     /// The latest tick this clock ran, with where it starts and ends in simulation time
     /// (see [`TickSpan`]); `None` before its first tick. A tick a shell
     /// [refused](LoopState::refuse) no longer counts (the one before it does), and controls
@@ -343,7 +362,7 @@ impl<T, A: Access> ClockHandle<'_, T, A> {
     /// let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
     /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").expect("declared above");
+    /// let ai = state.clock("ai").expect("declared above").id();
     /// let events = state.advance(Nanos::from_millis(250));
     /// let mut seen = Vec::new();
     /// state.hand_on(&events, |event, state| {
@@ -510,8 +529,7 @@ impl<T> ClockMut<'_, T> {
     ///
     /// # Errors
     ///
-    /// `Some(0)` ([`ConfigError::ZeroUpdateCap`](crate::ConfigError::ZeroUpdateCap) in
-    /// [`ClockError::Config`]); the clock is unchanged.
+    /// `Some(0)` ([`ConfigError::ZeroUpdateCap`]); the clock is unchanged.
     ///
     /// # Examples
     ///
@@ -526,7 +544,7 @@ impl<T> ClockMut<'_, T> {
     /// assert!(state.clock_mut("main")?.set_max_updates(Some(0)).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_max_updates(&mut self, cap: Option<u32>) -> Result<&mut Self, ClockError> {
+    pub fn set_max_updates(&mut self, cap: Option<u32>) -> Result<&mut Self, ConfigError> {
         self.update_config(|c| c.max_updates(cap))
     }
 
@@ -551,7 +569,7 @@ impl<T> ClockMut<'_, T> {
     /// assert_eq!(state.advance(Nanos::from_millis(50)).update_count(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_phase(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+    pub fn set_phase(&mut self, fraction: f64) -> Result<&mut Self, ConfigError> {
         self.update_config(|c| c.phase(fraction))
     }
 
@@ -578,14 +596,14 @@ impl<T> ClockMut<'_, T> {
     /// assert_eq!(*main.config(), expected);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ClockError> {
+    pub fn set_hysteresis(&mut self, fraction: f64) -> Result<&mut Self, ConfigError> {
         self.update_config(|c| c.hysteresis(fraction))
     }
 
     fn update_config(
         &mut self,
         f: impl FnOnce(ClockConfig) -> ClockConfig,
-    ) -> Result<&mut Self, ClockError> {
+    ) -> Result<&mut Self, ConfigError> {
         let c = &mut self.inner.clocks[self.i];
         // `f` sets a number: the name stays in the clock (`Clock::reconfigure` keeps it), so
         // an owned one is never copied.

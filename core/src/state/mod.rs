@@ -37,7 +37,7 @@ use core::ops::{Deref, DerefMut};
 use crate::clock::Clock;
 use crate::clocks::ClockSet;
 use crate::config::LoopConfig;
-use crate::error::ConfigError;
+use crate::error::{ConfigError, NoSuchClock};
 use crate::events::few::Pool;
 use crate::state::cursor::Cursor;
 use crate::time::real::Real;
@@ -146,7 +146,7 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 /// A loop holds one or more named clocks, each with its own exact rate, cap, policy and firing
 /// rule (the fixed-frequency sub-loops of "looping in time"). Within a step, updates come out
 /// ordered by due time, ties broken by declaration order, so replays are bit-identical. Each
-/// clock's numbers are in its [`clock_stats`](LoopState::clock_stats).
+/// clock's numbers are in its [`clock`](LoopState::clock)`(c)?.stats()`.
 ///
 /// # Its methods, in the order a shell meets them
 ///
@@ -162,9 +162,8 @@ pub(crate) const PENDING_CLOCKS: u8 = 8;
 ///   (pause, time scale, debug stepping), [`real_time_mut`](LoopState::real_time_mut) (the max
 ///   frame delta, the render cap) and [`clock_mut`](LoopState::clock_mut) (one clock's rate,
 ///   cap, phase, hysteresis, overstep). Each handle reads as its view does.
-/// * Find the clocks: [`clock_stats`](LoopState::clock_stats),
-///   [`alpha_clock`](LoopState::alpha_clock), [`clock_id`](LoopState::clock_id),
-///   [`clock_names`](LoopState::clock_names).
+/// * Find the clocks: [`clock`](LoopState::clock) (by name or id; its id, name, numbers and
+///   alpha), [`alpha_clock`](LoopState::alpha_clock), [`clock_names`](LoopState::clock_names).
 /// * Change the set of clocks, refuse a tick, move the state to another time axis:
 ///   [`add_clock`](LoopState::add_clock), [`remove_clock`](LoopState::remove_clock),
 ///   [`refuse`](LoopState::refuse), [`rebase`](LoopState::rebase).
@@ -333,7 +332,7 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// // The start is a timestamp of your clock: `Nanos` here, `Instant::now()` in a real loop.
     /// let state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
-    /// let main = state.clock_stats("main").expect("the clock `LoopConfig::new` declares");
+    /// let main = state.clock("main").expect("the clock `LoopConfig::new` declares").stats();
     /// assert_eq!((main.ticks_run, main.next_tick), (0, 0));
     ///
     /// // Invalid settings are refused here, never at a later step.
@@ -361,7 +360,7 @@ impl<T: Timestamp> LoopState<T> {
         let alpha = match config.alpha_clock {
             Some(name) => clocks
                 .clock_id(&name)
-                .ok_or(ConfigError::UnknownClock(name))?,
+                .ok_or(ConfigError::AlphaClock(NoSuchClock::Name(name)))?,
             None => clocks.fastest().unwrap_or_default(),
         };
         clocks.set_alpha_clock(alpha);

@@ -3,7 +3,7 @@
 //! hysteresis, overstep, a reset of the grid) are [`ClockMut`](crate::ClockMut)'s, in
 //! `state/clock_view.rs`; each takes effect at the next step, which reports what it changed.
 
-use crate::error::ClockError;
+use crate::error::RefuseError;
 use crate::state::LoopState;
 use crate::values::id::ClockRef;
 
@@ -63,9 +63,9 @@ impl<T> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// [`ClockError::UnknownClock`] or [`ClockError::UnknownId`] for no clock of this loop,
-    /// [`ClockError::NotRefusable`] for a tick that breaks the rules above; the state
-    /// is unchanged.
+    /// [`RefuseError::NoSuchClock`] for no clock of this loop (the lookup's
+    /// [`NoSuchClock`](crate::NoSuchClock)), [`RefuseError::NotRefusable`] for a tick that
+    /// breaks the rules above; the state is unchanged.
     ///
     /// # Examples
     ///
@@ -87,7 +87,7 @@ impl<T> LoopState<T> {
         &mut self,
         clock: impl Into<ClockRef<'a>>,
         index: u64,
-    ) -> Result<(), ClockError> {
+    ) -> Result<(), RefuseError> {
         let clocks = &mut self.inner.clocks;
         let i = clocks.position(clock.into())?;
         if let Some(undone) = clocks.refuse(i, index) {
@@ -96,7 +96,7 @@ impl<T> LoopState<T> {
             self.inner.virt.undo_discarded(undone);
             Ok(())
         } else {
-            Err(ClockError::NotRefusable {
+            Err(RefuseError::NotRefusable {
                 clock: clocks[i].id(),
                 index,
             })

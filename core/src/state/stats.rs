@@ -1,4 +1,4 @@
-//! One clock's accounting, as [`LoopState::clock_stats`](crate::LoopState::clock_stats) reports it.
+//! One clock's accounting, as [`ClockHandle::stats`](crate::ClockHandle::stats) reports it.
 
 use alloc::borrow::Cow;
 
@@ -11,34 +11,27 @@ use crate::values::time::{Lag, Nanos};
 
 /// The clocks' numbers after the latest step.
 impl<T> LoopState<T> {
-    /// Everything the loop knows about `clock` (a name or a [`ClockId`]), or `None` if there
-    /// is no such clock: ticks run, dropped, pending, due and early, alpha and lag. The alpha
-    /// clock's are `state.clock_stats(state.alpha_clock())`. The same as
-    /// [`clock(..).stats()`](crate::ClockHandle::stats): as of the update a handler is given
-    /// through [`as_of`](Self::as_of), else at the end of the latest step
-    /// ([`stats_at_step_end`](crate::ClockHandle::stats_at_step_end) either way).
+    /// `clock`'s numbers (a name or a [`ClockId`]), or `None` if there is no such clock: the
+    /// same as `clock(c).ok().map(|c| c.stats())`. Deprecated: ask
+    /// [`clock`](Self::clock)`(c)?.`[`stats()`](crate::ClockHandle::stats), the one way to
+    /// read a clock, whose error says which lookup failed.
     ///
     /// # Examples
     ///
     /// ```
-    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+    /// # #![allow(deprecated)]
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
-    /// let config = LoopConfig::new(Period::from_hz(50)?)
-    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
-    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
     /// let _ = state.advance(Nanos::from_millis(150));
-    /// let stats = state.clock_stats("ai").expect("a clock of this loop");
-    /// assert_eq!((&*stats.name, stats.ticks_run, stats.next_tick), ("ai", 1, 1));
-    /// assert_eq!(stats.alpha, 0.5); // 50 ms into its 100 ms tick
-    /// // The main clock (the alpha clock, 20 ms ticks), by its id.
-    /// let main = state.clock_stats(state.alpha_clock()).expect("the alpha clock exists");
-    /// assert_eq!(main.ticks_run, 7);
-    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// assert_eq!(state.clock_stats("main"), Some(state.clock("main")?.stats()));
+    /// assert_eq!(state.clock_stats("nope"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[deprecated(since = "0.2.0", note = "use clock(c)?.stats()")]
     pub fn clock_stats<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<ClockStats> {
-        let i = self.inner.clocks.position(clock.into()).ok()?;
-        Some(self.inner.stats_of(&self.inner.clocks[i]))
+        self.clock(clock).ok().map(|c| c.stats())
     }
 
     /// The clock that drives the render alpha: the one named by
@@ -53,9 +46,9 @@ impl<T> LoopState<T> {
     /// let config = LoopConfig::new(Period::from_hz(60)?)
     ///     .clock(ClockConfig::new("physics", Period::from_hz(120)?));
     /// let state = LoopState::new(config.clone(), Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("physics")); // the fastest
+    /// assert_eq!(state.clock("physics").map(|c| c.id()), Ok(state.alpha_clock())); // the fastest
     /// let state = LoopState::new(config.alpha_clock("main"), Nanos(0))?;
-    /// assert_eq!(Some(state.alpha_clock()), state.clock_id("main")); // named
+    /// assert_eq!(state.clock("main").map(|c| c.id()), Ok(state.alpha_clock())); // named
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -63,23 +56,25 @@ impl<T> LoopState<T> {
         self.inner.clocks.alpha_clock()
     }
 
-    /// The id of the clock called `name` (what [`Tick::clock`](crate::Tick::clock) carries).
+    /// The id of the clock called `name` (what [`Tick::clock`](crate::Tick::clock) carries),
+    /// or `None` if there is no such clock: the same as `clock(name).ok().map(|c| c.id())`.
+    /// Deprecated: ask [`clock`](Self::clock)`(name)?.`[`id()`](crate::ClockHandle::id).
     ///
     /// # Examples
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
     ///
     /// let config = LoopConfig::new(Period::from_hz(60)?)
     ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
-    /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let ai = state.clock_id("ai").expect("declared above");
-    /// let events = state.advance(Nanos::from_millis(100));
-    /// assert_eq!(events.updates().filter(|t| t.clock == ai).count(), 1);
+    /// let state = LoopState::new(config, Nanos(0))?;
+    /// assert_eq!(state.clock_id("ai"), Some(state.clock("ai")?.id()));
     /// assert_eq!(state.clock_id("nope"), None);
-    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[deprecated(since = "0.2.0", note = "use clock(name)?.id()")]
     pub fn clock_id(&self, name: &str) -> Option<ClockId> {
         self.inner.clocks.clock_id(name)
     }
@@ -102,7 +97,8 @@ impl<T> LoopState<T> {
     }
 }
 
-/// One clock's accounting, from [`LoopState::clock_stats`](crate::LoopState::clock_stats).
+/// One clock's accounting, from [`ClockHandle::stats`](crate::ClockHandle::stats)
+/// (`state.clock(c)?.stats()`).
 ///
 /// Every tick below `next_tick` either ran or was dropped, which gives one exact identity for
 /// every clock, policy, firing rule and hysteresis, after every step and between steps:

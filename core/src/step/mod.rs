@@ -58,7 +58,7 @@ impl<T: Timestamp> LoopState<T> {
     /// }
     /// assert_eq!(ran, [0, 1]);
     /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(60))); // when tick 2 is due
-    /// assert_eq!(state.clock_stats("main").map(|s| s.ticks_run), Some(2));
+    /// assert_eq!(state.clock("main").map(|c| c.stats().ticks_run), Ok(2));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use = "the returned state replaces the old one; dropping it loses the step"]
@@ -93,7 +93,7 @@ impl<T: Timestamp> LoopState<T> {
     ///         game.distance += 2.0 * tick.dt_secs(); // 2 units/s
     ///     }
     /// }
-    /// assert_eq!(game.state.clock_stats("main").map(|s| s.ticks_run), Some(5)); // 100 ms of 20 ms ticks
+    /// assert_eq!(game.state.clock("main").map(|c| c.stats().ticks_run), Ok(5)); // 100 ms of 20 ms ticks
     /// assert!((game.distance - 0.2).abs() < 1e-12);
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
@@ -154,34 +154,26 @@ impl<T: Timestamp> LoopState<T> {
 
 impl<T> LoopState<T> {
     /// Where a renderer stands between `clock`'s previous and current tick after the latest
-    /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`; `None` if there is no
-    /// such clock. [`Render::alpha`](crate::Render::alpha) is this reading for the alpha clock
-    /// ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)); state that another
-    /// clock's updates change blends with that clock's alpha. Read at the render, on the
-    /// state after the step: it allocates nothing, for any number of clocks.
+    /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`, or `None` if there is no
+    /// such clock: the same as `clock(c).ok().map(|c| c.alpha())`. Deprecated: ask
+    /// [`clock`](Self::clock)`(c)?.`[`alpha()`](crate::ClockHandle::alpha).
     ///
     /// # Examples
     ///
     /// ```
-    /// use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period};
+    /// # #![allow(deprecated)]
+    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
     ///
-    /// // AI declared first (so it drives `Render::alpha`), physics at 50 Hz.
-    /// let config = LoopConfig::new(Period::from_hz(10)?)
-    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
-    /// let mut state = LoopState::new(config, Nanos(0))?;
-    /// let events = state.advance(Nanos::from_millis(150));
-    /// let render = events.render().expect("a frame to draw");
-    /// assert_eq!(render.alpha, 0.5); // AI: 50 ms into its 100 ms tick
-    /// assert_eq!(state.alpha("physics"), Some(0.5)); // 10 ms into its 20 ms tick
-    /// assert_eq!(state.alpha("main"), Some(render.alpha));
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(150));
+    /// assert_eq!(state.alpha("main"), Some(state.clock("main")?.alpha()));
     /// assert_eq!(state.alpha("audio"), None);
-    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
+    #[deprecated(since = "0.2.0", note = "use clock(c)?.alpha()")]
     pub fn alpha<'a>(&self, clock: impl Into<crate::ClockRef<'a>>) -> Option<f64> {
-        let s = &*self.inner;
-        let i = s.clocks.position(clock.into()).ok()?;
-        Some(s.clocks[i].alpha(s.virt.now()).0)
+        self.clock(clock).ok().map(|c| c.alpha())
     }
 }
 

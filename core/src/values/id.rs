@@ -32,7 +32,7 @@ pub struct ClockId(pub u16);
 /// state.clock_mut(&name)?.set_rate(Period::from_hz(20)?);
 /// assert_eq!(state.clock(name.as_str())?.rate(), Period::from_hz(20)?);
 /// assert_eq!(ClockRef::from(name.clone()), ClockRef::from("wave-3"));
-/// let id = state.clock_id("wave-3").expect("added above");
+/// let id = state.clock("wave-3").expect("added above").id();
 /// assert_eq!(state.remove_clock(name), Ok(id)); // by name, id or `ClockRef`
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -168,7 +168,7 @@ pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec
     (
         counts,
         errors,
-        state.clock_stats(state.alpha_clock()).unwrap().ticks_run,
+        state.clock(state.alpha_clock()).unwrap().stats().ticks_run,
     )
 }
 

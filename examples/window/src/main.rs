@@ -80,7 +80,7 @@ impl Demo {
         let (n, d) = SCALES[self.scale];
         g.window.set_title(&format!(
             "tickfold: tick {} frame {} | interpolation {} (I) | {} (Space) | scale {n}/{d} (S)",
-            s.clock_stats(s.alpha_clock()).unwrap().ticks_run,
+            s.clock(s.alpha_clock()).unwrap().stats().ticks_run,
             self.frames,
             if self.interpolate { "on" } else { "off" },
             if s.virtual_time().is_paused() {
@@ -244,9 +244,9 @@ fn main() -> ExitCode {
             let s = runner.state();
             println!(
                 "window closed: {} ticks, {} frames drawn, {} dropped",
-                s.clock_stats(s.alpha_clock()).unwrap().ticks_run,
+                s.clock(s.alpha_clock()).unwrap().stats().ticks_run,
                 demo.frames,
-                s.clock_stats(s.alpha_clock()).unwrap().ticks_dropped
+                s.clock(s.alpha_clock()).unwrap().stats().ticks_dropped
             );
             ExitCode::SUCCESS
         }

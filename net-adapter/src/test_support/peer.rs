@@ -241,7 +241,7 @@ impl Peer {
         if let Some(state) = &self.state {
             for c in state
                 .clock_names()
-                .filter_map(|n| state.clock_stats(state.clock_id(n)?))
+                .filter_map(|n| state.clock(n).ok().map(|c| c.stats()))
             {
                 if c.ticks_run + c.ticks_dropped + c.pending != c.ticks_due + c.ticks_early {
                     wrong.push(format!("the accounting identity fails: {c:?}"));
@@ -267,7 +267,9 @@ impl Peer {
     #[must_use]
     pub fn frame_clock_stats(&self) -> Option<ClockStats> {
         let clock = self.rollback.frame_clock();
-        self.state.as_ref().and_then(|s| s.clock_stats(clock))
+        self.state
+            .as_ref()
+            .and_then(|s| s.clock(clock).ok().map(|c| c.stats()))
     }
 }
 

@@ -170,8 +170,10 @@ pub fn two_clocks() -> LoopState {
 pub fn assert_identity(state: &LoopState) {
     for name in state.clock_names() {
         let c = state
-            .clock_id(name)
-            .and_then(|id| state.clock_stats(id))
+            .clock(name)
+            .ok()
+            .map(|c| c.id())
+            .and_then(|id| state.clock(id).ok().map(|c| c.stats()))
             .expect("clock");
         assert_eq!(
             c.ticks_run + c.ticks_dropped + c.pending,
