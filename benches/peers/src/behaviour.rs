@@ -74,7 +74,10 @@ pub fn web(rate: FrameRate, frames: u64, seed: u64) -> Vec<u64> {
 /// `times` through tickfold's `DeltaSmoother` (the frame times a smoothing shell hands the fold).
 pub fn smoothed(times: &[u64]) -> Vec<u64> {
     let mut s = tickfold::DeltaSmoother::new();
-    times.iter().map(|&t| s.smooth(tickfold::Nanos(t)).0).collect()
+    times
+        .iter()
+        .map(|&t| s.smooth(tickfold::Nanos(t)).0)
+        .collect()
 }
 
 /// Frames with 0, 1, 2 and 3+ updates, and the updates run.
