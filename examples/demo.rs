@@ -36,9 +36,7 @@ use tickfold::{Event, LoopConfig, LoopState, Period};
 
 // Only the start positions and the box size are used here; the motion lives in `update` below.
 #[allow(dead_code)]
-#[path = "shared/balls.rs"]
-mod balls;
-use balls::{H, W, spawn};
+use tickfold_balls::{H, W, spawn};
 
 /// A ball's velocity, in cells per second.
 struct Velocity(Vec2);

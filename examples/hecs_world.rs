@@ -1,6 +1,6 @@
 //! A hecs world driven by the fold and interpolated by `tickfold-hecs`, on a fake clock, with
 //! the same loop code as the plain `Vec` world of the `plain_world` example: the step's events
-//! go through `shared/drive.rs`'s `apply_step`, one generic function over tickfold-core's
+//! go through `apply_step` (`examples/drive`, the `tickfold-drive` crate), one generic function over tickfold-core's
 //! `Columns`/`BlendColumns` traits. Here the storage is the world and its trackers (a tuple of
 //! two `Interpolated`, one per component type), which take part through those two traits in a
 //! dozen lines (`Scene` below); there it is a `DoubleBuffer`.
@@ -37,12 +37,13 @@ struct Velocity(Vec3);
 struct Spin(Quat);
 struct Expires(u64);
 
-#[path = "shared/drive.rs"]
-mod drive;
-#[path = "shared/rng.rs"]
-mod rng;
-use drive::apply_step;
-use rng::Rng;
+use tickfold_drive::apply_step;
+use tickfold_testing::SplitMix64;
+
+/// Uniform in `[-1, 1)`.
+fn signed(rng: &mut SplitMix64) -> f32 {
+    rng.unit_f32() * 2.0 - 1.0
+}
 
 /// The world and its trackers as one storage for the shared loop code: a capture copies both
 /// tracked columns through the `Tracker` tuple, every update ages the ghosts, and the blend is
@@ -71,11 +72,11 @@ impl BlendColumns for Scene {
     }
 }
 
-fn spawn_one(world: &mut World, interp: &mut Trackers, rng: &mut Rng, tick: u64) -> Entity {
-    let position = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * HALF_BOX;
-    let velocity = Vec3::new(rng.signed(), rng.signed(), rng.signed()) * 20.0;
-    let spin = Quat::from_rotation_y(rng.signed() * 0.2);
-    let life = 60 + rng.next() % 600;
+fn spawn_one(world: &mut World, interp: &mut Trackers, rng: &mut SplitMix64, tick: u64) -> Entity {
+    let position = Vec3::new(signed(rng), signed(rng), signed(rng)) * HALF_BOX;
+    let velocity = Vec3::new(signed(rng), signed(rng), signed(rng)) * 20.0;
+    let spin = Quat::from_rotation_y(signed(rng) * 0.2);
+    let life = 60 + rng.next_u64() % 600;
     // The bundle helper adds both trackers' companions: the entity never moves archetype.
     interp.spawn(
         world,
@@ -106,7 +107,7 @@ struct Totals {
 fn update(
     world: &mut World,
     interp: &mut Trackers,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     tick: u64,
     dt: f32,
     totals: &mut Totals,
@@ -152,7 +153,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world: World::new(),
         trackers: (Interpolated::new().keep_ghosts(6), Interpolated::new()),
     };
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..ENTITIES {
         spawn_one(&mut scene.world, &mut scene.trackers, &mut rng, 0);
     }
@@ -166,7 +167,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut captures = 0;
     for frame in 1..=FRAMES {
         // A fake clock: 144 Hz with ±0.5 ms jitter, and a 70 ms stall every 90th frame.
-        let jitter = (rng.next() % 1_000_000) as i64 - 500_000;
+        let jitter = (rng.next_u64() % 1_000_000) as i64 - 500_000;
         let stall = if frame % 90 == 0 { 70_000_000 } else { 0 };
         now = Nanos(now.0 + (1_000_000_000 / 144 + jitter + stall) as u64);
         state.advance_into(now, &mut events);

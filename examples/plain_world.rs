@@ -1,6 +1,6 @@
 //! A plain-data world of 60,000 particles in a `Vec`, folded on a fake clock and drawn by
 //! interpolation through `tickfold-snapshot`'s `DoubleBuffer`. The loop code is not specific
-//! to that storage: the step's events go through `shared/drive.rs`'s `apply_step`, one generic
+//! to that storage: the step's events go through `apply_step` (`examples/drive`, the `tickfold-drive` crate), one generic
 //! function over tickfold-core's `Columns`/`BlendColumns` traits, and the same function drives
 //! the hecs world of the `hecs_world` example, where the storage is the adapter's tracked
 //! columns instead of a `Vec` of structs.
@@ -46,22 +46,20 @@ impl Interpolate for Particle {
     }
 }
 
-#[path = "shared/drive.rs"]
-mod drive;
-#[path = "shared/rng.rs"]
-mod rng;
-use drive::apply_step;
-use rng::Rng;
+use tickfold_drive::apply_step;
+use tickfold_testing::SplitMix64;
 
-fn particle(rng: &mut Rng, cloud: usize) -> Particle {
+/// Uniform in `[-1, 1)`.
+fn signed(rng: &mut SplitMix64) -> f32 {
+    rng.unit_f32() * 2.0 - 1.0
+}
+
+fn particle(rng: &mut SplitMix64, cloud: usize) -> Particle {
     let angle = cloud as f32 * 0.618 * std::f32::consts::TAU;
     let centre = [angle.cos() * 0.6, angle.sin() * 0.6];
     Particle {
-        pos: [
-            centre[0] + rng.signed() * 0.1,
-            centre[1] + rng.signed() * 0.1,
-        ],
-        vel: [rng.signed() * 0.3, rng.signed() * 0.3],
+        pos: [centre[0] + signed(rng) * 0.1, centre[1] + signed(rng) * 0.1],
+        vel: [signed(rng) * 0.3, signed(rng) * 0.3],
         age: 0,
         cloud: cloud as u32,
     }
@@ -96,7 +94,7 @@ fn update(world: &mut DoubleBuffer<Particle>, tick: u64, dt: f32) {
 fn main() {
     let rate = Period::from_hz(60).expect("60 Hz is a valid rate");
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).expect("valid config");
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = SplitMix64::new(0x5EED_1234_ABCD_0001);
     let count = CLOUDS * PER_CLOUD;
     // Spare capacity so spawns never allocate.
     let mut particles = Vec::with_capacity(count + 1_000);
@@ -119,7 +117,7 @@ fn main() {
     let mut drawn = Vec::with_capacity(world.capacity());
     let mut checked = 0_u64;
     for frame in 1..=FRAMES {
-        let jitter = rng.next() % 1_000_000;
+        let jitter = rng.next_u64() % 1_000_000;
         let delta = if frame % 90 == 0 {
             70_000_000
         } else {
@@ -141,8 +139,8 @@ fn main() {
                 // Every 30 ticks one particle expires and one is born, in both buffers (and
                 // so in the oracle of the back, too).
                 if tick.index % 30 == 0 {
-                    let gone = (rng.next() as usize) % world.len();
-                    let cloud = (rng.next() as usize) % CLOUDS;
+                    let gone = (rng.next_u64() as usize) % world.len();
+                    let cloud = (rng.next_u64() as usize) % CLOUDS;
                     let born = particle(&mut rng, cloud);
                     let _ = world.swap_remove(gone);
                     world.push(born);

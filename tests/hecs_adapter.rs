@@ -7,17 +7,16 @@ use approx::assert_relative_eq;
 use tickfold::{Event, Events, LoopConfig, LoopState, Nanos, Period};
 use tickfold_hecs::Interpolated;
 use tickfold_hecs::hecs::World;
+use tickfold_testing::SplitMix64;
 
 struct Speed(f64);
 
-/// xorshift64 frame lengths between 0 and 3 ticks, with a 1 s spike now and then.
+/// Seeded frame lengths between 0 and 3 ticks, with a 1 s spike now and then.
 fn frames(seed: u64, count: usize) -> Vec<u64> {
-    let mut x = seed;
+    let mut rng = SplitMix64::new(seed);
     (0..count)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             match x % 20 {
                 0 => 0,
                 1 => 1_000_000_000,

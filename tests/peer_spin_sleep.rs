@@ -27,6 +27,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold::runner::{ManualTime, Runner, Sleeper};
 use tickfold::{
@@ -233,7 +234,7 @@ impl SkipInterval {
 #[test]
 fn keep_working_returns_exactly_when_skip_does() {
     let period = 50 * MS;
-    let mut x: u64 = 0x5eed_1234_abcd_ef01;
+    let mut rng = SplitMix64::new(0x5eed_1234_abcd_ef01);
     let mut oracle = SkipInterval {
         next_tick: 0,
         period,
@@ -251,9 +252,7 @@ fn keep_working_returns_exactly_when_skip_does() {
         assert_eq!(t_fold, returned, "call {call}");
         let slot = ticks[0].t.0;
         assert!(slot <= t_fold && t_fold < slot + period, "call {call}");
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let work = match x % 10 {
             0 => 0,
             1..=6 => x % period,
@@ -279,7 +278,7 @@ fn keep_working_returns_exactly_when_skip_does() {
 #[test]
 fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
     let period = 50 * MS;
-    let mut x: u64 = 0x0bad_cafe_f00d_d00d;
+    let mut rng = SplitMix64::new(0x0bad_cafe_f00d_d00d);
     let mut next_burst = 0u64;
     let mut burst = |now: u64| {
         let tick = next_burst;
@@ -301,9 +300,7 @@ fn one_update_per_step_catch_up_returns_exactly_when_burst_does() {
         }
         assert_eq!(updates(&e), [k], "call {k}");
         assert_eq!(t_fold, returned, "call {k}");
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let work = match x % 10 {
             0..=6 => x % period,
             7 => 0,
@@ -481,7 +478,7 @@ impl DelayInterval {
 #[test]
 fn policy_delay_returns_exactly_when_delay_does() {
     let period = 50 * MS;
-    let mut x: u64 = 0x0de1_a7ed_5eed_0017;
+    let mut rng = SplitMix64::new(0x0de1_a7ed_5eed_0017);
     let mut oracle = DelayInterval {
         next_tick: 0,
         period,
@@ -501,9 +498,7 @@ fn policy_delay_returns_exactly_when_delay_does() {
             assert!(t - p >= period, "call {call}: a period of {} ns", t - p);
         }
         previous = Some(t);
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         t += match x % 10 {
             0 => 0,
             1..=6 => x % period,

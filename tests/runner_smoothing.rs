@@ -4,6 +4,7 @@
 
 use tickfold::runner::{NoSleep, Runner, TimeSource};
 use tickfold::{DeltaSmoother, Event, LoopConfig, LoopState, Nanos, Period};
+use tickfold_testing::SplitMix64;
 
 /// Frame stamps from a list, one per read.
 struct Stamps(Vec<u64>, usize);
@@ -17,11 +18,10 @@ impl TimeSource<Nanos> for Stamps {
 }
 
 fn stamps() -> Vec<u64> {
-    let mut seed = 37u64;
+    let mut rng = SplitMix64::new(37);
     let mut out = Vec::new();
     for k in 1..=1_200u64 {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let noise = (seed >> 33) % 1_600_001;
+        let noise = rng.below(1_600_001);
         let gap = if k > 600 { 600_000_000_000 } else { 0 }; // a hidden tab after 10 s
         out.push((k * 1_000_000_000 / 60 + gap + noise - 800_000) / 100_000 * 100_000);
     }

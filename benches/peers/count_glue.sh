@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The glue each version of the game example needs around the same game code: its lines
 # (neither blank nor comments) inside `// glue: loop|interpolation|pacing` ... `// end glue`
-# regions, per program, and the shared game code (examples/game/bodies.rs) all three reuse.
+# regions, per program, and the shared game code (examples/game-bodies/src/lib.rs) all three reuse.
 #
 #   bash benches/peers/count_glue.sh
 set -euo pipefail
@@ -34,9 +34,9 @@ row() {
 echo "| program | loop | interpolation | pacing | glue in all |"
 echo "|---|---:|---:|---:|---:|"
 row "tickfold (\`examples/game/main.rs\`, \`world.rs\`)" examples/game/main.rs examples/game/world.rs
-row "game-loop 1.3 (\`benches/peers/examples/game_gameloop.rs\`, \`shared/hand_game.rs\`)" \
-  benches/peers/examples/game_gameloop.rs benches/peers/examples/shared/hand_game.rs
-row "hand-written Fiedler loop (\`benches/peers/examples/game_fiedler.rs\`, \`shared/hand_game.rs\`)" \
-  benches/peers/examples/game_fiedler.rs benches/peers/examples/shared/hand_game.rs
+row "game-loop 1.3 (\`benches/peers/examples/game_gameloop.rs\`, \`game-bodies/src/hand.rs\`)" \
+  benches/peers/examples/game_gameloop.rs examples/game-bodies/src/hand.rs
+row "hand-written Fiedler loop (\`benches/peers/examples/game_fiedler.rs\`, \`game-bodies/src/hand.rs\`)" \
+  benches/peers/examples/game_fiedler.rs examples/game-bodies/src/hand.rs
 echo
-echo "Shared game code all three reuse (\`examples/game/bodies.rs\`: components, seeding, update, figures): $(code examples/game/bodies.rs) lines."
+echo "Shared game code all three reuse (\`examples/game-bodies/src/lib.rs\`: components, seeding, update, figures): $(code examples/game-bodies/src/lib.rs) lines."

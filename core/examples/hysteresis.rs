@@ -6,10 +6,7 @@
 //! Run with `cargo run --release -p tickfold-core --example hysteresis [-- FRAMES]`
 //! (default 14,400 frames per row).
 
-#[path = "../tests/support/jitter_sim.rs"]
-mod jitter_sim;
-
-use jitter_sim::{Outcome, REFRESH, TICKS, row};
+use tickfold_jitter_sim::{Outcome, REFRESH, TICKS, row};
 
 fn cell(o: &Outcome) -> String {
     format!(

@@ -11,6 +11,7 @@ use tickfold_core::{
     ClockConfig, ClockId, DropReason, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP,
     Nanos, Period, Policy, Tick, TimeScale,
 };
+use tickfold_testing::SplitMix64;
 
 /// Runs `f` and returns how many allocations (reallocations included) this thread made
 /// meanwhile.
@@ -34,20 +35,17 @@ fn stepping_under_the_cap_never_allocates() {
     // Everything that may allocate is built before measuring.
     let rate = Period::from_hz(60).unwrap();
     let mut state = LoopState::new(LoopConfig::new(rate), Nanos(0)).unwrap();
-    let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     let (allocations, (steps_with_8, spikes, most_events, updates)) = allocations_during(|| {
         let (mut now, mut steps_with_8, mut spikes, mut most_events, mut updates) = (0, 0, 0, 0, 0);
         for i in 0..100_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
             now += match i % 1_000 {
                 // 8 ticks and 1 ms: a catch-up step at the default cap.
                 500 => 8 * 16_666_667 + MS,
                 // A 2 s stall: discarded time, 8 updates, a deferral and a render.
                 999 => 2_000 * MS,
                 // 60 Hz frames with ±50 µs of jitter.
-                _ => 16_666_667 - 50_000 + x % 100_001,
+                _ => 16_666_667 - 50_000 + rng.below(100_001),
             };
             // Pause for 40 frames now and then: Paused and Resumed events.
             match i % 5_000 {

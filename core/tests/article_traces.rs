@@ -4,6 +4,7 @@
 //! emits on a fake clock.
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{DropReason, Event, LoopConfig, LoopState, Nanos, Period, Policy};
 
@@ -240,13 +241,8 @@ fn constant_rate_sync_on_drops_tick_numbers_jump_over_lost_slots() {
 
 #[test]
 fn constant_rate_random_work_matches_the_article_loops() {
-    let mut x = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     for _ in 0..50 {
         // Work of exactly 20 or 30 ms makes the article's drop & rest code rest a whole extra
         // slot (see the boundary test below), so those costs are left out here.

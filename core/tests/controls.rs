@@ -8,9 +8,8 @@ use core::time::Duration;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
-#[path = "support/grid_model.rs"]
-mod grid_model;
-use grid_model::{Model, ceil_mul, merge_drop};
+mod support;
+use support::grid_model::{Model, ceil_mul, merge_drop};
 use tickfold_core::{
     ClockStats, Event, InputQueue, LoopConfig, LoopState, Nanos, Period, Policy, RefuseError, Tick,
 };

@@ -7,6 +7,7 @@
 //! `TICKFOLD_BLESS=1 cargo test -p tickfold-core --test cross_target`.
 
 use core::fmt::Write;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{ClockConfig, DeltaSmoother, LoopConfig, LoopState, Nanos, Period};
 
@@ -18,14 +19,8 @@ fn trace() -> String {
         .render_rate(Some(Period::from_hz(120).unwrap()));
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let mut smoother = DeltaSmoother::new();
-    let mut seed = 0x5EED_u64;
-    let mut rand = move || {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = SplitMix64::new(0x5EED);
+    let mut rand = move || rng.next_u64();
     let mut out = String::new();
     let mut t: u64 = 0;
     for frame in 0..400u64 {

@@ -3,6 +3,7 @@
 //! and both survive a save and a load (feature `serde`).
 
 use tickfold_core::{ClockConfig, Event, LoopConfig, LoopState, Nanos, Period, Policy};
+use tickfold_testing::SplitMix64;
 
 const MS: u64 = 1_000_000;
 
@@ -18,15 +19,14 @@ fn with_clocks(main: LoopConfig) -> LoopConfig {
         .clock(ClockConfig::new("late", Period::from_hz(2).unwrap()))
 }
 
-/// Frames of 16 ms with stalls of 300 ms to 2.1 s between them (a cheap LCG picks them).
+/// Frames of 16 ms with stalls of 300 ms to 2.1 s between them (`SplitMix64` picks them).
 fn frames() -> Vec<u64> {
-    let mut x = 0x2545_f491_u64;
+    let mut rng = SplitMix64::new(0x2545_f491);
     let mut now = 0;
     (0..400)
         .map(|_| {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            now += if (x >> 33) % 9 == 0 {
-                300 * MS + (x >> 20) % (1_800 * MS)
+            now += if rng.below(9) == 0 {
+                300 * MS + rng.below(1_800 * MS)
             } else {
                 16 * MS
             };

@@ -3,6 +3,7 @@
 //! and the next deadline the fold asks for.
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{
     ClockId, ConfigError, Event, Events, LoopConfig, LoopState, MAX_UPDATES_PER_STEP, Nanos,
@@ -229,13 +230,8 @@ fn gap_with_clamp_reports_discarded_time_and_ticks() {
 
 #[test]
 fn deadline_is_exactly_when_the_next_tick_is_due() {
-    let mut x = 1234u64;
-    let mut rng = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut x = SplitMix64::new(1234);
+    let mut rng = move || x.next_u64();
     let mut state = new(LoopConfig::new(hz(60)));
     let mut now = 0;
     let (mut catch_ups, mut backlogs) = (0, 0);

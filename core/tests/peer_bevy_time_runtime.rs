@@ -13,13 +13,13 @@
 //! while tickfold computes it from the period given.
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{Event, Events, LoopConfig, Nanos, Period, TimeScale};
 
-#[path = "support/bevy.rs"]
-mod bevy;
+mod support;
 
-use bevy::*;
+use support::bevy::*;
 
 fn rate_changes(events: &Events<Nanos>) -> Vec<(Period, u64)> {
     events
@@ -293,11 +293,9 @@ fn bevy_fixed_pipeline_agrees_frame_by_frame() {
     let mut state = new(LoopConfig::new(period(BEVY_TIMESTEP)).max_updates(None));
     state.advance(Nanos(0));
     let mut now = 0;
-    let mut x: u64 = 0x00c0_ffee_1234_5678;
+    let mut rng = SplitMix64::new(0x00c0_ffee_1234_5678);
     for frame in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         if x % 97 == 0 {
             bevy.paused = !bevy.paused;
             state.virtual_time_mut().set_paused(bevy.paused);
@@ -336,11 +334,9 @@ fn bevy_fixed_pipeline_with_speed_changes_agrees_frame_by_frame() {
     state.advance(Nanos(0));
     let speeds = [(1, 2), (1, 1), (2, 1)];
     let mut speed = (1u64, 1u64);
-    let (mut now, mut x) = (0u64, 0x00fa_ce0f_f5e7_u64);
+    let (mut now, mut rng) = (0u64, SplitMix64::new(0x00fa_ce0f_f5e7));
     for frame in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         if x % 13 == 0 {
             let (num, den) = speeds[(x / 13 % 3) as usize];
             speed = (u64::from(num), u64::from(den));
@@ -377,12 +373,10 @@ fn bevy_fixed_pipeline_with_timestep_changes_agrees_frame_by_frame() {
     let mut state = new(config);
     state.advance(Nanos(0));
     let timesteps = [BEVY_TIMESTEP, MS, 7 * MS, 10 * MS, 20 * MS, 25 * MS];
-    let (mut now, mut x) = (0u64, 0x0005_e7de_1717_u64);
+    let (mut now, mut rng) = (0u64, SplitMix64::new(0x0005_e7de_1717));
     let mut changes = 0;
     for frame in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         if x % 11 == 0 {
             let step = timesteps[(x / 11 % 6) as usize];
             if step != bevy.timestep {

@@ -14,6 +14,7 @@
 //! yet); `window_occluded` (sleep one step instead of rendering) is the shell's business.
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{Event, Events, LoopConfig, LoopState, Nanos, Period, Render};
 
@@ -325,12 +326,10 @@ fn game_loop_accumulator_agrees_frame_by_frame() {
     };
     let mut state = new(game_loop_config(100, Duration::from_secs(1)));
     state.advance(Nanos(0));
-    let (mut now, mut x) = (0u64, 0x7777_1234_5678_9abcu64);
+    let (mut now, mut rng) = (0u64, SplitMix64::new(0x7777_1234_5678_9abc));
     let mut peer_total = 0;
     for frame in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let dt = match x % 8 {
             0 | 1 => 10 * MS,
             2 => 3 * MS,

@@ -18,6 +18,7 @@
 //! (no API yet).
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use tickfold_core::{
     ClockId, Event, Events, LoopConfig, LoopState, Nanos, Period, Policy, TimeScale,
@@ -181,15 +182,12 @@ impl GodotTimerSync {
 
 // ------------------------------------------------------------------ frame schedules
 
-/// A deterministic jittered display: frame *k* at `k · period ± jitter` (xorshift noise).
+/// A deterministic jittered display: frame *k* at `k · period ± jitter` (`SplitMix64` noise).
 fn display(period_num: u64, period_den: u64, jitter: u64, frames: u64, seed: u64) -> Vec<u64> {
-    let mut x = seed;
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(frames as usize);
     for k in 1..=frames {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let noise = (x % (2 * jitter + 1)) as i64 - jitter as i64;
+        let noise = rng.below(2 * jitter + 1) as i64 - jitter as i64;
         let exact = (u128::from(k) * u128::from(period_num) / u128::from(period_den)) as i64;
         out.push((exact + noise).max(0) as u64);
     }

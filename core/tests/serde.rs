@@ -4,6 +4,7 @@
 
 use core::sync::atomic::{AtomicUsize, Ordering};
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{
@@ -389,14 +390,6 @@ fn broken_invariants_are_named_errors() {
     assert!(load(&v).unwrap_err().contains("max frame delta is zero"));
 }
 
-/// A small deterministic generator for the corruption test.
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
 /// How many numbers, booleans and nulls `v` holds.
 fn leaves(v: &serde_json::Value) -> usize {
     match v {
@@ -408,14 +401,14 @@ fn leaves(v: &serde_json::Value) -> usize {
 }
 
 /// Steps a loaded state through a rough schedule: it must not panic, whatever it loaded.
-fn exercise(mut state: LoopState<Nanos>, seed: &mut u64) {
+fn exercise(mut state: LoopState<Nanos>, rng: &mut SplitMix64) {
     let mut now = state.real_time().elapsed().0;
     let mut events = Events::new();
     for _ in 0..50 {
-        now = now.saturating_add(match xorshift(seed) % 4 {
+        now = now.saturating_add(match rng.below(4) {
             0 => 0,
-            1 => xorshift(seed) % 50_000_000,
-            2 => xorshift(seed),
+            1 => rng.below(50_000_000),
+            2 => rng.next_u64(),
             _ => 16_666_667,
         });
         state.advance_into(Nanos(now), &mut events);
@@ -431,19 +424,19 @@ fn exercise(mut state: LoopState<Nanos>, seed: &mut u64) {
 fn corrupted_saves_never_panic() {
     let good = mid_run_json();
     let text = serde_json::to_string(&good).unwrap();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     let (mut loaded, mut refused) = (0, 0);
     // Field values replaced by extreme or random ones, loaded and then stepped.
     for _ in 0..3_000 {
         let mut v = good.clone();
         let n = leaves(&v) as u64;
-        for _ in 0..(1 + xorshift(&mut seed) % 3) {
-            let i = (xorshift(&mut seed) % n) as usize;
-            let value: serde_json::Value = match xorshift(&mut seed) % 6 {
+        for _ in 0..(1 + rng.below(3)) {
+            let i = rng.below(n) as usize;
+            let value: serde_json::Value = match rng.below(6) {
                 0 => 0.into(),
                 1 => u64::MAX.into(),
-                2 => (xorshift(&mut seed) % 1_000).into(),
-                3 => xorshift(&mut seed).into(),
+                2 => rng.below(1_000).into(),
+                3 => rng.next_u64().into(),
                 4 => true.into(),
                 _ => serde_json::Value::Null,
             };
@@ -452,7 +445,7 @@ fn corrupted_saves_never_panic() {
         match load(&v) {
             Ok(state) => {
                 loaded += 1;
-                exercise(state, &mut seed);
+                exercise(state, &mut rng);
             }
             Err(_) => refused += 1,
         }
@@ -460,11 +453,11 @@ fn corrupted_saves_never_panic() {
     // Bytes of the text flipped: most of these do not parse, the rest load checked.
     for _ in 0..3_000 {
         let mut bytes = text.clone().into_bytes();
-        let i = (xorshift(&mut seed) % bytes.len() as u64) as usize;
-        bytes[i] = b"0123456789,:{}[]\"-ex9"[(xorshift(&mut seed) % 21) as usize];
+        let i = rng.below(bytes.len() as u64) as usize;
+        bytes[i] = b"0123456789,:{}[]\"-ex9"[rng.below(21) as usize];
         if let Ok(state) = serde_json::from_slice::<LoopState<Nanos>>(&bytes) {
             loaded += 1;
-            exercise(state, &mut seed);
+            exercise(state, &mut rng);
         } else {
             refused += 1;
         }

@@ -4,32 +4,20 @@
 
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use tickfold_core::{DeltaSmoother, LoopConfig, LoopState, Nanos, Period};
+use tickfold_testing::SplitMix64;
 
-/// splitmix64, for fixed pseudo-random jitter.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[-amp, amp]`.
-    fn jitter(&mut self, amp: u64) -> i64 {
-        (self.next() % (2 * amp + 1)) as i64 - amp as i64
-    }
+/// Uniform in `[-amp, amp]`.
+fn noise(rng: &mut SplitMix64, amp: u64) -> i64 {
+    rng.below(2 * amp + 1) as i64 - amp as i64
 }
 
 /// Browser-like stamps: frame `k` of a `num/den` ns display at its slot ± `jitter`, coarsened
 /// to 100 µs, starting at `start`.
 fn web_stamps(start: u64, num: u64, den: u64, frames: u64, jitter: u64, seed: u64) -> Vec<u64> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     (1..=frames)
         .map(|k| {
-            let slot = (start + k * num / den) as i64 + rng.jitter(jitter);
+            let slot = (start + k * num / den) as i64 + noise(&mut rng, jitter);
             slot as u64 / 100_000 * 100_000
         })
         .collect()

@@ -4,6 +4,7 @@
 use hecs::{Entity, World};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
 use tickfold_hecs::{Interpolate, Interpolated, Motion, Tracker, VelocityOf};
+use tickfold_testing::SplitMix64;
 
 /// A velocity that is itself tracked (so Hermite has the previous tick's velocity).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -34,17 +35,6 @@ fn hermite(p0: f64, p1: f64, v0: f64, v1: f64, dt: f64, t: f64) -> f64 {
     p0 + (p1 - p0) * h01 + (v0 * h10 + v1 * h11) * dt
 }
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// Runs a seeded schedule of frames; each update accelerates (so velocities differ between
 /// ticks), some teleport. At every render, compares both velocity reads to the formulas, with
 /// the previous values kept by hand beside the world.
@@ -60,9 +50,9 @@ fn extrapolation_and_hermite_follow_their_formulas_over_a_seeded_run() {
         .collect();
     // By hand: (previous x, previous v, jumped since the capture) per entity.
     let mut shadow: Vec<Option<(f64, f64, bool)>> = vec![None; ids.len()];
-    let (mut rng, mut now, mut checked, mut teleports) = (Lcg(7), 0_u64, 0, 0);
+    let (mut rng, mut now, mut checked, mut teleports) = (SplitMix64::new(7), 0_u64, 0, 0);
     for _ in 0..2_000 {
-        now += 5_000_000 + rng.next(40) * 1_000_000;
+        now += 5_000_000 + rng.below(40) * 1_000_000;
         let events = state.advance(Nanos(now));
         for event in &events {
             match event {
@@ -75,7 +65,7 @@ fn extrapolation_and_hermite_follow_their_formulas_over_a_seeded_run() {
                         }
                     }
                     for (k, &e) in ids.iter().enumerate() {
-                        let jump = rng.next(50) == 0;
+                        let jump = rng.below(50) == 0;
                         let (mut x, mut v) = (
                             world.get::<&mut f64>(e).unwrap(),
                             world.get::<&mut Vel>(e).unwrap(),

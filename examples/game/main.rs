@@ -14,10 +14,11 @@
 //! contents stay blank, since the facade has nothing to draw pixels with; `--save-at` is
 //! headless only).
 //!
-//! The game itself (components, update, render, save file) is `world.rs`, shared with
-//! `tests/game.rs`, which checks the tick count and a hand-computed blend on a fake clock,
-//! determinism over arbitrary frame schedules, and a bit-identical resume from a save. Its
-//! bodies (`bodies.rs`) are shared too, with the same program on `game-loop` and on a
+//! The game itself (components, update, render, save file) is `world.rs`, checked by the
+//! example's tests (`tests.rs`, run by `cargo test`): the tick count and a hand-computed blend
+//! on a fake clock, determinism over arbitrary frame schedules, and a bit-identical resume
+//! from a save. Its bodies (`examples/game-bodies`, the `tickfold-game-bodies` crate) are
+//! shared with the same program on `game-loop` and on a
 //! hand-written "Fix Your Timestep" loop (`benches/peers/examples/`); the `// glue:` regions
 //! mark the loop, interpolation and pacing code that `benches/peers/count_glue.sh` counts in
 //! all three.
@@ -30,6 +31,9 @@
 #[cfg(feature = "winit")]
 mod window;
 mod world;
+
+#[cfg(test)]
+mod tests;
 
 use tickfold::runner::{RealNanos, Runner, SleepOn, SpinSleep};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};

@@ -1,8 +1,7 @@
-//! The game of `examples/game/` on tickfold's hecs adapter: the bodies (`bodies.rs`, shared
-//! with the same program on `game-loop` and on a hand-written loop) with their two trackers,
-//! the fixed update with the capture rule, what a frame "draws", and the save file. Shared
-//! with `tests/game.rs` (included there with `#[path]`), so the tests check the very code the
-//! example runs. The `// glue:` regions are what `benches/peers/count_glue.sh` counts.
+//! The game of `examples/game/` on tickfold's hecs adapter: the bodies (`examples/game-bodies`,
+//! the `tickfold-game-bodies` crate, shared with the same program on `game-loop` and on a
+//! hand-written loop) with their two trackers, the fixed update with the capture rule, what a
+//! frame "draws", and the save file. The example's tests (`tests.rs`) check this very code. The `// glue:` regions are what `benches/peers/count_glue.sh` counts.
 #![allow(dead_code)] // the example and the tests each use part of it
 
 use std::collections::HashMap;
@@ -12,11 +11,11 @@ use tickfold::hecs_adapter::hecs::{Entity, World};
 use tickfold::hecs_adapter::{Counts, Interpolated, SavedTracker, Tracker};
 use tickfold::{LoopState, Nanos, Tick};
 
-#[path = "bodies.rs"]
-mod bodies;
-#[allow(unused_imports)] // the example and the tests each use part of it
-pub(crate) use bodies::{Figures, HALF_BOX, Position, Rotation, Spin, Velocity, bodies, step, sum};
 use tickfold::glam::Vec3;
+#[allow(unused_imports)] // the example and the tests each use part of it
+pub(crate) use tickfold_game_bodies::{
+    Figures, HALF_BOX, Position, Rotation, Spin, Velocity, bodies, step, sum,
+};
 
 // glue: interpolation
 /// The two trackers, driven together through the `Tracker` tuple.

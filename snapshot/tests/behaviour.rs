@@ -6,6 +6,7 @@ use tickfold_snapshot::{
     Double, DoubleBuffer, Ring, SnapshotError, TickNotInRing, Tracked, chunk_checksum,
     state_checksum,
 };
+use tickfold_testing::SplitMix64;
 
 #[test]
 fn the_checksum_changes_if_and_only_if_a_byte_changes() {
@@ -168,10 +169,9 @@ fn one_capture_per_step_gives_the_state_before_the_last_update() {
     let mut buf = DoubleBuffer::new(vec![0_u64; N as usize]);
     let mut naive = vec![0_u64; N as usize];
     let mut naive_before_last = naive.clone();
-    let (mut now, mut updates, mut x) = (0_u64, 0_u64, 7_u64);
+    let (mut now, mut updates, mut rng) = (0_u64, 0_u64, SplitMix64::new(7));
     for _ in 0..300 {
-        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        now += 5_000_000 + (x >> 33) % 65_000_000;
+        now += 5_000_000 + rng.below(65_000_000);
         let events;
         (state, events) = state.step(Nanos(now));
         for event in &events {

@@ -169,8 +169,8 @@
 //! `tickfold::winit::App` (each redraw blends the 10,000 bodies; the title bar shows the
 //! per-second figures; the contents stay blank, since the facade depends on nothing that draws
 //! pixels: the window example `tickfold-window` draws with softbuffer). CI runs both modes for a
-//! few seconds, the window under Xvfb. Its game code (`examples/game/world.rs`) is shared with
-//! `tests/game.rs`: exact ticks and a hand-computed blend on `ManualTime`, `WorldSim` over
+//! few seconds, the window under Xvfb. Its game code (`examples/game/world.rs`) is checked by
+//! the example's own tests (`examples/game/tests.rs`, run by `cargo test`): exact ticks and a hand-computed blend on `ManualTime`, `WorldSim` over
 //! arbitrary schedules, a bit-identical resume.
 //!
 //! ```sh
@@ -183,18 +183,18 @@
 //! `cargo test`: on `game-loop` 1.3 (`game_gameloop.rs`) and on Fiedler's "Fix Your Timestep"
 //! accumulator written by hand (`game_fiedler.rs`: `Instant`, `alpha = accumulator / dt`, a
 //! previous-state copy before each update, sleeping to a 60 Hz grid). All three run the same
-//! bodies and update (`examples/game/bodies.rs`), 30 Hz ticks, 60 Hz interpolated renders, a
+//! bodies and update (`examples/game-bodies`), 30 Hz ticks, 60 Hz interpolated renders, a
 //! 250 ms cap on a frame's time, the same per-second figures, exit after `--seconds N`; the two
-//! peers keep the previous state by hand (`shared/hand_game.rs`). Lines of glue (neither blank
+//! peers keep the previous state by hand (`game-bodies/src/hand.rs`). Lines of glue (neither blank
 //! nor comments) inside the `// glue:` regions of each:
 //!
 //! | program | loop | interpolation | pacing | glue in all |
 //! |---|---:|---:|---:|---:|
 //! | tickfold (`examples/game/main.rs`, `world.rs`) | 12 | 19 | 1 | 32 |
-//! | game-loop 1.3 (`benches/peers/examples/game_gameloop.rs`, `shared/hand_game.rs`) | 10 | 24 | 7 | 41 |
-//! | hand-written Fiedler loop (`benches/peers/examples/game_fiedler.rs`, `shared/hand_game.rs`) | 21 | 24 | 7 | 52 |
+//! | game-loop 1.3 (`benches/peers/examples/game_gameloop.rs`, `game-bodies/src/hand.rs`) | 10 | 24 | 7 | 41 |
+//! | hand-written Fiedler loop (`benches/peers/examples/game_fiedler.rs`, `game-bodies/src/hand.rs`) | 21 | 24 | 7 | 52 |
 //!
-//! The shared game code all three reuse, `examples/game/bodies.rs`, is 101 lines. tickfold's
+//! The shared game code all three reuse, `examples/game-bodies/src/lib.rs`, is 114 lines. tickfold's
 //! interpolation counts its two trackers (created, spawned with, captured before an update, told
 //! of a wrap, read at render: `extract`, the rotations' visitor and a `sample` of the first body);
 //! its `#[derive(Interpolate)]` is one word on the shared components' derive lines. tickfold's

@@ -109,7 +109,7 @@
 //! entities on a fake 144 Hz clock with stalls and prints what the adapter did
 //! (`cargo run --release --example hecs_world --features hecs,glam`). Its loop code is the `plain_world` example's:
 //! both hand each step's events to one generic function over `Columns`/`BlendColumns`
-//! (`examples/shared/drive.rs`), which captures by the rule and blends into an instance buffer
+//! (`examples/drive`), which captures by the rule and blends into an instance buffer
 //! whatever the storage is, a `Vec` of structs or a hecs world with its trackers. The demo's balls live in a hecs world too.
 //!
 //! Capture, measured with

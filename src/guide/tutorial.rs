@@ -5,7 +5,7 @@
 //! two](super::tutorial_testing) tests it on a fake clock, checks it for determinism over
 //! arbitrary frame schedules, and saves and resumes it exactly. The finished program, with 10,000 bodies, a window mode and per-second figures, is
 //! the repository's `examples/game/` (`cargo run --release --example game --features
-//! hecs,glam,serde,derive -- --seconds 4 --save-at 1.5`), and `tests/game.rs` holds its tests.
+//! hecs,glam,serde,derive -- --seconds 4 --save-at 1.5`), and `examples/game/tests.rs` holds its tests.
 //!
 //! # 0. A project
 //!

@@ -101,7 +101,7 @@
 //!
 //! # The web demo
 //!
-//! `examples/web/` is the balls demo in a `<canvas>`: the world of `examples/shared/balls.rs`
+//! `examples/web/` is the balls demo in a `<canvas>`: the world of `examples/balls`
 //! at 20 Hz, drawn at the display's rate between ticks with the fold's `alpha`, with a line of
 //! counters (ticks, frames, drops, alpha, pauses). `?hidden=report` or `?hidden=keep` picks the
 //! other rules; `?panic_at=N` makes the update panic at tick `N` (the panic hook writes it to

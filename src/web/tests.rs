@@ -2,6 +2,7 @@
 //! ten-minute hidden gap in each mode, 30, 60 and 144 Hz displays and random frame schedules.
 
 use quickcheck::{QuickCheck, TestResult};
+use tickfold_testing::SplitMix64;
 
 use super::*;
 use tickfold_core::{LoopConfig, Period};
@@ -348,10 +349,9 @@ fn each_update_reads_the_state_as_of_its_tick() {
 fn smoothed_stamps_never_go_backwards_and_stay_within_the_bound() {
     let mut web = new(Hidden::Pause).with_smoothing(Some(DeltaSmoother::new()));
     let bound = web.smoother().unwrap().bound().0;
-    let (mut seed, mut previous, mut first) = (3_u64, Nanos(0), None);
+    let (mut rng, mut previous, mut first) = (SplitMix64::new(3), Nanos(0), None);
     for frame in 0..2_000_u32 {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let jitter = ((seed >> 33) % 21) as f64 / 10.0 - 1.0;
+        let jitter = rng.below(21) as f64 / 10.0 - 1.0;
         let stamp = (f64::from(frame) * 1000.0 / 60.0 + jitter).max(0.0);
         web.frame(stamp, |_, _| {}).unwrap();
         let now = web

@@ -1,5 +1,5 @@
 //! `examples/game/` on a hand-written loop, Glenn Fiedler's "Fix Your Timestep" accumulator:
-//! the same 10,000 bodies and update (`examples/game/bodies.rs`), 30 Hz updates, renders at
+//! the same 10,000 bodies and update (`examples/game-bodies`), 30 Hz updates, renders at
 //! `alpha = accumulator / dt` between the previous and current state, a 250 ms cap on a
 //! frame's time (the article's), renders paced at 60 Hz by sleeping to a fixed grid, the same
 //! per-second figures, exit after `--seconds N` (default 2).
@@ -13,12 +13,10 @@
 //! cargo run --release --manifest-path benches/peers/Cargo.toml --example game_fiedler -- --seconds 2
 //! ```
 
-#[path = "shared/hand_game.rs"]
-mod hand_game;
-
 use std::time::{Duration, Instant};
 
-use hand_game::{Figures, HandGame, Position};
+use tickfold_game_bodies::hand::HandGame;
+use tickfold_game_bodies::{Figures, Position};
 
 const BODIES: usize = 10_000;
 const TICK_HZ: u32 = 30;

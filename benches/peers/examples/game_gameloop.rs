@@ -1,10 +1,10 @@
 //! `examples/game/` written on `game-loop` 1.3 instead of tickfold: the same 10,000 bodies and
-//! update (`examples/game/bodies.rs`), 30 Hz updates, renders blended at `blending_factor()`
+//! update (`examples/game-bodies`), 30 Hz updates, renders blended at `blending_factor()`
 //! and paced at 60 Hz on the real clock, a 250 ms cap on a frame's time (`max_frame_time`),
 //! the same per-second figures, exit after `--seconds N` (default 2) through `exit()`.
 //!
 //! What `game-loop` leaves to the game: keeping the state before each update and blending it
-//! (`shared/hand_game.rs`, as the hand-written loop does), and pacing: its headless loop
+//! (`tickfold_game_bodies::hand`, as the hand-written loop does), and pacing: its headless loop
 //! renders as often as it can, so the render itself sleeps out the rest of 1/60 s since the
 //! previous one (a frame limiter: sleep overshoot adds up, about 59 renders a second). It has
 //! no report of time it drops past `max_frame_time`, no tick numbers or times beyond a count,
@@ -15,11 +15,9 @@
 //! cargo run --release --manifest-path benches/peers/Cargo.toml --example game_gameloop -- --seconds 2
 //! ```
 
-#[path = "shared/hand_game.rs"]
-mod hand_game;
-
 use game_loop::{GameLoop, Time, TimeTrait};
-use hand_game::{Figures, HandGame, Position};
+use tickfold_game_bodies::hand::HandGame;
+use tickfold_game_bodies::{Figures, Position};
 
 const BODIES: usize = 10_000;
 const TICK_HZ: u32 = 30;

@@ -1,4 +1,4 @@
-//! The balls demo in a browser: the world of `examples/shared/balls.rs` ticked at 20 Hz by
+//! The balls demo in a browser: the world of `examples/balls` (the `tickfold-balls` crate) ticked at 20 Hz by
 //! `tickfold::web` and drawn in a `<canvas>` at the display's rate, each ball blended between
 //! its previous and current tick with the fold's `alpha`. A line of counters under the canvas
 //! (ticks, frames, drops, alpha, pauses) is what the browser test (`examples/web/test.mjs`)
@@ -10,11 +10,6 @@
 //!
 //! Built for `wasm32-unknown-unknown` only (`bash examples/web/build.sh`); elsewhere empty.
 #![forbid(unsafe_code)]
-
-#[cfg(target_arch = "wasm32")]
-#[allow(dead_code)]
-#[path = "../../shared/balls.rs"]
-mod balls;
 
 #[cfg(target_arch = "wasm32")]
 mod page;

@@ -5,7 +5,7 @@ use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
-use crate::balls::{self, Ball, H, W};
+use tickfold_balls::{self as balls, Ball, H, W};
 
 /// The tick rate.
 const TICK_HZ: u64 = 20;

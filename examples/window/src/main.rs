@@ -25,9 +25,7 @@ use winit::event_loop::EventLoop;
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-#[path = "../../shared/balls.rs"]
-mod balls;
-use balls::{Ball, H, W, spawn, update};
+use tickfold_balls::{self as balls, Ball, H, W, spawn, update};
 
 /// Pixels per world cell.
 const CELL: u32 = 10;

@@ -82,7 +82,8 @@ pub struct Game {
     pub ships: DoubleBuffer<Ship>,
     /// The bullets in flight.
     pub bullets: DoubleBuffer<Bullet>,
-    /// The game's own generator (xorshift64), rolled back with the rest.
+    /// The game's own generator, [`SplitMix64`]'s state ([`SplitMix64::state`]), rolled back
+    /// with the rest.
     pub rng: Tracked<u64>,
     /// The clock whose ticks are frames (the loop's main clock unless set).
     pub clock: ClockId,
@@ -118,11 +119,9 @@ impl Game {
     }
 
     fn next_random(&mut self) -> u64 {
-        let mut x = self.rng.as_slice()[0];
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let _ = self.rng.set(0, x);
+        let mut rng = SplitMix64::new(self.rng.as_slice()[0]);
+        let x = rng.next_u64();
+        let _ = self.rng.set(0, rng.state());
         x
     }
 }

@@ -9,7 +9,6 @@ use tickfold_snapshot::{
 };
 
 /// The hostile mix of length changes, rings shared by two chunk sizes, publishes and bad input.
-#[path = "roundtrip/hostile.rs"]
 mod hostile;
 
 /// One write to the state.

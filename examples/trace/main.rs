@@ -15,7 +15,6 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-#[path = "shared/timeline.rs"]
 mod timeline;
 use timeline::Mark;
 

@@ -1,59 +1,74 @@
 //! The bodies of `examples/game/`: their components, how the world is seeded, one fixed update
 //! (move, turn, wrap) and the per-second figures. This is the game code the example shares with
 //! the same program written on `game-loop` and on a hand-written "Fix Your Timestep" loop
-//! (`benches/peers/examples/game_gameloop.rs`, `game_fiedler.rs`, which include this file), so
-//! that the programs differ only in their loop, interpolation and pacing glue.
-#![allow(dead_code)] // each program uses part of it
+//! (`benches/peers/examples/game_gameloop.rs`, `game_fiedler.rs`), so that the programs differ
+//! only in their loop, interpolation and pacing glue. A workspace-internal crate, not published.
+//!
+//! It depends on tickfold-core, not on the facade (which dev-depends on this crate for its
+//! `game` example: a facade dependency would turn the example's features on in every test
+//! build of the facade), under the facade's name, so the derive's `::tickfold::Interpolate`
+//! and the paths below read as in a game.
+#![forbid(unsafe_code)]
+
+pub mod hand;
 
 use serde::{Deserialize, Serialize};
-use tickfold::Interpolate;
 use tickfold::glam::{Quat, Vec3};
-use tickfold::hecs_adapter::hecs::{Entity, World};
+use tickfold_derive::Interpolate;
+use tickfold_hecs::hecs::{Entity, World};
+use tickfold_testing::SplitMix64;
 
 /// Where a body is: blended between ticks by the derived `Interpolate`.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
-pub(crate) struct Position(pub(crate) Vec3);
+pub struct Position(
+    /// The place.
+    pub Vec3,
+);
 
 /// Its orientation: blended by shortest-arc slerp (glam's `Quat`).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, Interpolate)]
-pub(crate) struct Rotation(pub(crate) Quat);
+pub struct Rotation(
+    /// The orientation.
+    pub Quat,
+);
 
 /// Units per second; not drawn, so not blended.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Velocity(pub(crate) Vec3);
+pub struct Velocity(
+    /// Units per second.
+    pub Vec3,
+);
 
 /// The turn per tick.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Spin(pub(crate) Quat);
+pub struct Spin(
+    /// The turn per tick.
+    pub Quat,
+);
 
 /// Half the side of the box the bodies wrap around in.
-pub(crate) const HALF_BOX: f32 = 100.0;
+pub const HALF_BOX: f32 = 100.0;
 
-/// A small deterministic generator (xorshift), so every run builds the same world.
-struct Rng(u64);
-
-impl Rng {
-    fn signed(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-    }
-
-    fn vec3(&mut self) -> Vec3 {
-        Vec3::new(self.signed(), self.signed(), self.signed())
-    }
+/// A vector with each coordinate uniform in `[-1, 1)`.
+fn vec3(rng: &mut SplitMix64) -> Vec3 {
+    let mut signed = || rng.unit_f32() * 2.0 - 1.0;
+    Vec3::new(signed(), signed(), signed())
 }
 
 /// `n` bodies at seeded places, speeds and spins, the same in every run and every program.
-pub(crate) fn bodies(n: usize) -> impl Iterator<Item = (Position, Rotation, Velocity, Spin)> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+/// (The seed starts body 0 well inside the box, 55 units from the centre at most, so the game
+/// example's hand-computed blend of it never meets a wrap.)
+pub fn bodies(n: usize) -> impl Iterator<Item = (Position, Rotation, Velocity, Spin)> {
+    let mut rng = SplitMix64::new(0x0B0D_1E50);
     (0..n).map(move |_| {
         (
-            Position(rng.vec3() * HALF_BOX),
+            Position(vec3(&mut rng) * HALF_BOX),
             Rotation(Quat::IDENTITY),
-            Velocity(rng.vec3() * 40.0),
-            Spin(Quat::from_axis_angle(rng.vec3().normalize_or(Vec3::Y), 0.1)),
+            Velocity(vec3(&mut rng) * 40.0),
+            Spin(Quat::from_axis_angle(
+                vec3(&mut rng).normalize_or(Vec3::Y),
+                0.1,
+            )),
         )
     })
 }
@@ -61,7 +76,7 @@ pub(crate) fn bodies(n: usize) -> impl Iterator<Item = (Position, Rotation, Velo
 /// One fixed update of `dt` seconds: every body moves, turns and, leaving the box, reappears
 /// on the other side. The bodies that wrapped are appended to `wrapped`: a jump rather than a
 /// motion, which a renderer must not blend across.
-pub(crate) fn step(world: &mut World, dt: f32, wrapped: &mut Vec<Entity>) {
+pub fn step(world: &mut World, dt: f32, wrapped: &mut Vec<Entity>) {
     for (e, p, r, v, s) in
         world.query_mut::<(Entity, &mut Position, &mut Rotation, &Velocity, &Spin)>()
     {
@@ -76,13 +91,14 @@ pub(crate) fn step(world: &mut World, dt: f32, wrapped: &mut Vec<Entity>) {
 }
 
 /// The sum of the blended positions: the headless "draw call" of every program.
-pub(crate) fn sum(buffer: &[Position]) -> Vec3 {
+#[must_use]
+pub fn sum(buffer: &[Position]) -> Vec3 {
     buffer.iter().fold(Vec3::ZERO, |s, p| s + p.0)
 }
 
 /// The figures each program prints once per second of loop time.
 #[derive(Clone, Debug)]
-pub(crate) struct Figures {
+pub struct Figures {
     /// The end of the second in progress, in seconds of loop time.
     second_end: f64,
     /// Ticks run before it began.
@@ -91,8 +107,16 @@ pub(crate) struct Figures {
     alpha_sum: f64,
 }
 
+impl Default for Figures {
+    fn default() -> Figures {
+        Figures::new()
+    }
+}
+
 impl Figures {
-    pub(crate) fn new() -> Figures {
+    /// The figures of the first second.
+    #[must_use]
+    pub fn new() -> Figures {
         Figures {
             second_end: 1.0,
             ticks_before: 0,
@@ -105,7 +129,7 @@ impl Figures {
     /// that drew the bodies `buffer` holds (their blended positions) with the first at
     /// `first`. Once `now` reaches the end of the second in progress, returns that second's
     /// line and starts the next.
-    pub(crate) fn render(
+    pub fn render(
         &mut self,
         now: f64,
         ticks: u64,

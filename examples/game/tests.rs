@@ -1,20 +1,18 @@
-//! The tests of the `game` example, on its own code (`examples/game/world.rs`): the tick count
+//! The tests of the `game` example, on its own code (`world.rs`), run by `cargo test` (the
+//! example is built with `test = true`): the tick count
 //! and a hand-computed blend on the runner's fake clock, determinism of the world and its
 //! trackers over arbitrary frame schedules (the kit's `WorldSim`, rendered values in the
 //! fingerprint), and a save at a random point loaded into a fresh world and loop that goes on
 //! bit for bit as the run that never stopped.
 
-#[path = "../examples/game/world.rs"]
-mod world;
-
 use std::hash::Hasher;
 
+use crate::world::{self, Game, Position};
 use tickfold::glam::Vec3;
 use tickfold::runner::{ManualTime, Runner};
-use tickfold::testing::quickcheck::{QuickCheck, TestResult};
-use tickfold::testing::{Failure, Fnv1a, Schedule, WorldSim};
 use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Tick};
-use world::{Game, Position};
+use tickfold_testing::quickcheck::{QuickCheck, TestResult};
+use tickfold_testing::{Failure, Fnv1a, Schedule, WorldSim};
 
 /// Fewer bodies than the example's 10,000, so the properties run hundreds of cases.
 const BODIES: usize = 300;

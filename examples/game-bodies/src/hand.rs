@@ -1,18 +1,15 @@
 //! The game of `examples/game/` without tickfold's trackers, for the same program on
-//! `game-loop` (`game_gameloop.rs`) and on a hand-written loop (`game_fiedler.rs`): the bodies
-//! and their update are the example's own (`examples/game/bodies.rs`); what tickfold's hecs
-//! adapter does there (keep the state before the update, skip the blend across a wrap, blend
+//! `game-loop` (`benches/peers/examples/game_gameloop.rs`) and on a hand-written loop
+//! (`game_fiedler.rs`): the bodies and their update are the example's own (the crate root);
+//! what tickfold's hecs adapter does there (keep the state before the update, skip the blend across a wrap, blend
 //! at render) is written by hand, as Fiedler's "Fix Your Timestep" does it: a copy of the
 //! previous state before every update, `previous.lerp(current, alpha)` at render. The
 //! `// glue:` regions are what `count_glue.sh` counts.
-#![allow(dead_code)] // each program uses part of it
-
-#[path = "../../../../examples/game/bodies.rs"]
-mod bodies;
-pub(crate) use bodies::{Figures, Position, Rotation, bodies, step};
 
 use tickfold::glam::Vec3;
-use tickfold::hecs_adapter::hecs::{Entity, World};
+use tickfold_hecs::hecs::{Entity, World};
+
+use crate::{Position, Rotation, bodies, step};
 
 // glue: interpolation
 /// The state before the latest update, kept beside each body.
@@ -21,16 +18,17 @@ struct Previous(Position, Rotation);
 // end glue
 
 /// The world, with every body's previous state beside it.
-pub(crate) struct HandGame {
+pub struct HandGame {
     world: World,
     wrapped: Vec<Entity>,
     /// Wraps (teleports) so far, for the figures.
-    pub(crate) wraps: u64,
+    pub wraps: u64,
 }
 
 impl HandGame {
     /// `n` bodies at the example's seeded places, speeds and spins.
-    pub(crate) fn new(n: usize) -> HandGame {
+    #[must_use]
+    pub fn new(n: usize) -> HandGame {
         let mut world = World::new();
         for (p, r, v, s) in bodies(n) {
             // glue: interpolation
@@ -45,7 +43,7 @@ impl HandGame {
     }
 
     /// One fixed update of `dt` seconds.
-    pub(crate) fn update(&mut self, dt: f32) {
+    pub fn update(&mut self, dt: f32) {
         // glue: interpolation
         for (p, r, previous) in self
             .world
@@ -69,7 +67,8 @@ impl HandGame {
 
     /// One render at `alpha`: every body's blended position into `buffer`, the blended
     /// rotations read, the first body's blended position returned.
-    pub(crate) fn render(&self, alpha: f64, buffer: &mut Vec<Position>) -> Option<Vec3> {
+    #[must_use]
+    pub fn render(&self, alpha: f64, buffer: &mut Vec<Position>) -> Option<Vec3> {
         let mut turn = 0.0_f32;
         // glue: interpolation
         let a = alpha as f32;

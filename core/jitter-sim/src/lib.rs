@@ -1,4 +1,5 @@
-//! The hysteresis measurement, shared by `tests/hysteresis.rs` and `examples/hysteresis.rs`:
+//! The hysteresis measurement, shared by tickfold-core's `tests/hysteresis.rs` and
+//! `examples/hysteresis.rs` (a workspace-internal crate, not published):
 //! seeded jittered frames, tickfold with and without hysteresis, and a model of Godot's
 //! `physics_jitter_fix` (`main/main_timer_sync.cpp`) as the reference.
 //!
@@ -11,16 +12,23 @@
 //! * **drawn-time error**: the renderer draws `(ticks − 1 + alpha)·dt`, the clock is at
 //!   `v − dt`; the error is `|alpha·dt − lag|`. Plain tickfold draws exactly the clock (0);
 //!   a tick run `e` early or late with alpha clamped to `[0, 1]` draws `e` away.
-#![allow(dead_code)]
+#![forbid(unsafe_code)]
 
 use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
 
 /// A rate of `num / den` Hz.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Hz(pub(crate) u64, pub(crate) u64);
+pub struct Hz(
+    /// The numerator.
+    pub u64,
+    /// The denominator.
+    pub u64,
+);
 
 impl Hz {
-    pub(crate) fn label(self) -> String {
+    /// The rate for a table: whole hertz, or two decimals.
+    #[must_use]
+    pub fn label(self) -> String {
         if self.0 % self.1 == 0 {
             format!("{}", self.0 / self.1)
         } else {
@@ -30,7 +38,7 @@ impl Hz {
 }
 
 /// The refresh rates and tick rates of the grid.
-pub(crate) const REFRESH: [Hz; 13] = [
+pub const REFRESH: [Hz; 13] = [
     Hz(30, 1),
     Hz(50, 1),
     Hz(60_000, 1_001),
@@ -45,23 +53,32 @@ pub(crate) const REFRESH: [Hz; 13] = [
     Hz(240, 1),
     Hz(360, 1),
 ];
-pub(crate) const TICKS: [u64; 9] = [20, 24, 30, 50, 60, 100, 120, 144, 240];
+/// The tick rates of the grid.
+pub const TICKS: [u64; 9] = [20, 24, 30, 50, 60, 100, 120, 144, 240];
 
 /// What one loop did over a run.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub(crate) struct Outcome {
-    pub(crate) irregular: u64,
+pub struct Outcome {
+    /// Irregular frames (see the crate docs).
+    pub irregular: u64,
     /// Frames whose drawn time is more than 1 ms from the clock.
     pub over_1ms: u64,
     /// The largest drawn-time error, ns.
-    pub(crate) worst_ns: f64,
-    pub(crate) ticks: u64,
+    pub worst_ns: f64,
+    /// Ticks run.
+    pub ticks: u64,
     /// Frames with no update.
-    pub(crate) empty: u64,
+    pub empty: u64,
     /// Adjacent frames that both ran updates.
-    pub(crate) bunched: u64,
+    pub bunched: u64,
 }
 
+/// The frames' noise: xorshift64, kept (unlike every other test and example, which use
+/// `tickfold_testing::SplitMix64`) because the whole-grid test's figures were recorded on it,
+/// and on `SplitMix64`'s noise one row of that grid fails (72 Hz frames, 100 Hz ticks, ±500 µs:
+/// hysteresis draws two frames up to 1.04 ms off the clock where plain draws none; see the
+/// ignored test `hysteresis_on_splitmix_frames_is_never_worse_than_plain` in
+/// `tests/hysteresis.rs`). Move to `SplitMix64` once that row passes.
 struct XorShift(u64);
 
 impl XorShift {
@@ -83,7 +100,7 @@ impl XorShift {
 
 /// Frame `k` (1-based) at `k / refresh` s plus its own uniform jitter of ±`amp` ns; the loop
 /// starts at 0.
-pub(crate) fn frame_times(refresh: Hz, amp: u64, frames: u64, seed: u64) -> Vec<u64> {
+pub fn frame_times(refresh: Hz, amp: u64, frames: u64, seed: u64) -> Vec<u64> {
     let mut rng = XorShift(seed | 1);
     (1..=frames)
         .map(|k| {
@@ -95,7 +112,7 @@ pub(crate) fn frame_times(refresh: Hz, amp: u64, frames: u64, seed: u64) -> Vec<
 }
 
 /// Irregular frames (see the module docs) of a run of update counts at `ticks_hz` over `refresh`.
-pub(crate) fn irregular(counts: &[u64], ticks_hz: u64, refresh: Hz) -> u64 {
+pub fn irregular(counts: &[u64], ticks_hz: u64, refresh: Hz) -> u64 {
     // r = ticks_hz · refresh.1 / refresh.0 ticks per frame.
     let (num, den) = (
         u128::from(ticks_hz) * u128::from(refresh.1),
@@ -117,13 +134,9 @@ pub(crate) fn irregular(counts: &[u64], ticks_hz: u64, refresh: Hz) -> u64 {
     bad
 }
 
-pub(crate) fn score(
-    counts: &[u64],
-    errors: &[f64],
-    ticks_hz: u64,
-    refresh: Hz,
-    ticks: u64,
-) -> Outcome {
+/// The figures of a run from its update counts per frame and drawn-time errors.
+#[must_use]
+pub fn score(counts: &[u64], errors: &[f64], ticks_hz: u64, refresh: Hz, ticks: u64) -> Outcome {
     Outcome {
         irregular: irregular(counts, ticks_hz, refresh),
         over_1ms: errors.iter().filter(|&&e| e > 1e6).count() as u64,
@@ -135,13 +148,13 @@ pub(crate) fn score(
 }
 
 /// tickfold at `ticks_hz` with `.hysteresis(fraction)` on the frames `times`.
-pub(crate) fn tickfold(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
+pub fn tickfold(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
     let (counts, errors, ticks) = run(ticks_hz, fraction, times);
     score(&counts, &errors, ticks_hz, refresh, ticks)
 }
 
 /// Each frame's update count and drawn-time error (ns), and the ticks run.
-pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, u64) {
+pub fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, u64) {
     let rate = Period::from_hz(ticks_hz).unwrap();
     let config = LoopConfig::new(rate).hysteresis(fraction);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
@@ -174,7 +187,7 @@ pub(crate) fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec
 
 /// Godot 4's physics step count (`MainTimerSync::advance_checked`) with `physics_jitter_fix =
 /// fraction`, re-expressed from `main/main_timer_sync.cpp` (godotengine/godot) in f64 seconds.
-pub(crate) fn godot(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
+pub fn godot(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
     const CONTROL: usize = 12;
     let step = 1.0 / ticks_hz as f64;
     let tps = ticks_hz as f64;
@@ -274,16 +287,24 @@ pub(crate) fn godot(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) ->
 }
 
 /// One row of the table: plain, hysteresis ½ and Godot's jitter fix ½ on the same frames.
-pub(crate) struct Row {
-    pub(crate) refresh: Hz,
-    pub(crate) ticks_hz: u64,
-    pub(crate) amp: u64,
-    pub(crate) plain: Outcome,
-    pub(crate) hysteresis: Outcome,
-    pub(crate) godot: Outcome,
+pub struct Row {
+    /// The display's refresh rate.
+    pub refresh: Hz,
+    /// The tick rate, Hz.
+    pub ticks_hz: u64,
+    /// The frame jitter, ± ns.
+    pub amp: u64,
+    /// tickfold without hysteresis.
+    pub plain: Outcome,
+    /// tickfold with `.hysteresis(0.5)`.
+    pub hysteresis: Outcome,
+    /// The model of Godot's `physics_jitter_fix = 0.5`.
+    pub godot: Outcome,
 }
 
-pub(crate) fn row(refresh: Hz, ticks_hz: u64, amp: u64, frames: u64) -> Row {
+/// The row of `refresh` against `ticks_hz` with ±`amp` ns of jitter over `frames` frames.
+#[must_use]
+pub fn row(refresh: Hz, ticks_hz: u64, amp: u64, frames: u64) -> Row {
     let times = frame_times(
         refresh,
         amp,

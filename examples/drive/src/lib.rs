@@ -1,23 +1,25 @@
-//! The loop code the `plain_world` and `hecs_world` examples share, written once against
-//! tickfold-core's storage traits: it knows nothing of `Vec`s or hecs, only [`BlendColumns`].
+//! The loop code the facade's `plain_world` and `hecs_world` examples share, written once
+//! against tickfold-core's storage traits: it knows nothing of `Vec`s or hecs, only
+//! [`BlendColumns`]. A workspace-internal crate, not published.
+#![forbid(unsafe_code)]
 
-use tickfold::{BlendColumns, Event, Events, Nanos, Tick};
+use tickfold_core::{BlendColumns, Event, Events, Nanos, Tick};
 
 /// What one step did to the storage.
 #[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct Stepped {
+pub struct Stepped {
     /// Updates run.
-    pub(crate) updates: u64,
+    pub updates: u64,
     /// Captures made (at most one per step: before its last update).
-    pub(crate) captures: u64,
+    pub captures: u64,
     /// The render's alpha, if the step rendered.
-    pub(crate) alpha: Option<f64>,
+    pub alpha: Option<f64>,
 }
 
 /// Applies one step's events to any storage: before each update the capture rule of
 /// `Tick::last_in_step` (`Columns::before_update`), then the game's `update`; at the render,
 /// every element blended at the frame's alpha into `drawn`, a reused instance buffer.
-pub(crate) fn apply_step<S: BlendColumns>(
+pub fn apply_step<S: BlendColumns>(
     events: &Events<Nanos>,
     storage: &mut S,
     mut update: impl FnMut(&mut S, &Tick),
