@@ -3,6 +3,7 @@
 //! the clock next wants a step.
 
 use super::Clock;
+use crate::clock::jitter::Snap;
 use crate::config::{Firing, Policy};
 use crate::events::few::Sink;
 use crate::grid::{self, Run, due_time};
@@ -177,12 +178,23 @@ impl Clock {
     // Always inlined: the fast path calls it once per step or tick.
     #[inline(always)]
     pub(crate) fn fire(&mut self) {
+        let mut end = self.tick_end;
+        end.advance_by(self.step);
+        self.move_one(end, 0);
+        self.due_at = self.compute_due();
+    }
+
+    /// The grid moves one tick on, to the interval ending at `end`, and the next tick is due
+    /// at `due`: the one home of a fired tick's bookkeeping ([`fire`](Self::fire) and the
+    /// one-tick branch of [`catch_up`](Self::catch_up), which knows both already).
+    #[inline(always)]
+    fn move_one(&mut self, end: GridPoint, due: u64) {
         self.next_tick = self.next_tick.saturating_add(1);
         self.ran = self.ran.saturating_add(1);
         self.tick_start = self.tick_end;
-        self.tick_end.advance_by(self.step);
+        self.tick_end = end;
         self.count += 1;
-        self.due_at = self.compute_due();
+        self.due_at = due;
     }
 
     /// The fast path's catch-up (a plain clock: catch-up, late firing, no hysteresis, nothing
@@ -209,12 +221,7 @@ impl Clock {
         let last = self.next_tick.saturating_add(1) >= self.end;
         if cap == 1 || v < second_due || last {
             // One tick: the grid moves on by one and the next due time is already known.
-            self.next_tick = self.next_tick.saturating_add(1);
-            self.ran = self.ran.saturating_add(1);
-            self.tick_start = self.tick_end;
-            self.tick_end = second_end;
-            self.count += 1;
-            self.due_at = if last { u64::MAX } else { second_due };
+            self.move_one(second_end, if last { u64::MAX } else { second_due });
             return 1;
         }
         self.catch_up_many(v)
@@ -269,18 +276,26 @@ impl Clock {
         if !capped {
             return None;
         }
-        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there
-        // (the step joins this frame): ask the rule. A tick it holds is no backlog; `wake`
-        // gives the time the rule lets it run.
         let h = self.checked.hysteresis_ns;
-        let again = if h > 0 {
-            let mut snap = self.snap;
+        let mut snap = self.snap;
+        if h > 0 {
             snap.record(v, self.count, h, self.rate().as_nanos_ratio());
+        }
+        self.runs_again(&snap, v, h).then_some(self.due())
+    }
+
+    /// Whether a step at `v` runs this clock's next tick, with `snap` the hysteresis band's
+    /// memory once the step ending at `v` is recorded (the next step joins this frame) and
+    /// `h` the band (0: none). Under hysteresis the rule decides: a tick it holds is no
+    /// backlog, and `wake` gives the time the rule lets it run. The one home of the "again"
+    /// test of [`deferred`](Self::deferred) and [`end_step`](Self::end_step).
+    #[inline(always)]
+    fn runs_again(&self, snap: &Snap, v: u64, h: u64) -> bool {
+        if h > 0 {
             snap.fires(0, v, self.due(), h)
         } else {
             v >= self.due()
-        };
-        again.then_some(self.due())
+        }
     }
 
     /// Keeps only the ticks this step fired that come before the deferred tick `held` (due at
@@ -343,14 +358,7 @@ impl Clock {
         if let Some(n) = plain {
             self.note_latest(n);
         }
-        // Under hysteresis the next step at `v` runs a tick only if the rule fires it there,
-        // with the pattern just recorded (the step joins this frame): ask the rule. A tick it
-        // holds is no backlog; `wake` gives the time the rule lets it run.
-        let again = if h > 0 {
-            self.snap.fires(0, v, self.due(), h)
-        } else {
-            v >= self.due()
-        };
+        let again = self.runs_again(&self.snap, v, h);
         // Asked after `again`, usually false, which rules the rest out at once. A catch-up
         // clock's own cap, or any clock's ticks held behind another clock's deferred tick (a
         // constant-rate slot among them: it stays due, and the step reports it).
