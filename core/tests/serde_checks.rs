@@ -7,7 +7,8 @@ use core::time::Duration;
 
 use serde_json::{Value, json};
 use tickfold_core::{
-    ClockConfig, ClockId, LoopConfig, LoopState, Nanos, Period, Policy, SavedState, StateError,
+    ClockConfig, ClockId, ConfigError, LoopConfig, LoopState, Nanos, Period, Policy, SavedState,
+    StateError,
 };
 
 fn hz(n: u64) -> Period {
@@ -205,4 +206,27 @@ fn pending_control_bits_the_state_contradicts_are_refused() {
     }
     let err = load(&save, |s| s["render_next"] = Value::Null).unwrap_err();
     assert_eq!(err, StateError::MissingRenderSlot);
+}
+
+/// Settings `LoopState::new` refuses come back with its own error, wrapped: the one home of
+/// each case (issue 38: no error variant repeated across types).
+#[test]
+fn settings_new_refuses_are_refused_with_its_error() {
+    let save = busy_save();
+    let err = load(&save, |s| {
+        s["clocks"][1]["config"]["name"] = json!("physics")
+    });
+    assert_eq!(
+        err.unwrap_err(),
+        StateError::Config(ConfigError::DuplicateClock("physics".into()))
+    );
+    let err = load(&save, |s| s["max_delta"] = json!(0));
+    assert_eq!(
+        err.unwrap_err(),
+        StateError::Config(ConfigError::ZeroMaxFrameDelta)
+    );
+    // The message names the setting, as `LoopState::new`'s does.
+    let new_says = ConfigError::ZeroMaxFrameDelta.to_string();
+    let err = load(&save, |s| s["max_delta"] = json!(0)).unwrap_err();
+    assert!(err.to_string().contains(&new_says), "{err}");
 }

@@ -3,7 +3,6 @@
 //! for what the fold itself computes (its grid segment's end, its accounting), so a rule has
 //! one home.
 
-use alloc::borrow::Cow;
 use core::fmt;
 
 use crate::clock::Clock;
@@ -36,12 +35,12 @@ pub enum StateError {
     InvalidClock(ClockId, ConfigError),
     /// Two clocks share an id, or an id is not below the next id to hand out.
     BadClockId(ClockId),
-    /// Two clocks share a name.
-    DuplicateClock(Cow<'static, str>),
+    /// Loop settings [`LoopState::new`](crate::LoopState::new) refuses, with its error (the one
+    /// home of each case): two clocks that share a name ([`ConfigError::DuplicateClock`]), a
+    /// zero max frame delta ([`ConfigError::ZeroMaxFrameDelta`]).
+    Config(ConfigError),
     /// The alpha clock is not one of the clocks.
     UnknownAlphaClock(ClockId),
-    /// A zero max frame delta.
-    ZeroMaxFrameDelta,
     /// A render slot without a render rate.
     RenderSlotWithoutRate,
     /// A render rate without a render slot (the fold keeps one whenever renders are capped).
@@ -88,9 +87,8 @@ impl fmt::Display for StateError {
             StateError::BadClockId(id) => {
                 write!(f, "clock id {} is repeated or out of range", id.0)
             }
-            StateError::DuplicateClock(n) => write!(f, "two clocks are called {n:?}"),
+            StateError::Config(e) => write!(f, "invalid loop settings: {e}"),
             StateError::UnknownAlphaClock(id) => write!(f, "alpha clock {} does not exist", id.0),
-            StateError::ZeroMaxFrameDelta => f.write_str("max frame delta is zero"),
             StateError::RenderSlotWithoutRate => f.write_str("render slot without a render rate"),
             StateError::MissingRenderSlot => f.write_str("render rate without a render slot"),
             StateError::BadRemainder => {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::clock::{Broken, Clock, ClockIn};
 use crate::clocks::ClockSet;
+use crate::error::ConfigError;
 use crate::events::few::Pool;
 use crate::events::report::Report;
 use crate::save::check::{FORMAT, StateError, check_controls, check_reports};
@@ -185,7 +186,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::NoClocks);
     }
     if s.max_delta == Some(0) {
-        return Err(StateError::ZeroMaxFrameDelta);
+        return Err(StateError::Config(ConfigError::ZeroMaxFrameDelta));
     }
     let render = RenderCap::loaded(s.render_rate, s.render_next)?;
     let virt = Virtual::loaded(SavedVirtual {
@@ -217,7 +218,9 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
             return Err(StateError::BadClockId(c.id));
         }
         if clocks.iter().any(|k| k.config().name == c.config.name) {
-            return Err(StateError::DuplicateClock(c.config.name));
+            return Err(StateError::Config(ConfigError::DuplicateClock(
+                c.config.name,
+            )));
         }
         let checked = c
             .config

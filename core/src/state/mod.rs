@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `mod.rs` | [`LoopState`], its parts (`Inner`: real and virtual time, the span, the clocks, the render cap, the event pool) and `new` |
 //! | `virtual_view.rs`, `real_view.rs` | the virtual-time and real-time views and handles (pause, scale, single steps; max frame delta, render cap) |
-//! | `clock_view.rs` | one clock's view and handle ([`ClockMut`](crate::ClockMut): the per-clock controls) |
+//! | `clock_view.rs` (+ `clock_view/controls.rs`) | one clock's view and handle; [`ClockMut`](crate::ClockMut)'s per-clock controls |
 //! | `stats.rs` | the clocks' numbers ([`ClockStats`](crate::ClockStats)) and which clock is which |
 //! | `add_remove.rs`, `refuse.rs` | adding and removing clocks at run time; refusing a tick |
 //! | `anchor.rs` | moving a state to another time axis (`rebase`, `resume_at`) |
