@@ -210,17 +210,17 @@
 //!
 //! ```text
 //! 10000 bodies, 30 Hz ticks, rendering on the real clock for 2 s
-//!  1.00 s  ticks  30  renders  61  mean alpha 0.255  mean position   -0.442   -0.673   -0.062  body 0 at   47.904  -46.237    3.085  wraps 2994
-//!  2.00 s  ticks  30  renders  60  mean alpha 0.264  mean position   -0.693   -0.340   -0.002  body 0 at   22.972  -72.251   10.306  wraps 5963
-//! done: 60 ticks in 2.002 s of loop time (60 expected at 30 Hz), 5963 wraps
+//!  1.00 s  ticks  30  renders  61  mean alpha 0.248  mean position    0.642    0.777   -0.524  body 0 at   -6.694   33.749    4.796  wraps 3068
+//!  2.00 s  ticks  30  renders  60  mean alpha 0.251  mean position    0.226    0.673   -0.597  body 0 at   -7.385   11.824   37.927  wraps 6023
+//! done: 60 ticks in 2.000 s of loop time (60 expected at 30 Hz), 6023 wraps
 //! 10000 bodies, 30 Hz ticks, game-loop on the real clock for 2 s
-//!  1.00 s  ticks  30  renders  61  mean alpha 0.374  mean position   -0.442   -0.673   -0.062  body 0 at   47.862  -46.281    3.097  wraps 2994
-//!  2.01 s  ticks  30  renders  59  mean alpha 0.501  mean position   -0.694   -0.340   -0.002  body 0 at   22.792  -72.438   10.358  wraps 5963
-//! done: 60 ticks in 2.009 s of loop time (60 expected at 30 Hz), 5963 wraps
+//!  1.01 s  ticks  30  renders  62  mean alpha 0.419  mean position    0.638    0.774   -0.525  body 0 at   -6.703   33.484    5.197  wraps 3068
+//!  2.01 s  ticks  30  renders  59  mean alpha 0.461  mean position    0.224    0.672   -0.598  body 0 at   -7.389   11.685   38.137  wraps 6023
+//! done: 60 ticks in 2.006 s of loop time (60 expected at 30 Hz), 6023 wraps
 //! 10000 bodies, 30 Hz ticks, a hand-written loop on the real clock for 2 s
-//!  1.00 s  ticks  30  renders  61  mean alpha 0.257  mean position   -0.442   -0.673   -0.062  body 0 at   47.901  -46.240    3.085  wraps 2994
-//!  2.00 s  ticks  30  renders  60  mean alpha 0.261  mean position   -0.693   -0.340   -0.002  body 0 at   23.018  -72.203   10.292  wraps 5963
-//! done: 60 ticks in 2.000 s of loop time (60 expected at 30 Hz), 5963 wraps
+//!  1.00 s  ticks  30  renders  61  mean alpha 0.251  mean position    0.642    0.777   -0.524  body 0 at   -6.694   33.747    4.799  wraps 3068
+//!  2.00 s  ticks  30  renders  60  mean alpha 0.255  mean position    0.226    0.673   -0.597  body 0 at   -7.385   11.821   37.932  wraps 6023
+//! done: 60 ticks in 2.000 s of loop time (60 expected at 30 Hz), 6023 wraps
 //! ```
 //!
 //! ```sh
