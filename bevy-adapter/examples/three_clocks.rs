@@ -12,6 +12,7 @@
 
 use core::time::Duration;
 use std::collections::BTreeMap;
+use tickfold_testing::SplitMix64;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
@@ -84,13 +85,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
     app.update(); // Bevy's first update starts its clock
 
-    let mut seed: u64 = 23;
+    let mut rng = SplitMix64::new(23);
     let mut real = Duration::ZERO;
     let (mut stalled, mut rerated) = (false, false);
     println!("10 s of frames, a 1 s stall at 4 s, AI re-rated to 20 Hz at 6 s:");
     while real < Duration::from_secs(10) {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let mut d = Duration::from_micros(8_000 + (seed >> 33) % 17_000);
+        let mut d = Duration::from_micros(8_000 + rng.below(17_000));
         if !stalled && real >= Duration::from_secs(4) {
             (stalled, d) = (true, Duration::from_secs(1));
         }

@@ -14,7 +14,7 @@ use bevy_app::{
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
 use bevy_time::{Fixed, Time};
-use common::{Lcg, base_app, frame};
+use common::{Rng, base_app, frame};
 use tickfold_bevy::TickfoldPlugin;
 
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,7 +51,7 @@ fn app(tickfold: bool, own_fixed_main_system: bool) -> App {
 }
 
 fn run(app: &mut App) -> Vec<(&'static str, Duration)> {
-    let mut rng = Lcg(0x00f1_9ed0);
+    let mut rng = Rng::new(0x00f1_9ed0);
     for n in 0..300 {
         let ms = match rng.range(0, 9) {
             0 => 0,

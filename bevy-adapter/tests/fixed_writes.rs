@@ -10,7 +10,7 @@ use core::time::Duration;
 use bevy_app::{App, FixedUpdate, PreUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Time};
-use common::{Frame, Lcg, base_app, frame};
+use common::{Frame, Rng, base_app, frame};
 use tickfold_bevy::TickfoldPlugin;
 
 /// One system's view of `Time<Fixed>`: (frame, in a fixed run, elapsed, delta, timestep,
@@ -70,7 +70,7 @@ fn app<M>(
 /// Mostly 0 to 40 ms; one frame in 40 of zero length, one in 60 a stall of 0.1 to 1 s
 /// (several runs in one frame: a write in a run that is not the frame's last).
 fn frames(seed: u64, n: usize) -> Vec<Duration> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| match rng.range(0, 119) {
             0..=2 => Duration::ZERO,

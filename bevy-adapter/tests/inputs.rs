@@ -7,7 +7,7 @@ use core::time::Duration;
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use common::{FixedAi, FixedPhysics, Lcg, base_app, frame, test_clock};
+use common::{FixedAi, FixedPhysics, Rng, base_app, frame, test_clock};
 use tickfold_bevy::tickfold_core::{InputQueue, Tick};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, Event, Nanos, Period, TickInputApp, TickInputs, TickfoldPlugin,
@@ -106,7 +106,7 @@ impl Mirror {
 fn every_message_reaches_exactly_one_tick_the_one_core_picks() {
     let mut app = app();
     let mut mirror = Mirror::new();
-    let mut rng = Lcg(0x1234_0023);
+    let mut rng = Rng::new(0x1234_0023);
     let (mut next_id, mut real) = (0u32, Duration::ZERO);
     let (mut empty_frames, mut busy_frames) = (0, 0);
     for n in 0..3_000u64 {
@@ -117,7 +117,7 @@ fn every_message_reaches_exactly_one_tick_the_one_core_picks() {
             1 => Duration::from_millis(300),
             _ => Duration::from_micros(rng.range(0, 40_000)),
         };
-        let mut sent = |rng: &mut Lcg| -> Vec<u32> {
+        let mut sent = |rng: &mut Rng| -> Vec<u32> {
             (0..rng.range(0, 3))
                 .map(|_| {
                     next_id += 1;

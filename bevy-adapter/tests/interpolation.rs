@@ -10,7 +10,7 @@ use bevy_app::{App, FixedUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_time::Time;
 use bevy_transform::components::Transform;
-use common::{Frame, Lcg, base_app, frame};
+use common::{Frame, Rng, base_app, frame};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, Period, Tickfold, TickfoldPlugin, TransformEasing, TransformHistory,
@@ -32,7 +32,7 @@ struct Shadowed {
 #[derive(Resource)]
 struct Shadow {
     map: HashMap<Entity, Shadowed>,
-    rng: Lcg,
+    rng: Rng,
     /// Ticks in which gameplay read a marked entity's `Transform`.
     reads: u64,
     teleports_in_last_update: u64,
@@ -43,7 +43,7 @@ impl Default for Shadow {
     fn default() -> Self {
         Shadow {
             map: HashMap::new(),
-            rng: Lcg(23),
+            rng: Rng::new(23),
             reads: 0,
             teleports_in_last_update: 0,
             spawns: 0,
@@ -213,7 +213,7 @@ fn rendered_transforms_are_the_reference_blend_to_the_last_bit() {
                 .insert(e, shadowed);
         }
     }
-    let mut frames = Lcg(0x5eed_0023);
+    let mut frames = Rng::new(0x5eed_0023);
     let (mut blended, mut held_by_jump, mut held_fresh) = (0, 0, 0);
     for n in 0..3_000 {
         let ms = frames.range(4, 40);
@@ -295,7 +295,7 @@ fn extrapolation_and_hermite_follow_their_formulas() {
     let ex = spawn(&mut app, TransformEasing::Extrapolate);
     let he = spawn(&mut app, TransformEasing::Hermite);
     let dt = Period::from_hz(60).unwrap().dt_secs_f64();
-    let mut frames = Lcg(0x0e47);
+    let mut frames = Rng::new(0x0e47);
     let mut checked = 0;
     for n in 0..1_500 {
         frame(&mut app, n, Duration::from_millis(frames.range(4, 40)));
@@ -486,7 +486,7 @@ fn each_entity_follows_its_own_clock() {
             OnSlow,
         ))
         .id();
-    let mut rng = Lcg(0x0007_0060);
+    let mut rng = Rng::new(0x0007_0060);
     let (mut checked, mut between) = (0, 0);
     for n in 0..1_500 {
         let ms = if rng.range(0, 19) == 0 {

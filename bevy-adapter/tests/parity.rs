@@ -13,7 +13,7 @@ use bevy_app::{App, FixedUpdate, Update};
 use bevy_ecs::message::Messages;
 use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Real, Time, Virtual};
-use common::{Frame, Lcg, Log, base_app, frame, record_bevy};
+use common::{Frame, Log, Rng, base_app, frame, record_bevy};
 use tickfold_bevy::{
     ClockConfig, Period, Tickfold, TickfoldPlugin, TimeDiscarded, VirtualTime, VirtualTimeClamped,
 };
@@ -102,7 +102,7 @@ fn clamped(app: &App) -> Vec<VirtualTimeClamped> {
 fn only_the_plugin_added_same_fixed_loop_as_bevys_over_10_000_frames_with_stalls() {
     let mut bevy = app(None);
     let mut tf = app(Some(TickfoldPlugin::new()));
-    let mut rng = Lcg(0x5eed_0029);
+    let mut rng = Rng::new(0x5eed_0029);
     let (mut stalls, mut zeros, mut runs) = (0, 0, 0);
     for n in 0..10_000 {
         // Mostly 0 to 40 ms; one frame in 40 of zero length, one in 60 a stall of 0.3 to 3 s.

@@ -11,7 +11,7 @@ use core::time::Duration;
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use common::{Lcg, base_app, frame};
+use common::{Rng, base_app, frame};
 use serde::{Deserialize, Serialize};
 use tickfold_bevy::tickfold_core::glam::{Quat, Vec3};
 use tickfold_bevy::{
@@ -169,7 +169,7 @@ fn app() -> App {
 }
 
 fn frames(seed: u64, n: usize) -> Vec<Duration> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| match rng.range(0, 29) {
             0 => Duration::from_millis(rng.range(60, 300)), // a hitch

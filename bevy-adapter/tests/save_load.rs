@@ -9,7 +9,7 @@ use core::time::Duration;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_time::Time;
-use common::{FixedAi, FixedPhysics, Lcg, base_app, frame, test_clock};
+use common::{FixedAi, FixedPhysics, Rng, base_app, frame, test_clock};
 use serde::{Deserialize, Serialize};
 use tickfold_bevy::{
     ClockConfig, CurrentTick, LoadError, Period, Policy, Saved, TickInputApp, TickInputs, Tickfold,
@@ -105,7 +105,7 @@ fn app() -> App {
 }
 
 fn frames(seed: u64, n: usize) -> Vec<Duration> {
-    let mut rng = Lcg(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| match rng.range(0, 29) {
             0 => Duration::from_millis(rng.range(100, 400)), // a hitch: clamped, deferred

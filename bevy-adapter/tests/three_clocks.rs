@@ -6,7 +6,7 @@ mod common;
 use core::time::Duration;
 
 use bevy_ecs::message::Messages;
-use common::{FixedAi, FixedNet, FixedPhysics, Lcg, Log, base_app, frame, record_tick};
+use common::{FixedAi, FixedNet, FixedPhysics, Log, Rng, base_app, frame, record_tick};
 use tickfold_bevy::{
     ClockConfig, Period, TickfoldPlugin, TicksDeferred, TicksDropped, TimeDiscarded,
 };
@@ -28,7 +28,7 @@ fn an_hour_of_three_clocks_is_exact() {
     // Frames of 1 to 60 ms (at most 4 physics ticks each, under the default cap of 8), the
     // last one cut to end at exactly one hour.
     let hour = Duration::from_secs(3600);
-    let mut rng = Lcg(23);
+    let mut rng = Rng::new(23);
     let mut real = Duration::ZERO;
     let mut n = 0;
     frame(&mut app, n, Duration::ZERO);

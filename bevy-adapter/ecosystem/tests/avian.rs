@@ -5,6 +5,7 @@
 //! at 10 Hz runs beside them without changing a bit.
 
 use core::time::Duration;
+use tickfold_testing::SplitMix64;
 
 use avian2d::prelude::*;
 use bevy_app::{App, PluginGroup, TaskPoolPlugin};
@@ -29,15 +30,11 @@ fn ai_tick(time: Res<Time>, fixed: Res<Time<Fixed>>, mut ticks: ResMut<AiTicks>)
     ticks.0 += 1;
 }
 
-/// A small LCG: the frame schedule and the bodies, seeded.
-struct Lcg(u64);
-impl Lcg {
+/// The frame schedule's and the bodies' seeded noise: the determinism kit's generator.
+struct Rng(SplitMix64);
+impl Rng {
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        lo + (self.0 >> 33) % (hi - lo + 1)
+        lo + self.0.below(hi - lo + 1)
     }
 }
 
@@ -63,7 +60,7 @@ fn app(tickfold: bool) -> App {
         Collider::rectangle(200.0, 2.0),
         Transform::from_xyz(0.0, -1.0, 0.0),
     ));
-    let mut rng = Lcg(0xa71a_0029);
+    let mut rng = Rng(SplitMix64::new(0xa71a_0029));
     for i in 0..24 {
         let x = rng.range(0, 4000) as f32 / 100.0 - 20.0;
         let y = 2.0 + i as f32 * 1.5;
@@ -118,7 +115,7 @@ fn frame(app: &mut App, d: Duration) {
 fn avian_and_transform_interpolation_on_the_main_clock_equal_bevys_loop_bit_for_bit() {
     let mut bevy = app(false);
     let mut tf = app(true);
-    let mut rng = Lcg(0x5eed_a71a);
+    let mut rng = Rng(SplitMix64::new(0x5eed_a71a));
     let (mut moved, mut blended) = (0, 0);
     let mut last = bodies(&mut bevy);
     for n in 0..2_000 {

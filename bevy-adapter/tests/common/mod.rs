@@ -9,22 +9,20 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
 use bevy_time::{Time, TimePlugin, TimeUpdateStrategy};
 use tickfold_bevy::CurrentTick;
+use tickfold_testing::SplitMix64;
 
-/// A small deterministic generator (64-bit LCG, high bits), so the tests need no `rand`.
-pub struct Lcg(pub u64);
+/// The tests' seeded noise: the determinism kit's generator (the workspace's one), with the
+/// range the schedules draw from.
+pub struct Rng(SplitMix64);
 
-impl Lcg {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(SplitMix64::new(seed))
     }
 
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
+        lo + self.0.below(hi - lo + 1)
     }
 }
 
