@@ -226,6 +226,31 @@ impl FloorLoop {
         (next, count, self.virt - limit)
     }
 
+    /// The backlog bound under sustained overload (tickfold's, see its `max_frame_delta`): the
+    /// cap left a backlog at `v`; when its oldest tick is more than the max frame delta behind,
+    /// the ticks due by `v` less half the delta are given up (the tick number jumps over them).
+    /// Returns what was given up (first, count, the grid span in ns) and whether ticks are
+    /// still owed.
+    #[cold]
+    #[inline(never)]
+    fn bound(&mut self, v: u64) -> (Option<(u64, u64, u64)>, bool) {
+        let behind = v
+            .checked_sub(self.max_delta)
+            .is_some_and(|limit| self.end.ceil() <= limit);
+        if self.max_delta == u64::MAX || !behind {
+            return (None, true);
+        }
+        let first = self.start.m;
+        let upto = self.due_by(v - self.max_delta / 2);
+        if upto <= first {
+            return (None, true);
+        }
+        let from = self.start.ceil();
+        self.goto(upto);
+        let shed = (first, upto - first, self.start.ceil() - from);
+        (Some(shed), v >= self.end.ceil())
+    }
+
     /// Ticks due and not run (the cap stopped the step), discarded ones left out.
     #[cold]
     #[inline(never)]
@@ -260,9 +285,17 @@ impl FloorLoop {
             count += 1;
         }
         self.ran += count;
-        let backlog = count == self.cap && v >= self.end.ceil();
+        let mut backlog = count == self.cap && v >= self.end.ceil();
+        let mut discarded = discarded;
+        if backlog {
+            let (shed, owed) = self.bound(v);
+            if let Some(shed) = shed {
+                discarded = shed;
+            }
+            backlog = owed;
+        }
         let renders = first_step || elapsed > 0;
-        let deferred = if backlog { self.deferred(v) } else { 0 };
+        let deferred = if backlog { self.deferred(v).max(1) } else { 0 };
         let out = &mut self.out;
         out.first = first;
         out.count = count;
