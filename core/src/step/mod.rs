@@ -5,8 +5,8 @@
 //!
 //! | body | runs when | kept apart because | kept equal to the general path by |
 //! |---|---|---|---|
-//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | it counts the due ticks at once and reads no scale: 211 / 415 / 835 instructions a frame at 0 / 1 / 8 updates against about 3× that on the general path | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
-//! | `advance_plain_several` (`several.rs`) | two or more such clocks | a merge by due time without policies or scale: 4 and 16 clocks cost 1.19 / 1.05 × as many single loops | `step/several_tests.rs` |
+//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | it counts the due ticks at once and reads no scale: 212 / 416 / 836 instructions a frame at 0 / 1 / 8 updates against about 3× that on the general path | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
+//! | `advance_plain_several` (`several.rs`) | two or more such clocks | a merge by due time without policies or scale: 4 and 16 clocks cost 1.19 / 1.04 × as many single loops | `step/several_tests.rs` |
 //! | `run_merged` (`general.rs`) | everything else that ticks | the general body | the properties in `core/tests/` |
 //! | `run_lone_constant_rate` (`general.rs`) | one constant-rate clock | a slot's own rule (sleep to the slot, no merge) | `core/tests/oracle.rs` against the naive loops |
 //! | `run_stepping` (`stepping.rs`) | a single-step request while paused | its ticks are asked for, not due | `core/tests/stepping.rs` |
