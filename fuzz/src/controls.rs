@@ -425,6 +425,9 @@ fn check_order(events: &Events<Nanos>) {
             reason: DropReason::SlotMissed,
             ..
         } if previous >= 1 => 2,
+        // The overload bound's give-up, after the updates and before the clock's `Deferred`
+        // (the max frame delta's, before the updates, ranks 0).
+        Event::DiscardedTime { .. } if previous >= 1 => 2,
         Event::Deferred { .. } | Event::EndOfTime { .. } => 2,
         Event::Render(_) => 3,
         _ => 0,
