@@ -259,25 +259,25 @@ pub(crate) fn close_clock_step<T, const PLAIN: bool>(
     if !PLAIN {
         clock.drop_passed_after_refused(v, ev.sink(pool));
     }
-    end_clock_step(clock, v, report, None, floor, most, ev.sink(pool))
+    end_clock_step(clock, v, report, floor, most, ev.sink(pool))
 }
 
 /// The Deferred rule, on every path: ends `clock`'s step at `v`. When the cap left ticks that
 /// a step at the same `v` would run (or held them behind another clock's deferred tick), they
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
-/// deadline is "now": returns whether they were. `plain`: the fast path's count (see
-/// `Clock::end_step`). The rare rest, once the cap left a backlog, is [`defer`].
+/// deadline is "now": returns whether they were. The rare rest, once the cap left a backlog,
+/// is [`defer`] (the lone plain clock's fast path calls `Clock::end_step` with its own count,
+/// then [`Inner::defer_lone`]).
 #[inline(always)]
 pub(crate) fn end_clock_step<T>(
     clock: &mut Clock,
     v: u64,
     report: bool,
-    plain: Option<u32>,
     floor: Option<u64>,
     most: &mut u64,
     out: Sink<'_, T>,
 ) -> bool {
-    let Some(ticks) = clock.end_step(v, plain) else {
+    let Some(ticks) = clock.end_step(v, None) else {
         return false;
     };
     defer(clock, v, report, ticks, floor, most, out)
