@@ -14,15 +14,16 @@ impl Clock {
     /// Whether the next tick fires in this step at virtual time `v`, with `x_est` the expected
     /// length of the next frame (virtual ns).
     #[inline]
-    pub(crate) fn ready(&self, v: u64, x_est: u64, single: bool) -> bool {
+    pub(crate) fn ready(&self, v: u64, x_est: u64) -> bool {
         if v < self.origin {
             return false;
         }
         let due = self.due();
         if self.constant_rate() {
-            // One update per step. A lone clock sleeps until its slot; with several clocks the
-            // slot in progress (or, late, the latest started slot) runs.
-            return self.count == 0 && (single || v >= due || self.near(due, v, x_est));
+            // One update per step: the slot in progress (or, late, the latest started slot).
+            // (A lone constant-rate clock sleeps until its slot instead: see
+            // `step/general.rs`.)
+            return self.count == 0 && (v >= due || self.near(due, v, x_est));
         }
         if self.count >= self.checked.cap {
             return false;

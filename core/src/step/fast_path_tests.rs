@@ -196,7 +196,7 @@ fn catch_up_is_tick_by_tick(
     for j in jumps {
         v = v.saturating_add(u64::from(j) * 1_000);
         let n = fast.catch_up_alone(v);
-        while !slow.ended() && slow.ready(v, 0, false) {
+        while !slow.ended() && slow.ready(v, 0) {
             slow.fire();
         }
         if n != slow.count() {

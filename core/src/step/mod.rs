@@ -19,14 +19,16 @@
 #[cfg(test)]
 mod fast_path_tests;
 pub(crate) mod general;
+pub(crate) mod merged;
+pub(crate) mod path;
 pub(crate) mod rules;
-pub(crate) mod several;
 #[cfg(test)]
 mod several_tests;
 pub(crate) mod stepping;
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
+use crate::step::path::Plain;
 use crate::step::rules::{report_end_of_time, wake_after};
 use crate::values::time::Timestamp;
 
@@ -211,7 +213,7 @@ impl<T: Timestamp> Inner<T> {
     /// `step/rules.rs`, called here as on the general path.
     #[inline]
     pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
-        let at = self.start_plain_step(now, ev);
+        let at = self.start_step::<Plain>(now, ev);
         let v = at.v;
         let clock = &mut self.clocks[0];
         let owed = if v >= clock.due() {
@@ -238,7 +240,12 @@ impl<T: Timestamp> Inner<T> {
         if clock.due() == u64::MAX {
             report_end_of_time(clock, ev.sink(&mut self.pool));
         }
-        let after = wake_after(backlog, || clock.live().then(|| clock.due()), v, None);
+        let after = wake_after::<Plain>(
+            backlog,
+            || clock.live().then(|| clock.due()),
+            v,
+            &self.virt,
+        );
         at.finish(now, Some(clock), after, ev);
     }
 }

@@ -9,6 +9,7 @@ use crate::config::Policy;
 use crate::events::Events;
 use crate::events::few::{Pool, Sink};
 use crate::state::Inner;
+use crate::step::path::Path;
 use crate::time::virtual_time::Virtual;
 use crate::values::event::{Event, Render};
 use crate::values::time::{Lag, Nanos, Timestamp};
@@ -31,9 +32,8 @@ impl<T> Inner<T> {
     }
 }
 
-/// Where a plain step stands once real and virtual time have moved (see
-/// [`Inner::start_plain_step`]).
-pub(crate) struct PlainStart {
+/// Where a step stands once real and virtual time have moved (see [`Inner::start_step`]).
+pub(crate) struct Start {
     /// Whether this is the loop's first step.
     pub(crate) first: bool,
     /// The real ns the step moved.
@@ -46,7 +46,7 @@ pub(crate) struct PlainStart {
     pub(crate) v: u64,
 }
 
-impl PlainStart {
+impl Start {
     /// The end of a step on either fast path: the render, if the step renders, with the alpha
     /// clock's (`alpha`) alpha, and the deadline `after` ns past the latest `now` (see
     /// [`wake_after`]).
@@ -66,26 +66,33 @@ impl PlainStart {
 }
 
 impl<T: Timestamp> Inner<T> {
-    /// The start of a step on either fast path (one plain clock or several): reads `now`
-    /// (reporting time going backwards) and moves virtual time by the real time elapsed, at a
-    /// scale of 1, applying the max frame delta. Sets the events' virtual time.
+    /// The start of every step: the controls reported and each clock's step begun (on the
+    /// general path: no control waits and no clock needs it on a fast path), then `now` read
+    /// (reporting time going backwards) and virtual time moved by the real time elapsed,
+    /// unless paused, applying the time scale and the max frame delta (at a scale of 1 on a
+    /// fast path, the virtual advance is the real one). Sets the events' virtual time.
     #[inline(always)]
-    pub(crate) fn start_plain_step(&mut self, now: T, ev: &mut Events<T>) -> PlainStart {
+    pub(crate) fn start_step<P: Path>(&mut self, now: T, ev: &mut Events<T>) -> Start {
+        if !P::PLAIN {
+            self.emit_controls(ev);
+            for clock in &mut self.clocks {
+                clock.start_step();
+            }
+        }
         let first = self.real.latest().is_none();
         let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let before = self.virt.now();
-        if elapsed > 0 {
-            // At a scale of 1 the virtual advance is the real one.
-            if self.real.max_delta().is_some_and(|max| elapsed > max) {
-                self.add_real(elapsed, ev);
-            } else {
+        if elapsed > 0 && (P::PLAIN || !self.virt.is_paused()) {
+            if P::PLAIN && !self.real.max_delta().is_some_and(|max| elapsed > max) {
                 self.virt.advance_unscaled(elapsed);
+            } else {
+                self.add_real(elapsed, ev);
             }
             self.virt.record_frame(before);
         }
         let v = self.virt.now();
         ev.v = v;
-        PlainStart {
+        Start {
             first,
             elapsed,
             behind,
@@ -94,16 +101,24 @@ impl<T: Timestamp> Inner<T> {
         }
     }
 
+    /// Reports the controls applied since the previous step (the general path's first act).
+    fn emit_controls(&mut self, ev: &mut Events<T>) {
+        if self.virt.has_pending() {
+            self.virt.emit_controls(&mut ev.sink(&mut self.pool));
+        }
+        self.clocks.emit_reports(ev.sink(&mut self.pool));
+    }
+
     /// The end of a step of several clocks merged by due time (the general path's and the
     /// fast path's for several plain clocks): the cap's deferral, if some clock reached its
     /// cap (`capped`), then each clock's end: its latest tick noted, the slots dropped after a
     /// refused one, the Deferred rule. Returns whether the cap left a backlog, and the
-    /// earliest wake of the clocks that can still tick. `PLAIN`: every clock is plain with no
-    /// refused ticks waiting (the fast path's condition), so none drops slots after a refused
-    /// one and each wakes when its next tick is due (measured: 31 instructions a step of 4
-    /// clocks).
+    /// earliest wake of the clocks that can still tick. On a fast path ([`Path::PLAIN`])
+    /// every clock is plain with no refused ticks waiting, so none drops slots after a
+    /// refused one and each wakes when its next tick is due (measured: 31 instructions a step
+    /// of 4 clocks).
     #[inline(always)]
-    pub(crate) fn end_merged_step<const PLAIN: bool>(
+    pub(crate) fn end_merged_step<P: Path>(
         &mut self,
         capped: bool,
         v: u64,
@@ -131,9 +146,9 @@ impl<T: Timestamp> Inner<T> {
         let mut most = 0;
         for clock in &mut self.clocks {
             backlog |=
-                close_clock_step::<T, PLAIN>(clock, v, true, floor, &mut most, ev, &mut self.pool);
+                close_clock_step::<T, P>(clock, v, true, floor, &mut most, ev, &mut self.pool);
             if clock.live() {
-                let w = if PLAIN { clock.due() } else { clock.wake() };
+                let w = if P::PLAIN { clock.due() } else { clock.wake() };
                 wake = Some(wake.map_or(w, |x| x.min(w)));
             }
         }
@@ -219,22 +234,23 @@ impl<T: Timestamp> Inner<T> {
 /// left a backlog (see [`end_clock_step`]); `None` when no clock can tick any more (`wake`
 /// gives `None`) or virtual time never reaches the wake (a time scale of 0); else when virtual
 /// time, now at `v`, reaches `wake`, the earliest time a clock wants a step (asked only
-/// without a backlog). `virt` scales the virtual span to real time; `None` on the fast path (a
-/// scale of 1 with no fraction of a ns carried), where it is the span itself.
+/// without a backlog). `virt` scales the virtual span to real time; on a fast path (a scale of
+/// 1 with no fraction of a ns carried) it is the span itself.
 #[inline(always)]
-pub(crate) fn wake_after(
+pub(crate) fn wake_after<P: Path>(
     backlog: bool,
     wake: impl FnOnce() -> Option<u64>,
     v: u64,
-    virt: Option<&Virtual>,
+    virt: &Virtual,
 ) -> Option<u64> {
     if backlog {
         return Some(0);
     }
     let ahead = wake()?.saturating_sub(v);
-    match virt {
-        None => Some(ahead),
-        Some(virt) => virt.real_needed(ahead),
+    if P::PLAIN {
+        Some(ahead)
+    } else {
+        virt.real_needed(ahead)
     }
 }
 
@@ -243,10 +259,10 @@ pub(crate) fn wake_after(
 /// plain clocks): the step's latest tick noted (once its count is final, after the cap's
 /// deferral), the slots that passed while a refused slot waited dropped (reported after its
 /// update, see [`Events`]), then the Deferred rule ([`end_clock_step`], reported if `report`
-/// says so). Returns whether the cap left a backlog. `PLAIN`: no refused slot waits (the fast
-/// path's condition), so nothing is dropped.
+/// says so). Returns whether the cap left a backlog. On a fast path ([`Path::PLAIN`]) no
+/// refused slot waits, so nothing is dropped.
 #[inline(always)]
-pub(crate) fn close_clock_step<T, const PLAIN: bool>(
+pub(crate) fn close_clock_step<T, P: Path>(
     clock: &mut Clock,
     v: u64,
     report: bool,
@@ -256,7 +272,7 @@ pub(crate) fn close_clock_step<T, const PLAIN: bool>(
     pool: &mut Pool<T>,
 ) -> bool {
     clock.note_latest_step();
-    if !PLAIN {
+    if !P::PLAIN {
         clock.drop_passed_after_refused(v, ev.sink(pool));
     }
     end_clock_step(clock, v, report, floor, most, ev.sink(pool))

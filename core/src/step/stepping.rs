@@ -5,6 +5,7 @@
 use crate::config::Policy;
 use crate::events::Events;
 use crate::state::Inner;
+use crate::step::path::General;
 use crate::step::rules::close_clock_step;
 use crate::values::time::Timestamp;
 
@@ -75,7 +76,7 @@ impl<T: Timestamp> Inner<T> {
         // A refused slot run late drops the slots that passed meanwhile here too, reported
         // whether or not the request goes on.
         for clock in &mut self.clocks {
-            close_clock_step::<T, false>(clock, v, going_on, None, &mut 0, ev, &mut self.pool);
+            close_clock_step::<T, General>(clock, v, going_on, None, &mut 0, ev, &mut self.pool);
         }
         going_on.then_some(now_real)
     }
