@@ -255,7 +255,7 @@ impl FastPath {
     pub(crate) const UNKNOWN: FastPath = FastPath(0);
     /// One plain clock (see [`Inner::fast_path`]): the fast path of `step/mod.rs`.
     pub(crate) const ONE: FastPath = FastPath(1);
-    /// Several plain clocks (see [`Inner::fast_path`]): the fast path of `step/several.rs`.
+    /// Several plain clocks (see [`Inner::fast_path`]): the merged body's fast compile (`step/merged.rs`).
     pub(crate) const SEVERAL: FastPath = FastPath(2);
 }
 

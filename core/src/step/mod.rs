@@ -1,15 +1,21 @@
 //! The step, `(LoopState, now) -> (LoopState, Events)`, and its fast path for the plain
 //! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
-//! paused). Several such clocks take the fast path of `step/several.rs`; everything else takes the
-//! general path in `step/general.rs`. The rules all share are in `step/rules.rs`.
+//! paused). Any other loop that ticks by due time runs the merged body of `step/merged.rs`,
+//! compiled once for several plain clocks and once for the general path (`step/general.rs`),
+//! which also holds a lone constant-rate clock's slot and leads to single-stepping
+//! (`step/stepping.rs`). `step/path.rs` holds the one switch between the compiles, a type. The
+//! rules every body shares are in `step/rules.rs`.
+//!
+//! Four bodies. A body is kept apart from the merged one only where its instruction count
+//! proves it or where what it does is not a merge; the counts are callgrind's, per frame, on
+//! the bench of `benches/peers` (`BENCHMARKS.md`), at 0 / 1 / 8 updates a frame:
 //!
 //! | body | runs when | kept apart because | kept equal to the general path by |
 //! |---|---|---|---|
-//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | it counts the due ticks at once and reads no scale: 212 / 416 / 836 instructions a frame at 0 / 1 / 8 updates against about 3× that on the general path | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
-//! | `advance_plain_several` (`several.rs`) | two or more such clocks | a merge by due time without policies or scale: 4 and 16 clocks cost 1.19 / 1.04 × as many single loops | `step/several_tests.rs` |
-//! | `run_merged` (`general.rs`) | everything else that ticks | the general body | the properties in `core/tests/` |
-//! | `run_lone_constant_rate` (`general.rs`) | one constant-rate clock | a slot's own rule (sleep to the slot, no merge) | `core/tests/oracle.rs` against the naive loops |
-//! | `run_stepping` (`stepping.rs`) | a single-step request while paused | its ticks are asked for, not due | `core/tests/stepping.rs` |
+//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | its count: it counts the due ticks at once with no merge, no loop over clocks and no end of a merged step. 212 / 416 / 836 instructions; the same loop through the merged body's fast compile cost 310 / 527 / 992 (+46 / +27 / +19 %) | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
+//! | `run_merged::<P>` (`merged.rs`), one body compiled twice | `Plain` (through `advance_plain_several`): two or more such clocks. `General` (through `advance_general`): every other loop, neither paused nor a lone constant-rate clock | — (the one general body). The `Plain` compile leaves out the slots, tick-by-tick firing, the refusals and the scale: 4 and 16 clocks cost 1,965 / 6,909 instructions a frame against 2,148 / 7,191 through `General` (−9 / −4 %) | `step/several_tests.rs` |
+//! | `run_lone_constant_rate` (`general.rs`) | one constant-rate clock | what it does: it sleeps until the slot and runs it (the `Sleep` event, and a deadline of "now" so the shell sleeps). In the merged body that would be a runtime switch in each of its three stages (slots, firing, wake); here it is 40 lines on the cold path | `core/tests/oracle.rs` against the naive loops |
+//! | `run_stepping` (`stepping.rs`) | a single-step request while paused | what it does: its ticks are asked for, not due (virtual time jumps to them, the alpha clock is capped by the request, the request counts down) | `core/tests/stepping.rs` |
 //!
 //! Every body ends each clock's step through the same rules in `rules.rs` (the Deferred rule,
 //! the backlog bound, the end-of-time report, the wake and the deadline).
@@ -240,12 +246,8 @@ impl<T: Timestamp> Inner<T> {
         if clock.due() == u64::MAX {
             report_end_of_time(clock, ev.sink(&mut self.pool));
         }
-        let after = wake_after::<Plain>(
-            backlog,
-            || clock.live().then(|| clock.due()),
-            v,
-            &self.virt,
-        );
+        let after =
+            wake_after::<Plain>(backlog, || clock.live().then(|| clock.due()), v, &self.virt);
         at.finish(now, Some(clock), after, ev);
     }
 }

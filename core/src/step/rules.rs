@@ -1,5 +1,6 @@
-//! The rules every path of the step shares, written once: the fast path (`step/mod.rs`), the
-//! general path (`step/general.rs`) and single-stepping (`step/stepping.rs`) all call down into them
+//! The rules every path of the step shares, written once: the lone clock's fast path
+//! (`step/mod.rs`), the merged body (`step/merged.rs`), the general path (`step/general.rs`)
+//! and single-stepping (`step/stepping.rs`) all call down into them
 //! (none of them calls back): the Deferred rule and the cap's total order, the end-of-time
 //! report, the render event, the wake and the deadline, the skip of missed constant-rate
 //! slots and the max frame delta.
@@ -83,7 +84,7 @@ impl<T: Timestamp> Inner<T> {
         let (elapsed, behind) = self.real.read(now, ev.sink(&mut self.pool));
         let before = self.virt.now();
         if elapsed > 0 && (P::PLAIN || !self.virt.is_paused()) {
-            if P::PLAIN && !self.real.max_delta().is_some_and(|max| elapsed > max) {
+            if P::PLAIN && self.real.max_delta().is_none_or(|max| elapsed <= max) {
                 self.virt.advance_unscaled(elapsed);
             } else {
                 self.add_real(elapsed, ev);

@@ -1,4 +1,4 @@
-//! The fast path for several plain clocks (`step/several.rs`) against the general path: on random
+//! The fast path for several plain clocks (`step/merged.rs` compiled for `Plain`) against the general path: on random
 //! schedules of two to five catch-up clocks (any rates among a few awkward ones, caps, phases,
 //! alpha clock and max frame delta), both give the same events and leave the same state after
 //! every step.
