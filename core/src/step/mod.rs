@@ -1,10 +1,11 @@
-//! The step, `(LoopState, now) -> (LoopState, Events)`, and its fast path for the plain
-//! configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render cap, not
-//! paused). Any other loop that ticks by due time runs the merged body of `step/merged.rs`,
-//! compiled once for several plain clocks and once for the general path (`step/general.rs`),
-//! which also holds a lone constant-rate clock's slot and leads to single-stepping
-//! (`step/stepping.rs`). `step/path.rs` holds the one switch between the compiles, a type. The
-//! rules every body shares are in `step/rules.rs`.
+//! The step, `(LoopState, now) -> (LoopState, Events)`, and which body runs it (here). The
+//! plain configuration (one catch-up clock, late firing, no hysteresis, scale 1, no render
+//! cap, not paused) takes the fast path of `step/lone.rs`. Any other loop that ticks by due
+//! time runs the merged body of `step/merged.rs`, compiled once for several plain clocks and
+//! once for the general path (`step/general.rs`), which also holds a lone constant-rate
+//! clock's slot and leads to single-stepping (`step/stepping.rs`). `step/path.rs` holds the
+//! one switch between the compiles, a type. The rules every body shares are in
+//! `step/rules.rs`.
 //!
 //! Four bodies. A body is kept apart from the merged one only where its instruction count
 //! proves it or where what it does is not a merge; the counts are callgrind's, per frame, on
@@ -12,7 +13,7 @@
 //!
 //! | body | runs when | kept apart because | kept equal to the general path by |
 //! |---|---|---|---|
-//! | `advance_plain` (here) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | its count: it counts the due ticks at once with no merge, no loop over clocks and no end of a merged step. 212 / 416 / 836 instructions; the same loop through the merged body's fast compile cost 310 / 527 / 992 (+46 / +27 / +19 %) | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
+//! | `advance_plain` (`lone.rs`) | one catch-up clock, late firing, no hysteresis, nothing refused; scale 1, no render cap, not paused | its count: it counts the due ticks at once with no merge, no loop over clocks and no end of a merged step. 212 / 416 / 836 instructions; the same loop through the merged body's fast compile cost 310 / 527 / 992 (+46 / +27 / +19 %) | `step/fast_path_tests.rs` (random schedules, both paths side by side) |
 //! | `run_merged::<P>` (`merged.rs`), one body compiled twice | `Plain` (through `advance_plain_several`): two or more such clocks. `General` (through `advance_general`): every other loop, neither paused nor a lone constant-rate clock | — (the one general body). The `Plain` compile leaves out the slots, tick-by-tick firing, the refusals and the scale: 4 and 16 clocks cost 1,965 / 6,909 instructions a frame against 2,148 / 7,191 through `General` (−9 / −4 %) | `step/several_tests.rs` |
 //! | `run_lone_constant_rate` (`general.rs`) | one constant-rate clock | what it does: it sleeps until the slot and runs it (the `Sleep` event, and a deadline of "now" so the shell sleeps). In the merged body that would be a runtime switch in each of its three stages (slots, firing, wake); here it is 40 lines on the cold path | `core/tests/oracle.rs` against the naive loops |
 //! | `run_stepping` (`stepping.rs`) | a single-step request while paused | what it does: its ticks are asked for, not due (virtual time jumps to them, the alpha clock is capped by the request, the request counts down) | `core/tests/stepping.rs` |
@@ -25,6 +26,7 @@
 #[cfg(test)]
 mod fast_path_tests;
 pub(crate) mod general;
+pub(crate) mod lone;
 pub(crate) mod merged;
 pub(crate) mod path;
 pub(crate) mod rules;
@@ -34,8 +36,6 @@ pub(crate) mod stepping;
 
 use crate::events::Events;
 use crate::state::{FastPath, Inner, LoopState};
-use crate::step::path::Plain;
-use crate::step::rules::{report_end_of_time, wake_after};
 use crate::values::time::Timestamp;
 
 impl<T: Timestamp> LoopState<T> {
@@ -210,44 +210,5 @@ impl<T: Timestamp> Inner<T> {
         } else {
             FastPath::UNKNOWN
         }
-    }
-
-    /// [`advance_general`](Self::advance_general) specialised to the lone plain clock (see
-    /// [`fast_path`](Self::fast_path)):
-    /// no clock merging, no scale arithmetic, no render slot, and the due ticks counted at
-    /// once instead of one by one. The rules every path shares are the helpers of
-    /// `step/rules.rs`, called here as on the general path.
-    #[inline]
-    pub(crate) fn advance_plain(&mut self, now: T, ev: &mut Events<T>) {
-        let at = self.start_step::<Plain>(now, ev);
-        let v = at.v;
-        let clock = &mut self.clocks[0];
-        let owed = if v >= clock.due() {
-            // The catch-up moves only the grid point among the run's fields: the run is built
-            // after it, straight into the events.
-            let start = clock.tick_start();
-            let n = clock.catch_up_alone(v);
-            if n > 0 {
-                ev.runs
-                    .push_with(|| clock.run_from(start, n), &mut self.pool);
-            }
-            clock.end_step(v, Some(n))
-        } else {
-            // The same rule, which finds no tick due (the branch lets it know).
-            clock.end_step(v, Some(0))
-        };
-        // The Deferred rule's rare rest, out of line (see `end_clock_step`).
-        let (backlog, clock) = match owed {
-            None => (false, clock),
-            Some(ticks) => (self.defer_lone(v, ticks, ev), &mut self.clocks[0]),
-        };
-        // An ended clock is due at `u64::MAX` (see `Clock::due`): the common case asks that
-        // one comparison, here and in the wake.
-        if clock.due() == u64::MAX {
-            report_end_of_time(clock, ev.sink(&mut self.pool));
-        }
-        let after =
-            wake_after::<Plain>(backlog, || clock.live().then(|| clock.due()), v, &self.virt);
-        at.finish(now, Some(clock), after, ev);
     }
 }

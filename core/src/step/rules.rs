@@ -284,7 +284,7 @@ pub(crate) fn close_clock_step<T, P: Path>(
 /// are reported after the updates as [`Event::Deferred`] if `report` says so, and the step's
 /// deadline is "now": returns whether they were. The rare rest, once the cap left a backlog,
 /// is [`defer`] (the lone plain clock's fast path calls `Clock::end_step` with its own count,
-/// then [`Inner::defer_lone`]).
+/// then `Inner::defer_lone` in `step/lone.rs`).
 #[inline(always)]
 pub(crate) fn end_clock_step<T>(
     clock: &mut Clock,
@@ -300,33 +300,6 @@ pub(crate) fn end_clock_step<T>(
     defer(clock, v, report, ticks, floor, most, out)
 }
 
-impl<T: Timestamp> Inner<T> {
-    /// The lone plain clock's Deferred rule once the cap left `ticks` owed (the fast path's
-    /// [`end_clock_step`], whose common case, no backlog, stays inline there): the backlog
-    /// bound's point taken from the clock itself, the time it gave up counted, then
-    /// [`defer`]. Returns whether ticks are still owed.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn defer_lone(&mut self, v: u64, ticks: u64, ev: &mut Events<T>) -> bool {
-        let clock = &mut self.clocks[0];
-        let mut most = 0;
-        let floor = overload_floor(self.real.max_delta(), v, clock.due());
-        let backlog = defer(
-            clock,
-            v,
-            true,
-            ticks,
-            floor,
-            &mut most,
-            ev.sink(&mut self.pool),
-        );
-        if most > 0 {
-            count_shed(&mut self.virt, most, ev);
-        }
-        backlog
-    }
-}
-
 /// The Deferred rule once the cap left `ticks` owed. The backlog bound first (see
 /// [`overload_floor`]): when `floor` gives a point, the ticks of the backlog due by it are
 /// given up, reported as [`Event::DiscardedTime`] (before the `Deferred`), and the time given
@@ -334,7 +307,7 @@ impl<T: Timestamp> Inner<T> {
 /// still owed are reported as [`Event::Deferred`] if `report` says so; returns whether any are.
 #[cold]
 #[inline(never)]
-fn defer<T>(
+pub(crate) fn defer<T>(
     clock: &mut Clock,
     v: u64,
     report: bool,
