@@ -53,9 +53,9 @@ impl<T: Timestamp> Inner<T> {
     }
 
     /// The lone plain clock's Deferred rule once the cap left `ticks` owed (the fast path's
-    /// [`end_clock_step`](crate::step::rules::end_clock_step), whose common case, no backlog, stays inline there): the backlog
-    /// bound's point taken from the clock itself, the time it gave up counted, then
-    /// [`defer`]. Returns whether ticks are still owed.
+    /// [`end_clock_step`](crate::step::rules::end_clock_step), whose common case, no backlog,
+    /// stays inline there): the backlog bound's point taken from the clock itself, the time
+    /// it gave up counted, then [`defer`]. Returns whether ticks are still owed.
     #[cold]
     #[inline(never)]
     pub(crate) fn defer_lone(&mut self, v: u64, ticks: u64, ev: &mut Events<T>) -> bool {

@@ -1,7 +1,7 @@
-//! The fast path for several plain clocks (`step/merged.rs` compiled for `Plain`) against the general path: on random
-//! schedules of two to five catch-up clocks (any rates among a few awkward ones, caps, phases,
-//! alpha clock and max frame delta), both give the same events and leave the same state after
-//! every step.
+//! The fast path for several plain clocks (`step/merged.rs` compiled for `Plain`) against the
+//! general path: on random schedules of two to five catch-up clocks (any rates among a few
+//! awkward ones, caps, phases, alpha clock and max frame delta), both give the same events and
+//! leave the same state after every step.
 
 use core::time::Duration;
 
