@@ -17,7 +17,7 @@ use crate::state::{Contents, FastPath, Inner, LoopState, PENDING_CLOCKS};
 use crate::time::real::Real;
 use crate::time::render_cap::RenderCap;
 use crate::time::span::StepSpan;
-use crate::time::virt::SubNanos;
+use crate::time::sub_nanos::SubNanos;
 use crate::time::virtual_time::{SavedVirtual, Virtual};
 use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};

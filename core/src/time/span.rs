@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::time::virt::SubNanos;
+use crate::time::sub_nanos::SubNanos;
 use crate::values::rate::TimeScale;
 
 /// The span of real time the latest step covered and the exact mapping it applied to it:

@@ -6,7 +6,7 @@
 //! [`VirtualTimeMut`](crate::VirtualTimeMut).
 
 use crate::time::span::StepSpan;
-use crate::time::virt::SubNanos;
+use crate::time::sub_nanos::SubNanos;
 use crate::values::event::Event;
 use crate::values::rate::TimeScale;
 

@@ -50,7 +50,7 @@ pub(crate) fn round_nonneg(x: f64) -> u64 {
     (x + 0.5) as u64
 }
 
-/// The greatest common divisor (shared with the exact scaled-time remainder in `time/virt.rs`).
+/// The greatest common divisor (shared with the exact scaled-time remainder in `time/sub_nanos.rs`).
 pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         let t = a % b;
