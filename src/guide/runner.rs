@@ -167,8 +167,9 @@
 //! pauses, `S` cycles the time scale, and the title bar shows the statistics. Under Xvfb
 //! (`Xvfb :99 -screen 0 1024x768x24`, then
 //! `DISPLAY=:99 cargo run --release -p tickfold-window -- --seconds 6`) it printed `window closed:
-//! 120 ticks, 859 frames drawn, 0 dropped` (the frame count varies a little from run to run; 119 and 855 with the hand-written glue it had before);
-//! a frame captured with imagemagick's `import -window root`:
+//! 120 ticks, 859 frames drawn, 0 dropped` (the frame count varies a little from run to run;
+//! 119 and 855 with the hand-written glue it had before); a frame captured with imagemagick's
+//! `import -window root`:
 //!
 //! ![the window example under Xvfb](examples/window.png)
 //!
