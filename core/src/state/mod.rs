@@ -253,7 +253,7 @@ impl FastPath {
     /// Not known, or no fast path applies: the next step takes the general path, which works
     /// it out.
     pub(crate) const UNKNOWN: FastPath = FastPath(0);
-    /// One plain clock (see [`Inner::fast_path`]): the fast path of `step/mod.rs`.
+    /// One plain clock (see [`Inner::fast_path`]): the fast path of `step/lone.rs`.
     pub(crate) const ONE: FastPath = FastPath(1);
     /// Several plain clocks (see [`Inner::fast_path`]): the merged body's fast compile (`step/merged.rs`).
     pub(crate) const SEVERAL: FastPath = FastPath(2);

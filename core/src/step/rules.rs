@@ -1,5 +1,5 @@
 //! The rules every path of the step shares, written once: the lone clock's fast path
-//! (`step/mod.rs`), the merged body (`step/merged.rs`), the general path (`step/general.rs`)
+//! (`step/lone.rs`), the merged body (`step/merged.rs`), the general path (`step/general.rs`)
 //! and single-stepping (`step/stepping.rs`) all call down into them
 //! (none of them calls back): the Deferred rule and the cap's total order, the end-of-time
 //! report, the render event, the wake and the deadline, the skip of missed constant-rate
