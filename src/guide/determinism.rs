@@ -164,15 +164,19 @@
 //! # fn main() {}
 //! ```
 //!
-//! The plain loop's report names the first differing entry of the log, the AI's tick 0 reading the
-//! 250 ms frame's end instead of its due time, and says why:
+//! The plain loop's report names the step after which the states part (the states are compared
+//! at the ends of steps with as many updates), the first differing entry of the log, the AI's
+//! tick 0 reading the 250 ms frame's end instead of its due time, and why:
 //!
 //! ```text
 //! determinism check failed: schedule #0 gives a different state than the reference (one frame per tick)
 //!   schedule: Schedule, 1 frame, ends at 250 ms: [250 (hitch)] ms
 //!   both runs end at now = 250 ms (settle steps at that `now` work off any backlog)
+//!   step: 0 of the schedule, 6 of the reference
 //!   first differing field (schedule vs reference): `[0]`: 250 vs 100
+//!   note: the states first differ at the end of the schedule's step 0, against the reference's step 6, both after 9 updates
 //!   note: the kit ran the frame code after each step with the step's events: an update handed the state in a plain `for event in events` loop reads the step's end (the frame's time, each clock's latest tick of the frame), which depends on how frames fall; `state.hand_on(events, |event, state| ...)` hands each update the state as of its tick
+//!   note: the schedule's step 0: now 250 ms, frame 250 ms, 9 updates (ticks 0 to 6)
 //!   reproduce: Schedule::from_nanos(vec![250000000])?
 //! ```
 //!

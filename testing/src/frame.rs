@@ -1,7 +1,7 @@
 //! [`FrameSim`]: the schedule check for the user's own frame code, the loop they write over a
 //! step's [`Events`], run exactly as their game runs it after each step.
 
-use core::cell::Cell;
+use core::cell::{Cell, RefCell};
 use core::fmt;
 
 use super::check::{Failure, Opening, ScheduleMismatch, notes};
@@ -140,8 +140,10 @@ impl<S: Clone, F: Fn(&mut S, &mut LoopState<Nanos>, &Events<Nanos>) -> Result<()
     /// # Errors
     ///
     /// [`Failure::Input`]`(`[`KitError::NoSchedules`]`)` for an empty list;
-    /// [`Failure::Schedule`] for the first schedule whose run differs (the first differing field
-    /// of the states, from [`debug_diff`]) or whose frame code returned an error.
+    /// [`Failure::Schedule`] for the first schedule whose run differs or whose frame code
+    /// returned an error. For a state difference the report names the first step at whose end
+    /// the state differs from the reference's at the end of a step with as many updates, and
+    /// the first differing field there (from [`debug_diff`]).
     pub fn same_across_schedules<'a>(
         &self,
         schedules: impl IntoIterator<Item = &'a Schedule>,
@@ -226,6 +228,16 @@ pub(crate) fn check_frames<'a, S: Clone + PartialEq + fmt::Debug>(
             // The ticks part first: the report says where.
         } else if run.state != reference.state {
             m.field = debug_diff(&run.state, &reference.state);
+            if let Some((step, reference_step, updates, field)) =
+                first_differing_step(state, init, frame, schedule, &reference_schedule, end)
+            {
+                (m.step, m.reference_step) = (Some(step), Some(reference_step));
+                m.field = field.or(m.field);
+                m.notes.push(format!(
+                    "the states first differ at the end of the schedule's step {step}, against \
+                     the reference's step {reference_step}, both after {updates} updates"
+                ));
+            }
             m.notes.push(note.into());
         } else {
             continue;
@@ -234,4 +246,37 @@ pub(crate) fn check_frames<'a, S: Clone + PartialEq + fmt::Debug>(
         return Err(Failure::Schedule(Box::new(m)));
     }
     Ok(())
+}
+
+/// The first step of `schedule`'s run whose state differs from the reference run's at the end of
+/// a step with as many updates: the step, the reference's step, the count of updates and the
+/// first differing field. Each step's state is cloned, so this runs only once a check failed.
+fn first_differing_step<S: Clone + PartialEq + fmt::Debug>(
+    state: &LoopState<Nanos>,
+    init: &S,
+    frame: &impl Frame<S>,
+    schedule: &Schedule,
+    reference: &Schedule,
+    end: Nanos,
+) -> Option<(usize, usize, u64, Option<String>)> {
+    let ends = |schedule: &Schedule| {
+        let seen = RefCell::new((0u64, Vec::new()));
+        let recording = |sim: &mut S, loop_state: &mut LoopState<Nanos>, events: &Events<Nanos>| {
+            let result = frame(sim, loop_state, events);
+            let (updates, ends) = &mut *seen.borrow_mut();
+            *updates += events.update_count();
+            ends.push((*updates, sim.clone()));
+            result
+        };
+        let _ = fold_frames(state, init.clone(), &recording, schedule, Some(end));
+        seen.into_inner().1
+    };
+    let (mine, theirs) = (ends(schedule), ends(reference));
+    mine.iter().enumerate().find_map(|(step, (updates, sim))| {
+        let (reference_step, (_, expected)) = theirs
+            .iter()
+            .enumerate()
+            .find(|(_, (count, _))| count == updates)?;
+        (sim != expected).then(|| (step, reference_step, *updates, debug_diff(sim, expected)))
+    })
 }

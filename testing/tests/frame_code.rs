@@ -101,6 +101,11 @@ fn the_plain_loop_reads_the_step_end_and_the_kit_catches_it() {
         "the one-frame schedule is the first to differ"
     );
     assert!(text.contains("`log[0][1]`: 250 vs 100"), "{text}");
+    assert_eq!(
+        (report.step, report.reference_step),
+        (Some(0), Some(6)),
+        "{text}"
+    );
     assert!(
         text.contains("state.hand_on(events, |event, state| ...)"),
         "{text}"
