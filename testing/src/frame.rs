@@ -127,9 +127,16 @@ impl<S: Clone, F: Fn(&mut S, &mut LoopState<Nanos>, &Events<Nanos>) -> Result<()
 
     /// Folds the frame code over `schedule`: one step per frame, the frame code called after
     /// each with the step's events. Returns the final state and the event trace.
-    #[must_use]
-    pub fn fold(&self, schedule: &Schedule) -> Run<S> {
-        fold_frames(&self.state, self.init.clone(), &self.frame, schedule, None).0
+    ///
+    /// # Errors
+    ///
+    /// The first error the frame code returned (the fold goes on after it, so that the
+    /// error is the earliest).
+    pub fn fold(&self, schedule: &Schedule) -> Result<Run<S>, AsOfError> {
+        match fold_frames(&self.state, self.init.clone(), &self.frame, schedule, None) {
+            (run, None) => Ok(run),
+            (_, Some((_, e))) => Err(e),
+        }
     }
 
     /// Checks that every schedule gives the same ticks and the same final state (under

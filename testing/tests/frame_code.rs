@@ -85,11 +85,11 @@ fn the_plain_loop_reads_the_step_end_and_the_kit_catches_it() {
     // What the AI logged: in one 250 ms frame, its ticks 0 and 1 read the frame's end.
     let bug = FrameSim::new(config(), Ai::default(), plain).unwrap();
     assert_eq!(
-        bug.fold(&one_frame).state.log,
+        bug.fold(&one_frame).unwrap().state.log,
         [(0, 250, Some(6)), (1, 250, Some(6))]
     );
     assert_eq!(
-        bug.fold(&frames).state.log,
+        bug.fold(&frames).unwrap().state.log,
         [(0, 100, Some(2)), (1, 200, Some(5))]
     );
 
@@ -115,7 +115,7 @@ fn the_plain_loop_reads_the_step_end_and_the_kit_catches_it() {
     let right = FrameSim::new(config(), Ai::default(), handed_on).unwrap();
     right.same_across_schedules(schedules).unwrap();
     assert_eq!(
-        right.fold(&one_frame).state.log,
+        right.fold(&one_frame).unwrap().state.log,
         [(0, 100, Some(2)), (1, 200, Some(5))]
     );
 
@@ -150,6 +150,11 @@ fn frame_code_that_hands_on_stale_events_fails_the_check_and_names_the_step() {
         handed_on(ai, state, events)
     };
     let sim = FrameSim::new(config(), Ai::default(), frame).unwrap();
+    let one_frame = Schedule::from_millis(&[250.0]).unwrap();
+    assert_eq!(
+        sim.fold(&one_frame).err(),
+        Some(tickfold_core::AsOfError::NotLatestStep)
+    );
     let report = mismatch(sim.same_across_schedules([&Schedule::from_millis(&[250.0]).unwrap()]));
     let text = report.to_string();
     assert_eq!(report.step, Some(0), "{text}");
