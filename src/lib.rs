@@ -11,19 +11,22 @@
 //! use tickfold::{Event, Interpolate, LoopConfig, LoopState, Nanos, Period};
 //!
 //! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
-//! let (mut previous, mut current) = (0.0_f64, 0.0_f64);
+//! let (mut previous, mut current, mut ticks_at) = (0.0_f64, 0.0_f64, Vec::new());
 //! for frame in 1..=6u64 {
 //!     let events;
 //!     (state, events) = state.step(Nanos::from_millis(16 * frame)); // a fake 62.5 Hz clock
-//!     for event in &events {
-//!         match event {
-//!             Event::Update(tick) => (previous, current) = (current, current + tick.dt_secs()),
-//!             Event::Render(r) => assert!(previous.interpolate(&current, r.alpha) <= current),
-//!             _ => {} // Sleep, drops, pauses: see `Event`
+//!     // Each event with the state as of it: an update reads its own tick's moment.
+//!     state.hand_on(&events, |event, state| match event {
+//!         Event::Update(tick) => {
+//!             (previous, current) = (current, current + tick.dt_secs());
+//!             ticks_at.push(state.virtual_time().elapsed());
 //!         }
-//!     }
+//!         Event::Render(r) => assert!(previous.interpolate(&current, r.alpha) <= current),
+//!         _ => {} // Sleep, drops, pauses: see `Event`
+//!     })?;
 //! }
 //! assert_eq!(state.clock("main")?.stats().ticks_run, 4); // 96 ms hold four whole 20 ms ticks
+//! assert_eq!(ticks_at, [20, 40, 60, 80].map(Nanos::from_millis)); // each its due time
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

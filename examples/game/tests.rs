@@ -10,9 +10,9 @@ use std::hash::Hasher;
 use crate::world::{self, Game, Position};
 use tickfold::glam::Vec3;
 use tickfold::runner::{ManualTime, Runner};
-use tickfold::{Event, LoopConfig, LoopState, Nanos, Period, Tick};
+use tickfold::{AsOfError, Event, Events, LoopConfig, LoopState, Nanos, Period, Tick};
 use tickfold_testing::quickcheck::{QuickCheck, TestResult};
-use tickfold_testing::{Failure, Fnv1a, Schedule, WorldSim};
+use tickfold_testing::{Failure, Fnv1a, FrameSim, Schedule, ThroughSave, WorldSim};
 
 /// Fewer bodies than the example's 10,000, so the properties run hundreds of cases.
 const BODIES: usize = 300;
@@ -125,6 +125,41 @@ fn the_world_and_its_trackers_are_the_same_under_every_frame_schedule() {
     }
     QuickCheck::new()
         .tests(100)
+        .quickcheck(property as fn(Schedule) -> Result<(), Failure>);
+}
+
+/// The game's frame code, the tutorial's step-3 loop: each event handed on with the state as
+/// of it.
+fn frame(
+    game: &mut ThroughSave<Game>,
+    state: &mut LoopState,
+    events: &Events<Nanos>,
+) -> Result<(), AsOfError> {
+    let mut buffer = Vec::new();
+    state.hand_on(events, |event, _state| match event {
+        Event::Update(tick) => game.update(&tick),
+        Event::Render(r) => _ = game.render(r.alpha, &mut buffer),
+        _ => {}
+    })
+}
+
+#[test]
+fn the_games_own_frame_loop_is_the_same_under_every_frame_schedule() {
+    fn property(schedule: Schedule) -> Result<(), Failure> {
+        // The hecs world and its trackers are not `Clone`: the kit clones them through the
+        // game's own JSON save, and compares them by the fingerprint at a fixed alpha.
+        let clock = LoopState::new(config(), Nanos(0)).unwrap();
+        let game = ThroughSave::new(
+            Game::new(BODIES),
+            move |game| world::save(game, &clock),
+            |json| world::load(&json).map(|(game, _)| game),
+            |game| fingerprint(game, 0.5),
+        )?;
+        let sim = FrameSim::new(config().max_frame_delta(None), game, frame)?;
+        sim.same_across_schedules([&schedule])
+    }
+    QuickCheck::new()
+        .tests(20)
         .quickcheck(property as fn(Schedule) -> Result<(), Failure>);
 }
 

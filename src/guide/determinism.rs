@@ -115,6 +115,131 @@
 //! fingerprint of the gameplay components alone lets through. Leave the trackers' capture counters
 //! (`Stats`, `Epoch`, raw stamps) out of the fingerprint: they count steps, not ticks.
 //!
+//! **Your own frame loop.** `Sim` and `WorldSim` run your update through the kit's own walk over
+//! the events. `FrameSim::new(config, init, frame)` runs *yours*: after each step it calls
+//! `frame(&mut S, &mut LoopState, &Events)` with the step's events, as your main loop does after
+//! `state.advance(now)`, and compares the runs' ends (`PartialEq`). It catches the loop that hands
+//! an update the wrong moment. A plain `for event in events` loop that passes `state` to an update
+//! hands it the end of the step; `state.hand_on(events, |event, state| ...)` hands each update the
+//! state as of its tick (the loop the [tutorial](super::tutorial) teaches):
+//!
+//! ```rust
+//! # #[cfg(feature = "quickcheck")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tickfold::testing::{Failure, FrameSim, Schedule};
+//! use tickfold::{AsOfError, ClockConfig, Event, Events, LoopConfig, LoopState, Nanos, Period, Tick};
+//!
+//! /// Each AI tick logs the time it reads from the loop, in ms.
+//! fn update(log: &mut Vec<u64>, tick: &Tick, state: &LoopState) {
+//!     if state.clock(tick.clock).is_ok_and(|c| c.name() == "ai") {
+//!         log.push(state.virtual_time().elapsed().0 / 1_000_000);
+//!     }
+//! }
+//! fn frame(log: &mut Vec<u64>, state: &mut LoopState, events: &Events<Nanos>) -> Result<(), AsOfError> {
+//!     state.hand_on(events, |event, state| {
+//!         if let Event::Update(tick) = event {
+//!             update(log, &tick, state);
+//!         }
+//!     })
+//! }
+//! fn plain(log: &mut Vec<u64>, state: &mut LoopState, events: &Events<Nanos>) -> Result<(), AsOfError> {
+//!     for event in events {
+//!         if let Event::Update(tick) = event {
+//!             update(log, &tick, state); // the end of the step, whatever the tick
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//!
+//! let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+//!     .clock(ClockConfig::new("ai", Period::from_hz(10)?))
+//!     .max_frame_delta(None);
+//! let schedules = [Schedule::from_millis(&[250.0])?, Schedule::from_millis(&[10.0; 25])?];
+//! FrameSim::new(config.clone(), Vec::new(), frame)?.same_across_schedules(&schedules)?;
+//! let caught = FrameSim::new(config, Vec::new(), plain)?.same_across_schedules(&schedules);
+//! assert!(matches!(caught, Err(Failure::Schedule(_))));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "quickcheck"))]
+//! # fn main() {}
+//! ```
+//!
+//! The plain loop's report names the step after which the states part (the states are compared
+//! at the ends of steps with as many updates), the first differing entry of the log, the AI's
+//! tick 0 reading the 250 ms frame's end instead of its due time, and why:
+//!
+//! ```text
+//! determinism check failed: schedule #0 gives a different state than the reference (one frame per tick)
+//!   schedule: Schedule, 1 frame, ends at 250 ms: [250 (hitch)] ms
+//!   both runs end at now = 250 ms (settle steps at that `now` work off any backlog)
+//!   step: 0 of the schedule, 6 of the reference
+//!   first differing field (schedule vs reference): `[0]`: 250 vs 100
+//!   note: the states first differ at the end of the schedule's step 0, against the reference's step 6, both after 9 updates
+//!   note: the kit ran the frame code after each step with the step's events: an update handed the state in a plain `for event in events` loop reads the step's end (the frame's time, each clock's latest tick of the frame), which depends on how frames fall; `state.hand_on(events, |event, state| ...)` hands each update the state as of its tick
+//!   note: the schedule's step 0: now 250 ms, frame 250 ms, 9 updates (ticks 0 to 6)
+//!   reproduce: Schedule::from_nanos(vec![250000000])?
+//! ```
+//!
+//! Keep in the compared state what the ticks decide; a count of renders, or what the last render
+//! drew, depends on the frames (the settle steps at the end time do not render).
+//! `ReadingSim::new(config, init, update)` is the same check for an update alone, handed on by
+//! the kit (`update(&mut S, &Tick, &LoopState)`).
+//!
+//! **A world that is not `Clone`, whose update reads the loop.** `FrameSim`, `ReadingSim` and
+//! `Sim` clone their state; `WorldSim` builds a fresh world but hands the update only the tick.
+//! `ThroughSave::new(world, save, load, fingerprint)` makes any world `Clone` through the save
+//! and load your game already has (serde in any format, or plain values), and compares worlds by
+//! `fingerprint(&world)`. It checks one round trip when made: a save that loses something the
+//! fingerprint sees is a `KitError::RoundTrip`. The world it wraps is the world (`Deref`), so
+//! the update runs unchanged:
+//!
+//! ```rust
+//! # #[cfg(all(feature = "quickcheck", feature = "hecs"))]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::hash::Hasher;
+//! use tickfold::hecs_adapter::{Interpolated, hecs::World};
+//! use tickfold::testing::{Fnv1a, ReadingSim, Schedule, ThroughSave};
+//! use tickfold::{LoopConfig, LoopState, Period, Tick};
+//!
+//! struct Game { world: World, pos: Interpolated<f32> } // neither is `Clone`
+//!
+//! impl Game {
+//!     fn new(xs: &[f32]) -> Game {
+//!         let (mut world, mut pos) = (World::new(), Interpolated::new());
+//!         xs.iter().for_each(|&x| { pos.spawn(&mut world, (x,)); });
+//!         Game { world, pos }
+//!     }
+//!     fn update(&mut self, tick: &Tick, state: &LoopState) {
+//!         self.pos.before_update(&mut self.world, tick);
+//!         let t = state.virtual_time().elapsed().0 as f32 * 1e-9; // as of the tick
+//!         self.world.query_mut::<&mut f32>().into_iter().for_each(|x| *x += t);
+//!     }
+//!     fn save(&self) -> Result<Vec<f32>, String> { // a game's own save: JSON, bincode, ...
+//!         Ok(self.world.query::<&f32>().iter().copied().collect())
+//!     }
+//!     fn fingerprint(&self) -> u64 { // the positions a render draws halfway between ticks
+//!         let (mut h, mut drawn) = (Fnv1a::new(), Vec::new());
+//!         self.pos.extract(&self.world, 0.5, &mut drawn);
+//!         drawn.iter().for_each(|x| h.write_u32(x.to_bits()));
+//!         h.finish()
+//!     }
+//! }
+//!
+//! let load = |xs: Vec<f32>| Ok::<_, String>(Game::new(&xs));
+//! let game = ThroughSave::new(Game::new(&[0.0, 1.0]), Game::save, load, Game::fingerprint)?;
+//! let config = LoopConfig::new(Period::from_hz(60)?).max_frame_delta(None);
+//! let update = |g: &mut ThroughSave<Game>, tick: &Tick, state: &LoopState| g.update(tick, state);
+//! let sim = ReadingSim::new(config, game, update)?;
+//! sim.same_across_schedules(&[Schedule::vsync(144u64, 100)?, Schedule::from_millis(&[250.0])?])?;
+//! # Ok(())
+//! # }
+//! # #[cfg(not(all(feature = "quickcheck", feature = "hecs")))]
+//! # fn main() {}
+//! ```
+//!
+//! `testing/tests/frame_code.rs` does the same with a game that saves as JSON, through
+//! `FrameSim` and its own frame loop.
+//!
 //! **4. Timestep independence.** The "Main Loops, Refresh Rates, and Determinism" article asks whether `Update(1/30)` equals `Update(1/60)` twice.
 //! `Timestep` runs the same span at several tick rates and compares the fields you pick within
 //! `approx` tolerances (`relative_eq`). It reports the largest deviation whether the check passes

@@ -25,12 +25,12 @@
 //! let events = state.advance(Nanos::from_millis(250));
 //! queue.observe(&state); // after every step (a drain does it too)
 //! let mut per_tick = Vec::new();
-//! for event in &events {
+//! state.hand_on(&events, |event, state| {
 //!     if let Event::Update(tick) = event {
-//!         per_tick.push(queue.drain(&tick, &state).collect::<Vec<_>>());
+//!         per_tick.push(queue.drain(&tick, state).collect::<Vec<_>>());
 //!     }
-//! }
+//! })?;
 //! assert_eq!(per_tick, [vec!["jump"], vec!["fire"]]);
 //! assert_eq!(queue.len(), 1);
-//! # Ok::<(), tickfold::ConfigError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

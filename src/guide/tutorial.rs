@@ -45,13 +45,12 @@
 //! for frame in 1..=10u64 {
 //!     let events;
 //!     (state, events) = state.step(Nanos::from_millis(16 * frame));
-//!     for event in &events {
-//!         match event {
-//!             Event::Update(tick) => updates += 1, // run one fixed update of tick.dt_secs()
-//!             Event::Render(r) => renders += 1,    // draw, blending at r.alpha
-//!             _ => {}                              // sleeps, drops, pauses: see `Event`
-//!         }
-//!     }
+//!     // Each event in order, with the state as of it (see below).
+//!     state.hand_on(&events, |event, state| match event {
+//!         Event::Update(tick) => updates += 1, // run one fixed update of tick.dt_secs()
+//!         Event::Render(r) => renders += 1,    // draw, blending at r.alpha
+//!         _ => {}                              // sleeps, drops, pauses: see `Event`
+//!     })?;
 //! }
 //! // 160 ms hold 4 whole ticks of 33.3 ms (the rest is carried as lag); every frame renders.
 //! assert_eq!((updates, renders), (4, 10));
@@ -67,10 +66,15 @@
 //! [`virtual_time`](crate::LoopState::virtual_time) and [`real_time`](crate::LoopState::real_time)
 //! the loop's time.
 //! `state.advance(now)` is the same step in place, when you would rather not move the state.
-//! Read from the state *while* an update is handled, as the [runner](super::runner) and winit hand
-//! it to your handler (or `state.hand_on(&events, |event, state| ...)` in a plain fold), the time
-//! and the clocks' numbers are those *as of that tick*: `virtual_time().elapsed()` is the time the
-//! tick came due, not the frame's end, so what your update reads never depends on how frames fall:
+//! [`hand_on`](crate::LoopState::hand_on) hands each event to your closure with the state *as of
+//! it*, as the [runner](super::runner) and winit hand it to your handler: read from that `state`
+//! while an update is handled, the time and the clocks' numbers are those of that tick:
+//! `virtual_time().elapsed()` is the time the tick came due, not the frame's end, so what your
+//! update reads never depends on how frames fall. A plain `for event in &events` loop also runs
+//! every update, but an update handed `&state` there reads the end of the step, which changes
+//! with the frame rate; the outer `state` cannot be read inside `hand_on`'s closure (it is
+//! borrowed), so the walk above cannot mix the two up. Part two's determinism check runs *your*
+//! loop and catches the plain one.
 //!
 //! ```rust
 //! use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
@@ -239,13 +243,13 @@
 //! let mut state = LoopState::new(config(), Nanos(0))?;
 //! let mut frame = Frame::default();
 //! for k in 1..=30u64 {
-//!     for event in &state.advance(Nanos::from_millis(16 * k)) {
-//!         match event {
-//!             tickfold::Event::Update(tick) => game.update(&tick),
-//!             tickfold::Event::Render(r) => game.render(r.alpha, &mut frame),
-//!             _ => {}
-//!         }
-//!     }
+//!     let events = state.advance(Nanos::from_millis(16 * k));
+//!     state.hand_on(&events, |event, state| match event {
+//!         // An update that reads the loop takes `state` too: here it is as of this tick.
+//!         tickfold::Event::Update(tick) => game.update(&tick),
+//!         tickfold::Event::Render(r) => game.render(r.alpha, &mut frame),
+//!         _ => {}
+//!     })?;
 //! }
 //! assert_eq!(frame.positions.len(), 100); // one blended instance per body
 //! assert_eq!(game.trackers.0.stats().captures, 14); // once per step that ran physics

@@ -319,6 +319,27 @@
 //! [`determinism`](super::determinism) chapter shows how to read one, and the kit's other checks
 //! (timestep independence, frame-rate independent smoothing, record and replay).
 //!
+//! `WorldSim` runs `Game::update` through the kit's own walk over the events. To check the walk
+//! *you* wrote (step 3's `hand_on` loop, or one that hands an update `state`), give it to
+//! [`FrameSim`](crate::testing::FrameSim): after each step it calls your
+//! `frame(&mut game, &mut state, &events)`, and a plain `for event in &events` loop that passes
+//! `&state` to an update (which then reads the end of the frame, not its tick) fails the check.
+//! `FrameSim` clones the game for each run; a hecs world is not `Clone`, and
+//! [`ThroughSave`](crate::testing::ThroughSave) clones it through the save and load of step 7
+//! and compares games by a fingerprint, here step 6's at a fixed alpha:
+//!
+//! ```text
+//! let clock = LoopState::new(checked_config(), Nanos(0))?; // step 7's save holds a loop state
+//! let game = ThroughSave::new(
+//!     Game::new(20),
+//!     move |game| save(game, &clock),
+//!     |json| load(&json).map(|(game, _)| game),
+//!     |game| fingerprint(game, 0.5),
+//! )?;
+//! ```
+//!
+//! The [`determinism`](super::determinism) chapter shows both at work.
+//!
 //! # 7. Save and resume
 //!
 //! With the feature `serde` the whole `LoopState` saves: every clock's tick number, grid and
@@ -463,7 +484,8 @@
 //!     let (mut game, mut state) = (Game::new(100), LoopState::new(config(), Nanos(0))?);
 //!     let (mut frame, mut seen) = (Frame::default(), Vec::new());
 //!     for k in 1..=60u64 {
-//!         for event in &state.advance(Nanos::from_millis(17 * k)) {
+//!         let events = state.advance(Nanos::from_millis(17 * k));
+//!         state.hand_on(&events, |event, _state| {
 //!             if let tickfold::Event::Update(tick) = event {
 //!                 game.update(&tick);
 //!             }
@@ -473,7 +495,7 @@
 //!                 seen.push(format!("{:?}", bits.collect::<Vec<_>>()));
 //!             }
 //!             seen.push(format!("{event:?}"));
-//!         }
+//!         })?;
 //!         if save_after == Some(k) {
 //!             let json = save(&game, &state)?;
 //!             drop(game); // as if the process ended here

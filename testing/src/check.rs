@@ -6,7 +6,7 @@ use core::fmt;
 use super::fold::{Driver, Run, Sim, Trace};
 use super::timestep::TimestepReport;
 use super::{KitError, Schedule, debug_diff, fmt_ms};
-use tickfold_core::{Event, Nanos, Tick};
+use tickfold_core::{Event, Nanos, Period, Tick};
 
 /// Why a check failed. `Display` and `Debug` both print the full report, so a quickcheck
 /// property can return `Result<(), Failure>` and the shrunk counterexample's report is what
@@ -133,15 +133,11 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
         eq: &dyn Fn(&S, &S) -> bool,
         describe: &dyn Fn(&S, &S) -> Option<String>,
     ) -> Result<(), Failure> {
-        let schedules: Vec<&Schedule> = schedules.into_iter().collect();
-        let end = schedules
-            .iter()
-            .map(|s| s.end())
-            .max()
-            .ok_or(Failure::Input(KitError::NoSchedules))?;
-        let reference_schedule = self
-            .reference(end)
-            .unwrap_or_else(|| Schedule::single(i64::try_from(end.0).unwrap_or(i64::MAX)));
+        let Opening {
+            schedules,
+            end,
+            reference: reference_schedule,
+        } = Opening::new(schedules, self.driver.tick_rate())?;
         let reference = self.fold_to(&reference_schedule, Some(end));
         for (index, schedule) in schedules.iter().enumerate() {
             let run = self.fold_to(schedule, Some(end));
@@ -200,6 +196,45 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
         let _ = sim.fold_to(schedule, Some(end));
         drop(sim);
         out.into_inner()
+    }
+}
+
+/// The opening every schedule check shares: the schedules as a list, the common end time every
+/// run is brought to (the latest `now` of all schedules) and the reference schedule, one frame
+/// per tick of the driver's (alpha) clock up to that end (one frame at the end when the span is
+/// shorter than a tick).
+pub(crate) struct Opening<'a> {
+    /// The schedules to check, in the order given.
+    pub(crate) schedules: Vec<&'a Schedule>,
+    /// The common end time.
+    pub(crate) end: Nanos,
+    /// One frame per tick of `rate`, up to `end`.
+    pub(crate) reference: Schedule,
+}
+
+impl<'a> Opening<'a> {
+    /// The opening for `schedules` checked against a loop ticking at `rate`.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Input`]`(`[`KitError::NoSchedules`]`)` for an empty list.
+    pub(crate) fn new(
+        schedules: impl IntoIterator<Item = &'a Schedule>,
+        rate: Period,
+    ) -> Result<Opening<'a>, Failure> {
+        let schedules: Vec<&Schedule> = schedules.into_iter().collect();
+        let end = schedules
+            .iter()
+            .map(|s| s.end())
+            .max()
+            .ok_or(Failure::Input(KitError::NoSchedules))?;
+        let reference = Schedule::one_per_tick(rate, end)
+            .unwrap_or_else(|| Schedule::single(i64::try_from(end.0).unwrap_or(i64::MAX)));
+        Ok(Opening {
+            schedules,
+            end,
+            reference,
+        })
     }
 }
 

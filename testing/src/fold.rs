@@ -119,22 +119,40 @@ impl<S: Clone, F: Fn(&mut S, &Tick), D: Driver> Sim<S, F, D> {
     pub(crate) fn fold_to(&self, schedule: &Schedule, end: Option<Nanos>) -> Run<S> {
         fold_with(&self.driver, self.init.clone(), &self.update, schedule, end)
     }
-
-    /// The reference schedule for a span: one frame per tick length (frames at ⌈k·dt⌉), so
-    /// that every step runs one update; `None` when the span is shorter than a tick.
-    pub(crate) fn reference(&self, end: Nanos) -> Option<Schedule> {
-        Schedule::one_per_tick(self.driver.tick_rate(), end)
-    }
 }
 
-/// Folds `update` over `schedule` from `state` with a clone of `driver`: one step per frame,
-/// then, if `end` is given, one more step at `end` (when the schedule ends earlier) and as many
-/// steps at `end` as it takes to work off a backlog the cap deferred (the settle steps, marked
-/// in the trace). Shared by [`Sim`] and [`WorldSim`](super::WorldSim).
+/// Folds `update` over `schedule` from `state` with a clone of `driver`, every update of a
+/// step run through `update` in order (see [`fold_steps`]). Shared by [`Sim`] and
+/// [`WorldSim`](super::WorldSim).
 pub(crate) fn fold_with<S, D: Driver>(
     driver: &D,
     state: S,
     update: &impl Fn(&mut S, &Tick),
+    schedule: &Schedule,
+    end: Option<Nanos>,
+) -> Run<S> {
+    let step = |driver: &mut D, state: &mut S, now: Nanos, events: &mut Vec<Event<Nanos>>| {
+        let from = events.len();
+        driver.drive(now, events);
+        for e in &events[from..] {
+            if let Event::Update(tick) = e {
+                update(state, tick);
+            }
+        }
+    };
+    fold_steps(driver, state, &step, schedule, end)
+}
+
+/// Folds a simulation over `schedule` from `state` with a clone of `driver`: one call of `step`
+/// per frame (it drives the loop to `now`, appends the step's events and runs the simulation),
+/// then, if `end` is given, one more step at `end` (when the schedule ends earlier) and as many
+/// steps at `end` as it takes to work off a backlog the cap deferred (the settle steps, marked in
+/// the trace). The one fold of every schedule check: [`Sim`], [`WorldSim`](super::WorldSim)
+/// and [`FrameSim`](super::FrameSim) differ only in `step`.
+pub(crate) fn fold_steps<S, D: Driver>(
+    driver: &D,
+    state: S,
+    step: &impl Fn(&mut D, &mut S, Nanos, &mut Vec<Event<Nanos>>),
     schedule: &Schedule,
     end: Option<Nanos>,
 ) -> Run<S> {
@@ -143,22 +161,26 @@ pub(crate) fn fold_with<S, D: Driver>(
         trace: Trace::with_capacity(schedule.len()),
     };
     let mut driver = driver.clone();
+    let mut one = |run: &mut Run<S>, now: Nanos| {
+        step(&mut driver, &mut run.state, now, &mut run.trace.events);
+        run.trace.steps.push((now, run.trace.events.len()));
+    };
     let mut high = Nanos::ZERO;
     for now in schedule.nows() {
         high = high.max(now);
-        step(&mut driver, update, now, &mut run);
+        one(&mut run, now);
     }
     run.trace.frames = run.trace.len();
     if let Some(end) = end {
         if high < end || run.trace.deferred_last() {
-            step(&mut driver, update, end.max(high), &mut run);
+            one(&mut run, end.max(high));
         }
         // Each settle step runs at least one deferred tick (of any clock), so this ends; a
         // settle step that runs nothing stops it (a driver that keeps deferring without
         // running anything).
         while run.trace.deferred_last() {
             let before = run.trace.events.len();
-            step(&mut driver, update, end.max(high), &mut run);
+            one(&mut run, end.max(high));
             let ran = run.trace.events[before..]
                 .iter()
                 .any(|e| matches!(e, Event::Update(_)));
@@ -168,22 +190,6 @@ pub(crate) fn fold_with<S, D: Driver>(
         }
     }
     run
-}
-
-fn step<S, D: Driver>(
-    driver: &mut D,
-    update: &impl Fn(&mut S, &Tick),
-    now: Nanos,
-    run: &mut Run<S>,
-) {
-    let from = run.trace.events.len();
-    driver.drive(now, &mut run.trace.events);
-    for e in &run.trace.events[from..] {
-        if let Event::Update(tick) = e {
-            update(&mut run.state, tick);
-        }
-    }
-    run.trace.steps.push((now, run.trace.events.len()));
 }
 
 /// The result of folding a simulation over a schedule.

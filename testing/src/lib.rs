@@ -41,6 +41,13 @@
 //! * [`ReadingSim`]: the same check for an update that also reads the loop
 //!   (`update(&mut S, &Tick, &LoopState)`: the virtual time, another clock's latest tick),
 //!   handed the state as of each tick as the runner and winit shells hand it.
+//! * [`FrameSim`]: the same check for *your own frame code*, the walk over a step's events your
+//!   game runs after each step (`frame(&mut S, &mut LoopState, &Events)`): it catches the plain
+//!   `for event in events` loop that hands an update the state at the end of the step, where
+//!   `state.hand_on(events, |event, state| ...)` hands it the state as of its tick.
+//! * [`ThroughSave`]: a world that is not `Clone` (a hecs `World` with its trackers) made
+//!   `Clone` through its own save and load and compared by a fingerprint, so that it reaches
+//!   [`ReadingSim`], [`FrameSim`] and [`Sim`] in a few lines.
 //! * [`WorldSim`]: the same schedule check for a state that is not `Clone`, such as a hecs
 //!   `World` with its `Interpolated<T>` trackers: a fresh world is built for each run and the
 //!   runs' ends are compared by a fingerprint you compute, the trackers' rendered values
@@ -79,11 +86,13 @@
 mod check;
 mod diff;
 mod fold;
+mod frame;
 mod reading;
 mod replay;
 mod rng;
 mod schedule;
 mod smoothing;
+mod through_save;
 mod timestep;
 mod world;
 
@@ -98,11 +107,13 @@ pub use quickcheck;
 pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;
 pub use fold::{Driver, Run, Sim, Trace, TraceStep};
+pub use frame::FrameSim;
 pub use reading::ReadingSim;
 pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
 pub use rng::SplitMix64;
 pub use schedule::Schedule;
 pub use smoothing::{smooth, smooth_naive, smoothing_rate};
+pub use through_save::ThroughSave;
 pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};
 pub use world::WorldSim;
 
@@ -133,6 +144,9 @@ pub enum KitError {
     },
     /// A loop setting or rate was invalid (a zero tick rate is [`ConfigError::Rate`]`(`[`RateError::Zero`]`)`).
     Config(ConfigError),
+    /// A [`ThroughSave`] world could not be cloned through its save and load: the save or the
+    /// load failed, or the loaded world's fingerprint is not the saved world's (the reason).
+    RoundTrip(String),
 }
 
 impl fmt::Display for KitError {
@@ -152,6 +166,12 @@ impl fmt::Display for KitError {
                 fmt_hz(*rate)
             ),
             KitError::Config(e) => write!(f, "invalid loop setting: {e}"),
+            KitError::RoundTrip(why) => {
+                write!(
+                    f,
+                    "the world's clone through its save and load failed: {why}"
+                )
+            }
         }
     }
 }

@@ -3,9 +3,10 @@
 
 use core::fmt;
 
-use super::check::{Failure, ScheduleMismatch};
-use super::{KitError, Schedule, debug_diff};
-use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick};
+use super::check::Failure;
+use super::frame::{check_frames, fold_frames};
+use super::{KitError, Schedule};
+use tickfold_core::{AsOfError, Event, Events, LoopConfig, LoopState, Nanos, Tick};
 
 /// A simulation whose `update(&mut S, &Tick, &LoopState)` reads the loop as a runner or
 /// winit handler does: the state is handed on with [`LoopState::hand_on`], so every reading
@@ -35,7 +36,7 @@ use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct ReadingSim<S, F> {
-    config: LoopConfig,
+    state: LoopState<Nanos>,
     init: S,
     update: F,
 }
@@ -43,7 +44,7 @@ pub struct ReadingSim<S, F> {
 impl<S: fmt::Debug, F> fmt::Debug for ReadingSim<S, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ReadingSim")
-            .field("config", &self.config)
+            .field("state", &self.state)
             .field("init", &self.init)
             .finish_non_exhaustive()
     }
@@ -57,9 +58,8 @@ impl<S: Clone, F: Fn(&mut S, &Tick, &LoopState<Nanos>)> ReadingSim<S, F> {
     ///
     /// [`KitError::Config`] when the loop refuses the configuration.
     pub fn new(config: LoopConfig, init: S, update: F) -> Result<ReadingSim<S, F>, KitError> {
-        LoopState::new(config.clone(), Nanos::ZERO)?;
         Ok(ReadingSim {
-            config,
+            state: LoopState::new(config, Nanos::ZERO)?,
             init,
             update,
         })
@@ -70,39 +70,29 @@ impl<S: Clone, F: Fn(&mut S, &Tick, &LoopState<Nanos>)> ReadingSim<S, F> {
     /// state.
     #[must_use]
     pub fn fold(&self, schedule: &Schedule) -> S {
-        self.fold_to(schedule, schedule.end())
+        let end = Some(schedule.end());
+        fold_frames(&self.state, self.init.clone(), &self.frame(), schedule, end)
+            .0
+            .state
     }
 
-    fn fold_to(&self, schedule: &Schedule, end: Nanos) -> S {
-        let Ok(mut state) = LoopState::new(self.config.clone(), Nanos::ZERO) else {
-            return self.init.clone();
-        };
-        let mut sim = self.init.clone();
-        let mut step = |state: &mut LoopState<Nanos>, now: Nanos| {
-            let events = state.advance(now);
-            let ran = events.update_count() > 0;
-            let deferred = events.iter().any(|e| matches!(e, Event::Deferred { .. }));
-            // `hand_on` fails only for events that are not the latest step's: these are.
-            let _ = state.hand_on(&events, |event, state| {
+    /// The frame code the kit runs for this simulation: every update handed on with the
+    /// state as of its tick.
+    fn frame(
+        &self,
+    ) -> impl Fn(&mut S, &mut LoopState<Nanos>, &Events<Nanos>) -> Result<(), AsOfError> + '_ {
+        |sim, state, events| {
+            state.hand_on(events, |event, state| {
                 if let Event::Update(tick) = event {
-                    (self.update)(&mut sim, &tick, state);
+                    (self.update)(sim, &tick, state);
                 }
-            });
-            ran && deferred
-        };
-        let mut high = Nanos::ZERO;
-        for now in schedule.nows() {
-            high = high.max(now);
-            step(&mut state, now);
+            })
         }
-        // Bring the run to `end` and work off any backlog the caps deferred.
-        while step(&mut state, end.max(high)) {}
-        sim
     }
 
-    /// Checks that every schedule gives the same final state (under `PartialEq`) as a
-    /// reference run of one frame per tick of the alpha clock, each run brought to the latest
-    /// end of all schedules and worked off to no backlog.
+    /// Checks that every schedule gives the same ticks and the same final state (under
+    /// `PartialEq`) as a reference run of one frame per tick of the alpha clock, each run
+    /// brought to the latest end of all schedules and worked off to no backlog.
     ///
     /// # Errors
     ///
@@ -116,33 +106,14 @@ impl<S: Clone, F: Fn(&mut S, &Tick, &LoopState<Nanos>)> ReadingSim<S, F> {
     where
         S: PartialEq + fmt::Debug,
     {
-        let schedules: Vec<&Schedule> = schedules.into_iter().collect();
-        let end = schedules
-            .iter()
-            .map(|s| s.end())
-            .max()
-            .ok_or(Failure::Input(KitError::NoSchedules))?;
-        let rate = LoopState::new(self.config.clone(), Nanos::ZERO)
-            .ok()
-            .and_then(|s| s.clock(s.alpha_clock()).ok().map(|c| c.rate()))
-            .unwrap_or(tickfold_core::Period::ONE_SECOND);
-        let reference = Schedule::one_per_tick(rate, end)
-            .unwrap_or_else(|| Schedule::single(i64::try_from(end.0).unwrap_or(i64::MAX)));
-        let expected = self.fold_to(&reference, end);
-        for (index, schedule) in schedules.iter().enumerate() {
-            let got = self.fold_to(schedule, end);
-            if got != expected {
-                let mut m = ScheduleMismatch::of(index, schedule, end);
-                m.field = debug_diff(&got, &expected);
-                m.notes.push(
-                    "the update read the loop as of each tick (LoopState::hand_on): a reading \
+        check_frames(
+            &self.state,
+            &self.init,
+            &self.frame(),
+            schedules,
+            "the update read the loop as of each tick (LoopState::hand_on): a reading \
                      that depends on the frames is one made at the step's end \
-                     (`..._at_step_end`) or kept outside the state"
-                        .into(),
-                );
-                return Err(Failure::Schedule(Box::new(m)));
-            }
-        }
-        Ok(())
+                     (`..._at_step_end`) or kept outside the state",
+        )
     }
 }

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::check::{Failure, ScheduleMismatch, notes};
+use super::check::{Failure, Opening, ScheduleMismatch, notes};
 use super::fold::{Driver, Run, Trace, fold_with};
 use super::{KitError, Schedule};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Tick};
@@ -139,14 +139,11 @@ impl<W, M: Fn() -> W, F: Fn(&mut W, &Tick), D: Driver> WorldSim<M, F, D> {
         schedules: impl IntoIterator<Item = &'a Schedule>,
         fingerprint: impl Fn(&W, f64) -> u64,
     ) -> Result<(), Failure> {
-        let schedules: Vec<&Schedule> = schedules.into_iter().collect();
-        let end = schedules
-            .iter()
-            .map(|s| s.end())
-            .max()
-            .ok_or(Failure::Input(KitError::NoSchedules))?;
-        let reference_schedule = Schedule::one_per_tick(self.driver.tick_rate(), end)
-            .unwrap_or_else(|| Schedule::single(i64::try_from(end.0).unwrap_or(i64::MAX)));
+        let Opening {
+            schedules,
+            end,
+            reference: reference_schedule,
+        } = Opening::new(schedules, self.driver.tick_rate())?;
         let reference = self.fold_to(&reference_schedule, Some(end));
         let alpha = last_alpha(&reference.trace);
         let expected = fingerprint(&reference.state, alpha);
