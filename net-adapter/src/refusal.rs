@@ -112,4 +112,12 @@ pub struct RollbackStats {
     /// The latest frames-ahead figure read by
     /// [`Rollback::poll_events`](crate::Rollback::poll_events).
     pub frames_ahead: i32,
+    /// A follower's frames whose final inputs it holds and has not run, after its latest
+    /// update: its session's [`Session::frames_behind`](crate::Session::frames_behind) and
+    /// the frames the adapter keeps for the next ticks (0 for a player). A
+    /// [`CatchUp`](crate::CatchUp) reads it.
+    pub frames_behind: usize,
+    /// Confirmed frames whose inputs could not be queued for followers (the queue of 1,024
+    /// was full, or the frame had left the ring): drain [`Rollback::drain_feed`](crate::Rollback::drain_feed) every step.
+    pub feed_missed: u64,
 }
