@@ -199,6 +199,9 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
 
     /// A newcomer's adapter starts at `frame`, a handed-over confirmed frame.
     pub(crate) fn start_at(&mut self, frame: Frame) {
+        // Whatever an earlier session left (a dead spectator's) is not this feed's.
+        self.spare.clear();
+        self.too_far = false;
         self.frame = frame;
         self.last_saved = frame - 1;
         self.logged = frame - 1;
