@@ -24,7 +24,9 @@ pub const SPECTATOR_BUFFER: usize = 60;
 /// [`Event::Deferred`](tickfold_core::Event::Deferred); time past the max frame delta is given
 /// up and reported; a tick whose inputs have not arrived is refused back to the loop
 /// ([`Refusal`](crate::Refusal)). Nothing is dropped silently. Leave ggrs's own
-/// `with_catchup_speed` at 1 (its default) so that each of its calls is one frame.
+/// `with_catchup_speed` at 1 (its default) so that each of its calls is one frame. It owns the
+/// follower's time scale as [`TimeSync`](crate::TimeSync) owns a player's: a loop has one of
+/// them, never both.
 ///
 /// # Examples
 ///

@@ -298,6 +298,7 @@ fn a_spectator_too_far_behind_is_reported_once_and_follows_again_from_a_handover
     // Reported once: the adapter stopped asking the dead session, and the fold reports the
     // ticks it refuses (dropped past the `Refusal`'s backlog), so nothing is frozen silently.
     let stats = m.s.rollback.stats();
+    assert_eq!(m.s.report.too_far_reports, 1);
     assert_eq!(m.s.rollback.frame(), lost_at);
     assert!(stats.refused > 0 && stats.dropped > 0, "{stats:?}");
     assert!(
@@ -315,7 +316,7 @@ fn a_spectator_too_far_behind_is_reported_once_and_follows_again_from_a_handover
     )
     .expect("join");
     while m.t < t0 + 9_000 * MS {
-        let _ = m.run(m.t + 2 * MS, |_| true);
+        let _ = m.run(m.t + 2 * MS, |_| false);
         again.push(&m.a.feed).expect("the feed has no gap");
         m.a.feed.clear();
         again.step(Nanos(m.t)).expect("rejoined");
@@ -326,6 +327,28 @@ fn a_spectator_too_far_behind_is_reported_once_and_follows_again_from_a_handover
         "{common} compared, {equal} equal"
     );
     assert!(again.rollback.frame() > handover.frame + 200);
+    // The dead spectator kept stepping all along and reported its loss only once.
+    assert_eq!(m.s.report.too_far_reports, 1);
+    assert_eq!(m.s.rollback.frame(), lost_at);
+}
+
+#[test]
+fn a_handover_that_does_not_load_to_the_hosts_checksum_is_refused() {
+    let mut m = start(CatchUp::new(10, 2).expect("catch-up"));
+    let t0 = m.t;
+    let _ = m.run(t0 + 1_000 * MS, |_| false);
+    let mut handover = over_the_wire(&m.a.handover().expect("a confirmed frame in the ring"));
+    handover.world.0[0].x += 1; // another game's world, or a corrupted save
+    let refused = Follower::join(
+        &handover,
+        Nanos(m.t),
+        CatchUp::new(10, 2).expect("catch-up"),
+    );
+    let err = refused.err().expect("refused").to_string();
+    assert!(
+        err.contains(&format!("handover of frame {}", handover.frame)),
+        "{err}"
+    );
 }
 
 #[test]

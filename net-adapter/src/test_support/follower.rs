@@ -37,6 +37,8 @@ pub struct FollowerReport {
     pub catch_up_frames: u64,
     /// Steps whose last frame-clock tick ran a frame: the steps the capture rule captures in.
     pub captured_steps: u64,
+    /// Updates that returned [`NetError::SpectatorTooFarBehind`].
+    pub too_far_reports: u64,
 }
 
 /// A follower: a ggrs [`SpectatorSession`] or a late joiner's [`Feed`].
@@ -230,6 +232,7 @@ impl<S: Session<Config>> Follower<S> {
                 }
                 Err(NetError::SpectatorTooFarBehind { frame }) => {
                     self.too_far_behind = Some(frame);
+                    self.report.too_far_reports += 1;
                 }
                 // Hand over the step's remaining ticks so the refusal reaches the loop.
                 Err(e) => failure = failure.or(Some(e)),
