@@ -69,8 +69,10 @@ pub struct Advance {
 /// After each step's last tick of the frame clock, `ticks == frames + refused + lost`; with an
 /// adapter made with the loop, `frames` is the frame clock's
 /// [`ClockStats::ticks_run`](tickfold_core::ClockStats::ticks_run), `refused` its
-/// `ticks_refused` and `frames` the session's current frame (see
-/// [`Rollback::frame`](crate::Rollback::frame)).
+/// `ticks_refused` and, for a player, `frames` the session's current frame (see
+/// [`Rollback::frame`](crate::Rollback::frame)). A late joiner's counts start at its
+/// handover ([`Rollback::join`](crate::Rollback::join)): its `frames` are the frames it ran
+/// since.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RollbackStats {
     /// Frame-clock ticks the fold gave the adapter (a refused tick that runs again counts
