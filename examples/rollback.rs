@@ -6,6 +6,7 @@
 //! cargo run --release --example rollback --features ggrs-test-support                 # two peers over loopback UDP, 5 s
 //! cargo run --release --example rollback --features ggrs-test-support -- --peers 2 --seconds 10
 //! cargo run --release --example rollback --features ggrs-test-support -- --sync-test
+//! cargo run --release --example rollback --features ggrs-test-support -- --spectate --seconds 3
 //! ```
 //!
 //! The game (`tickfold::ggrs_adapter::test_support::game`), the peer shell (`…::peer`), the
@@ -18,16 +19,21 @@
 //! Each loop has a 10 Hz clock beside the frame clock, whose ticks are not frames. It prints
 //! frames, refused ticks, rollbacks, frames re-simulated, rollback depths, frames ahead over
 //! time, confirmed checksums compared and desyncs, and checks each peer's counts against its
-//! loop's. `--sync-test` runs 10,000 frames in a ggrs `SyncTestSession` (every frame rolled
+//! loop's. `--spectate` adds a ggrs spectator hosted by peer 0 and, a third of the way in, a
+//! late joiner that loads peer 0's handover (through serde, as bytes) and follows its feed;
+//! both run the players' unchanged game code, one frame per tick, and it prints their frames,
+//! how far they lagged behind the players (checked against the bound in the guide), what
+//! their loops reported, and their confirmed checksums against the players'. `--sync-test` runs 10,000 frames in a ggrs `SyncTestSession` (every frame rolled
 //! back 7 frames and checked).
 
 use std::time::{Duration, Instant};
 
-use tickfold::ggrs_adapter::Refusal;
-use tickfold::ggrs_adapter::test_support::game;
+use tickfold::ggrs_adapter::test_support::follower::Follower;
+use tickfold::ggrs_adapter::test_support::game::{self, GameHandover};
 use tickfold::ggrs_adapter::test_support::peer::{Peer, PeerOptions, compare};
 use tickfold::ggrs_adapter::test_support::sync_test::SyncTest;
 use tickfold::ggrs_adapter::test_support::{LinkConfig, LoopbackSocket};
+use tickfold::ggrs_adapter::{CatchUp, FrameInputs, Refusal};
 use tickfold::{LoopConfig, LoopState, Nanos, Period};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -41,13 +47,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.iter().any(|a| a == "--sync-test") {
         return sync_test();
     }
+    let seconds = value("--seconds").unwrap_or(5).clamp(1, 60);
+    if args.iter().any(|a| a == "--spectate") {
+        return spectate(Duration::from_secs(seconds));
+    }
     let peers = value("--peers").unwrap_or(2);
     if peers != 2 {
         return Err("only --peers 2 is supported".into());
     }
-    two_peers(Duration::from_secs(
-        value("--seconds").unwrap_or(5).clamp(1, 60),
-    ))
+    two_peers(Duration::from_secs(seconds))
 }
 
 fn sync_test() -> Result<(), Box<dyn std::error::Error>> {
@@ -160,6 +168,162 @@ fn two_peers(run: Duration) -> Result<(), Box<dyn std::error::Error>> {
     println!("confirmed-frame checksums compared: {common}, equal: {equal}");
     if common != equal || a.rollback.stats().desyncs + b.rollback.stats().desyncs > 0 {
         return Err("the peers desynchronised".into());
+    }
+    Ok(())
+}
+
+/// The prediction window of the players, the spectators' catch-up bound, and the links'
+/// latency and jitter (ms). The lag bound of the guide, in frames, is
+/// `MAX_PREDICTION + MAX_FRAMES_BEHIND + ⌈(latency + jitter) / frame⌉ + 2`.
+const MAX_PREDICTION: i32 = 8;
+const MAX_FRAMES_BEHIND: usize = 10;
+const LATENCY_MS: u64 = 40;
+const JITTER_MS: u64 = 15;
+
+fn spectate(run: Duration) -> Result<(), Box<dyn std::error::Error>> {
+    let link = |seed| LinkConfig::new(LATENCY_MS, JITTER_MS, 3, seed);
+    let (sa, sb, ss) = (
+        LoopbackSocket::bind(link(1))?,
+        LoopbackSocket::bind(link(2))?,
+        LoopbackSocket::bind(link(3))?,
+    );
+    let (aa, ab, as_) = (sa.local_addr(), sb.local_addr(), ss.local_addr());
+    let opts = PeerOptions {
+        max_prediction: MAX_PREDICTION as usize,
+        ..PeerOptions::default()
+    };
+    let mut a = Peer::new(
+        0,
+        sa,
+        ab,
+        PeerOptions {
+            spectator: Some(as_),
+            ..opts
+        },
+    )?;
+    let mut b = Peer::new(1, sb, aa, opts)?;
+    let catch_up = CatchUp::new(MAX_FRAMES_BEHIND, 2)?;
+    let mut s = Follower::spectator(ss, aa, catch_up)?;
+    println!(
+        "players on {aa} and {ab}, spectator on {as_}: {LATENCY_MS} ms ± {JITTER_MS} ms one way, 3 % loss"
+    );
+    let start = Instant::now();
+    let now = || Nanos(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+    while !(a.running() && b.running() && s.running()) {
+        if start.elapsed() > Duration::from_secs(5) {
+            return Err("no handshake within 5 s".into());
+        }
+        a.poll();
+        b.poll();
+        s.poll();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let synced = start.elapsed();
+    println!("synchronised after {synced:.2?}");
+    let frame_ms = 1000.0 / 60.0;
+    let transit = ((LATENCY_MS + JITTER_MS) as f64 / frame_ms).ceil() as i32;
+    let bound = MAX_PREDICTION + MAX_FRAMES_BEHIND as i32 + transit + 2;
+    let mut late: Option<Follower<_>> = None;
+    let mut handover_at = None;
+    let mut handover_frame = 0;
+    let (mut lag, mut late_lag) = (Vec::new(), Vec::new());
+    let mut bytes_sent = 0usize;
+    while start.elapsed() < synced + run {
+        let t = now();
+        a.step(t)?;
+        b.step(t)?;
+        s.step(t)?;
+        if handover_at.is_none() && start.elapsed() > synced + run / 3 {
+            if let Some(handover) = a.handover() {
+                handover_at = Some((handover, start.elapsed()));
+            }
+        }
+        // The save takes 300 ms to reach the newcomer (the host's feed waits meanwhile).
+        let arrived = handover_at
+            .as_ref()
+            .is_some_and(|(_, at)| start.elapsed() > *at + Duration::from_millis(300));
+        if late.is_none() && arrived {
+            if let Some((handover, _)) = handover_at.as_ref() {
+                // Through serde, as it would cross the game's own channel.
+                let wire = serde_json::to_vec(&handover)?;
+                bytes_sent += wire.len();
+                let handover: GameHandover = serde_json::from_slice(&wire)?;
+                handover_frame = handover.frame;
+                println!(
+                    "late joiner: handover of frame {} ({} bytes), loaded 300 ms later at the \
+                     host's frame {}",
+                    handover.frame,
+                    wire.len(),
+                    a.rollback.frame()
+                );
+                late = Some(Follower::join(&handover, t, catch_up)?);
+            }
+        }
+        if let Some(l) = late.as_mut() {
+            let wire = serde_json::to_vec(&a.feed)?;
+            bytes_sent += wire.len();
+            let feed: Vec<FrameInputs<game::Input>> = serde_json::from_slice(&wire)?;
+            a.feed.clear();
+            l.push(&feed)?;
+            l.step(t)?;
+        }
+        // Lag behind the slower player: the spectator's after the first second, the late
+        // joiner's once it is not catching up.
+        let players = a.rollback.frame().min(b.rollback.frame());
+        if start.elapsed() > synced + Duration::from_secs(1) {
+            lag.push(players - s.rollback.frame());
+        }
+        if let Some(l) = late.as_ref().filter(|l| !l.catch_up.is_catching_up()) {
+            late_lag.push(players - l.rollback.frame());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let late = late.ok_or("no confirmed frame to hand over")?;
+    for (name, f, lags) in [
+        ("spectator", &s.rollback, &lag),
+        ("late joiner", &late.rollback, &late_lag),
+    ] {
+        let st = f.stats();
+        let max = lags.iter().copied().max().unwrap_or(0);
+        let mean = lags.iter().map(|&l| f64::from(l)).sum::<f64>() / lags.len().max(1) as f64;
+        println!(
+            "{name}: {} frames ({} ticks refused, the host's inputs not there yet), lag behind \
+             the players mean {mean:.1} max {max} frames (bound {bound})",
+            st.frames, st.refused
+        );
+        if max > bound {
+            return Err(
+                format!("the {name} lagged {max} frames behind, past the bound {bound}").into(),
+            );
+        }
+    }
+    for (name, r) in [("spectator", s.report), ("late joiner", late.report)] {
+        println!(
+            "{name}'s loop: at most {} ticks per step, {} frames run catching up, {} ticks \
+             deferred by the cap, {} dropped or given up",
+            r.max_ticks_per_step, r.catch_up_frames, r.deferred, r.dropped
+        );
+    }
+    println!("handover and feed: {bytes_sent} bytes through serde (JSON)");
+    let mut bad = false;
+    for (name, log) in [
+        ("spectator", &s.confirmed),
+        ("late joiner", &late.confirmed),
+    ] {
+        for (player, p) in [("peer 0", &a), ("peer 1", &b)] {
+            let (common, equal) = compare(log, &p.confirmed);
+            println!(
+                "{name} against {player}: {common} confirmed checksums compared, {equal} equal"
+            );
+            bad |= common != equal || common == 0;
+        }
+    }
+    let (common, equal) = compare(&late.confirmed, &s.confirmed);
+    println!(
+        "late joiner (from frame {handover_frame}) against the spectator: {common} compared, {equal} equal"
+    );
+    if bad || common != equal || s.too_far_behind.is_some() {
+        return Err("a follower's world differs from the players'".into());
     }
     Ok(())
 }

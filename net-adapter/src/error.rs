@@ -53,6 +53,35 @@ pub enum NetError {
     /// update), or the frame clock is not the loop's. The ticks not given back are counted in
     /// [`RollbackStats::lost`](crate::RollbackStats::lost).
     Clock(RefuseError),
+    /// A spectator fell further behind the host than ggrs buffers (60 frames, about a second):
+    /// the host's inputs for `frame` are gone, so its ggrs session can never advance again.
+    /// Reported once, by the update whose tick found it; the adapter stops asking that session
+    /// and refuses the frame clock's ticks as [`Refusal`](crate::Refusal) says. Follow again
+    /// from a save of the host ([`Rollback::handover`](crate::Rollback::handover)).
+    SpectatorTooFarBehind {
+        /// The frame the spectator needed next.
+        frame: Frame,
+    },
+    /// A [`Feed`](crate::Feed) was handed the inputs of another frame than the next one it
+    /// lacks: a message was lost or reordered on the way (the feed needs a reliable, ordered
+    /// channel). Nothing was queued.
+    FeedGap {
+        /// The frame the feed needed next.
+        expected: Frame,
+        /// The frame it was handed.
+        got: Frame,
+    },
+    /// A [`Handover`](crate::Handover) loaded into the world does not give the checksum the
+    /// host saved for its frame: the two worlds are built differently (another game version,
+    /// other buffer sizes). The world holds the loaded values; do not follow from it.
+    HandoverMismatch {
+        /// The handed-over frame.
+        frame: Frame,
+        /// The host's checksum.
+        expected: u64,
+        /// The checksum of the loaded world.
+        got: u64,
+    },
 }
 
 impl From<GgrsError> for NetError {
@@ -108,6 +137,24 @@ impl fmt::Display for NetError {
                 clock.0, frame_clock.0
             ),
             NetError::Clock(e) => write!(f, "the loop refused the adapter's control: {e}"),
+            NetError::SpectatorTooFarBehind { frame } => write!(
+                f,
+                "the spectator fell too far behind the host: its inputs for frame {frame} are \
+                 gone; follow again from a handover"
+            ),
+            NetError::FeedGap { expected, got } => write!(
+                f,
+                "the feed needs frame {expected} next and was handed frame {got}"
+            ),
+            NetError::HandoverMismatch {
+                frame,
+                expected,
+                got,
+            } => write!(
+                f,
+                "the handover of frame {frame} loads with checksum {got:#018x}, the host saved \
+                 {expected:#018x}"
+            ),
         }
     }
 }

@@ -73,6 +73,13 @@
 //!   [`RollbackStats`] keeps `ticks == frames + refused + lost`.
 //! - A tick of another clock than the frame clock: [`NetError::NotFrameClock`], nothing runs.
 //!
+//! Followers, who watch without playing, run on the same [`Rollback::update`] with the game's
+//! unchanged simulation, one frame per tick: ggrs's `SpectatorSession` (the host forwards
+//! its confirmed inputs), and a late joiner that loads a host's [`Handover`] and follows its
+//! [`Feed`] (ggrs has no mid-game join). The adapter saves their frames into the ring itself
+//! (ggrs asks a follower for no saves), so their checksums are compared as a player's; a
+//! [`CatchUp`] turns frames behind into extra ticks of the loop, under its cap.
+//!
 //! # Features
 //!
 #![cfg_attr(
@@ -86,7 +93,10 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod catch_up;
 mod error;
+mod feed;
+mod handover;
 mod refusal;
 mod rollback;
 mod session;
@@ -96,8 +106,11 @@ mod sync;
 #[cfg_attr(docsrs, doc(cfg(feature = "test-support")))]
 pub mod test_support;
 
+pub use catch_up::{CatchUp, SPECTATOR_BUFFER};
 pub use error::{NetError, NetEvent};
+pub use feed::{Feed, FrameInputs};
 pub use ggrs;
+pub use handover::{FrameValues, Handover};
 pub use refusal::{Advance, Refusal, RollbackStats};
 pub use rollback::Rollback;
 pub use session::{GgrsConfig, Saved, Session};

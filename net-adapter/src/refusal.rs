@@ -69,8 +69,10 @@ pub struct Advance {
 /// After each step's last tick of the frame clock, `ticks == frames + refused + lost`; with an
 /// adapter made with the loop, `frames` is the frame clock's
 /// [`ClockStats::ticks_run`](tickfold_core::ClockStats::ticks_run), `refused` its
-/// `ticks_refused` and `frames` the session's current frame (see
-/// [`Rollback::frame`](crate::Rollback::frame)).
+/// `ticks_refused` and, for a player, `frames` the session's current frame (see
+/// [`Rollback::frame`](crate::Rollback::frame)). A late joiner's counts start at its
+/// handover ([`Rollback::join`](crate::Rollback::join)): its `frames` are the frames it ran
+/// since.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RollbackStats {
     /// Frame-clock ticks the fold gave the adapter (a refused tick that runs again counts
@@ -112,4 +114,12 @@ pub struct RollbackStats {
     /// The latest frames-ahead figure read by
     /// [`Rollback::poll_events`](crate::Rollback::poll_events).
     pub frames_ahead: i32,
+    /// A follower's frames whose final inputs it holds and has not run, after its latest
+    /// update: its session's [`Session::frames_behind`](crate::Session::frames_behind) and
+    /// the frames the adapter keeps for the next ticks (0 for a player). A
+    /// [`CatchUp`](crate::CatchUp) reads it.
+    pub frames_behind: usize,
+    /// Confirmed frames whose inputs could not be queued for followers (the queue of 1,024
+    /// was full, or the frame had left the ring): drain [`Rollback::drain_feed`](crate::Rollback::drain_feed) every step.
+    pub feed_missed: u64,
 }

@@ -3,18 +3,25 @@
 
 use core::fmt;
 use core::marker::PhantomData;
+use std::collections::VecDeque;
 
 use ggrs::{Config, Frame, GgrsError, GgrsRequest, InputStatus, P2PSession, PlayerHandle};
 use tickfold_core::{ClockId, Columns, LoopState, Tick};
 use tickfold_snapshot::SnapshotError;
 
 use crate::error::{NetError, NetEvent};
+use crate::feed::FrameInputs;
 use crate::refusal::{Advance, Refusal, RollbackStats};
 use crate::session::{Saved, Session};
 use crate::state::RollbackState;
 
 /// Confirmed checksums held for [`Rollback::drain_confirmed`] between two drains.
 const PENDING: usize = 64;
+/// Confirmed frames' inputs held for [`Rollback::drain_feed`] between two drains.
+const FEED_LIMIT: usize = 1024;
+
+/// One frame's inputs and statuses.
+type Inputs<C> = Vec<(<C as Config>::Input, InputStatus)>;
 
 /// Rollback glue between the fold, a ggrs session and a [`RollbackState`] world.
 ///
@@ -42,6 +49,17 @@ const PENDING: usize = 64;
 /// it and the step's later ticks of the frame clock run again at the next step with the same
 /// numbers, and the fold's [`ClockStats`](tickfold_core::ClockStats) count them (see
 /// [`Refusal`]).
+///
+/// **Followers run the same way.** A spectator (ggrs's `SpectatorSession`) or a late joiner
+/// (the adapter's [`Feed`](crate::Feed)) is driven by the same `update`, with no local
+/// inputs and the game's unchanged simulation: one frame per tick of the frame clock, the
+/// capture rule, the ring and its checksums (the adapter saves each frame itself, as ggrs asks
+/// a follower for none); a tick whose inputs have not arrived is refused back to the loop.
+/// When a session hands out several frames at once (ggrs's `catchup_speed` above 1), the
+/// extra ones wait in the adapter for the next ticks and count in
+/// [`RollbackStats::frames_behind`]; a [`CatchUp`](crate::CatchUp) turns that figure into
+/// extra ticks of the loop. A host hands its confirmed frames to late joiners with
+/// [`handover`](Rollback::handover) and [`drain_feed`](Rollback::drain_feed).
 pub struct Rollback<C: Config, W: RollbackState> {
     ring: W::Ring,
     slots: usize,
@@ -61,6 +79,17 @@ pub struct Rollback<C: Config, W: RollbackState> {
     refusing: Option<u64>,
     /// The latest frame-clock tick handed over.
     last_index: Option<u64>,
+    /// The latest confirmed frame the session reported.
+    confirmed: Frame,
+    /// The inputs each frame in the ring was last simulated with, by slot (buffers reused).
+    inputs: Vec<(Frame, Inputs<C>)>,
+    /// Frames a follower's session handed out ahead of the ticks that run them.
+    spare: VecDeque<Inputs<C>>,
+    /// A spectator's session lost the host's inputs: reported once, not asked again.
+    too_far: bool,
+    /// The next confirmed frame to queue for followers, once a handover started the feed.
+    feed_next: Option<Frame>,
+    feed: VecDeque<FrameInputs<C::Input>>,
     stats: RollbackStats,
     _config: PhantomData<fn() -> C>,
 }
@@ -104,6 +133,12 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
             clock: world.clock(),
             refusing: None,
             last_index: None,
+            confirmed: -1,
+            inputs: (0..slots).map(|_| (-1, Vec::new())).collect(),
+            spare: VecDeque::new(),
+            too_far: false,
+            feed_next: None,
+            feed: VecDeque::new(),
             stats: RollbackStats::default(),
             _config: PhantomData,
         })
@@ -131,6 +166,46 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
     #[must_use]
     pub fn stats(&self) -> RollbackStats {
         self.stats
+    }
+
+    /// A follower's frames whose final inputs it holds and has not run, now: its session's
+    /// [`Session::frames_behind`] and the frames the adapter keeps for the next ticks (see
+    /// [`RollbackStats::frames_behind`], the figure after the latest update). 0 for a player.
+    /// Feed it to a [`CatchUp`](crate::CatchUp) before each step.
+    #[must_use]
+    pub fn frames_behind<S: Session<C>>(&self, session: &S) -> usize {
+        session.frames_behind() + self.spare.len()
+    }
+
+    /// The ring (for the handover).
+    pub(crate) fn ring(&self) -> &W::Ring {
+        &self.ring
+    }
+
+    /// The latest confirmed frame the session reported.
+    pub(crate) fn confirmed_frame(&self) -> Frame {
+        self.confirmed
+    }
+
+    /// The next frame the feed queues, once started.
+    pub(crate) fn feed_start(&self) -> Option<Frame> {
+        self.feed_next
+    }
+
+    /// Queues confirmed frames' inputs for followers from `frame` on (if not already).
+    pub(crate) fn start_feed(&mut self, frame: Frame) {
+        let _ = self.feed_next.get_or_insert(frame);
+    }
+
+    /// A newcomer's adapter starts at `frame`, a handed-over confirmed frame.
+    pub(crate) fn start_at(&mut self, frame: Frame) {
+        // Whatever an earlier session left (a dead spectator's) is not this feed's.
+        self.spare.clear();
+        self.too_far = false;
+        self.frame = frame;
+        self.last_saved = frame - 1;
+        self.logged = frame - 1;
+        self.confirmed = frame - 1;
     }
 
     /// The checksum saved for `frame`, while the ring holds it.
@@ -222,8 +297,13 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
             return (adv, Ok(()));
         }
         let before = self.frame;
-        let outcome = self.attempt(session, local, tick, world, sim);
+        let outcome = if session.requests_saves() {
+            self.attempt(session, local, tick, world, sim)
+        } else {
+            self.follow(session, tick, world, sim)
+        };
         self.queue_confirmed(session.confirmed_frame());
+        self.stats.frames_behind = self.frames_behind(session);
         let fresh = self.frame == before + 1;
         if fresh {
             adv.advanced = 1;
@@ -255,6 +335,70 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
             Err(e) => return Err(e.into()),
         };
         self.handle(requests, world, Some(tick), sim)
+    }
+
+    /// One frame of a follower (its session asks for no saves, every frame it hands out is
+    /// new): the next frame it handed out, saved first so that its checksum is there as for a
+    /// player. Frames beyond the first wait for the next ticks.
+    fn follow<S: Session<C>>(
+        &mut self,
+        session: &mut S,
+        tick: &Tick,
+        world: &mut W,
+        sim: &mut impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
+    ) -> Result<u32, NetError> {
+        if self.spare.is_empty() && !self.too_far {
+            match session.advance_frame() {
+                Ok(requests) => {
+                    for request in requests {
+                        let GgrsRequest::AdvanceFrame { inputs } = request else {
+                            return Err(NetError::Ggrs(GgrsError::InvalidRequest {
+                                info: "a follower's session asked for a save or a load".into(),
+                            }));
+                        };
+                        self.spare.push_back(inputs);
+                    }
+                }
+                // The host's inputs for the next frame have not arrived (ggrs says
+                // PredictionThreshold), or the handshake is not done: the tick is refused.
+                Err(GgrsError::PredictionThreshold | GgrsError::NotSynchronized) => {}
+                Err(GgrsError::SpectatorTooFarBehind) => {
+                    self.too_far = true;
+                    return Err(NetError::SpectatorTooFarBehind { frame: self.frame });
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let Some(inputs) = self.spare.pop_front() else {
+            return Ok(0);
+        };
+        let _ = self.save(world, self.frame)?;
+        self.advance(world, Some(tick), &inputs, sim);
+        Ok(1)
+    }
+
+    /// Simulates the adapter's frame with `inputs` (recording them for the feed), capturing
+    /// first by the core's rule when `tick` is given.
+    fn advance(
+        &mut self,
+        world: &mut W,
+        tick: Option<&Tick>,
+        inputs: &[(C::Input, InputStatus)],
+        sim: &mut impl FnMut(&mut W, &[(C::Input, InputStatus)], Frame),
+    ) {
+        if let Some(tick) = tick {
+            let _ = Columns::before_update(world, tick);
+        }
+        if let Some(slot) = usize::try_from(self.frame)
+            .ok()
+            .and_then(|f| self.inputs.get_mut(f % self.slots))
+        {
+            slot.0 = self.frame;
+            slot.1.clear();
+            slot.1.extend_from_slice(inputs);
+        }
+        sim(world, inputs, self.frame);
+        self.frame += 1;
     }
 
     /// Gives the step's ticks `first ..= last.index` back to the loop, from the last one
@@ -336,13 +480,8 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
                     self.load(world, frame)?;
                 }
                 GgrsRequest::AdvanceFrame { inputs } => {
-                    if self.frame == next {
-                        if let Some(tick) = tick {
-                            let _ = Columns::before_update(world, tick);
-                        }
-                    }
-                    sim(world, &inputs, self.frame);
-                    self.frame += 1;
+                    let capture = tick.filter(|_| self.frame == next);
+                    self.advance(world, capture, &inputs, sim);
                     advances += 1;
                 }
             }
@@ -393,6 +532,8 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
     /// once the inputs of frame `f − 1` are confirmed and the requests that followed (a
     /// rollback correcting it) were handled, which is the case right after each attempt.
     fn queue_confirmed(&mut self, confirmed_frame: Frame) {
+        self.confirmed = confirmed_frame;
+        self.queue_feed();
         let upto = confirmed_frame.saturating_add(1).min(self.last_saved);
         while self.logged < upto {
             self.logged += 1;
@@ -404,6 +545,50 @@ impl<C: Config<State = Saved>, W: RollbackState + Columns> Rollback<C, W> {
                 }
                 _ => self.stats.confirmed_missed += 1,
             }
+        }
+    }
+
+    /// Queues the inputs of frames newly confirmed and simulated for followers, once a
+    /// handover started the feed.
+    fn queue_feed(&mut self) {
+        let Some(mut next) = self.feed_next else {
+            return;
+        };
+        let upto = self.confirmed.min(self.frame - 1);
+        while next <= upto {
+            match self.frame_inputs(next) {
+                Some(inputs) if self.feed.len() < FEED_LIMIT => self.feed.push_back(inputs),
+                _ => self.stats.feed_missed += 1,
+            }
+            next += 1;
+        }
+        self.feed_next = Some(next);
+    }
+
+    /// The inputs `frame` was last simulated with, while the record holds them, as a
+    /// follower takes them (final once the frame is confirmed).
+    pub(crate) fn frame_inputs(&self, frame: Frame) -> Option<FrameInputs<C::Input>> {
+        let (_, inputs) = usize::try_from(frame)
+            .ok()
+            .and_then(|f| self.inputs.get(f % self.slots))
+            .filter(|slot| slot.0 == frame)?;
+        Some(FrameInputs {
+            frame,
+            inputs: inputs
+                .iter()
+                .map(|&(i, s)| (i, s == InputStatus::Disconnected))
+                .collect(),
+        })
+    }
+
+    /// Hands out the final inputs of each newly confirmed frame, once, in order, from the
+    /// frame of the first [`handover`](Rollback::handover) on (nothing before it): send them
+    /// to every follower on the game's own reliable channel, whose [`Feed`](crate::Feed)
+    /// takes them. Call it after every step; past 1,024 undrained frames the newest are
+    /// counted in [`RollbackStats::feed_missed`] instead (and followers stop at the gap).
+    pub fn drain_feed(&mut self, mut f: impl FnMut(FrameInputs<C::Input>)) {
+        while let Some(frame) = self.feed.pop_front() {
+            f(frame);
         }
     }
 

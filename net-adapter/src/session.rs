@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 
 use ggrs::{
     Config, Frame, GgrsError, GgrsRequest, P2PSession, PlayerHandle, PredictRepeatLast,
-    SyncTestSession,
+    SpectatorSession, SyncTestSession,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -44,8 +44,14 @@ where
     type Address = A;
 }
 
-/// The calls the adapter makes on a ggrs session (implemented for [`P2PSession`] and
-/// [`SyncTestSession`]).
+/// The calls the adapter makes on a ggrs session: implemented for the players'
+/// [`P2PSession`], the [`SyncTestSession`], and for the sessions that only follow a match,
+/// ggrs's [`SpectatorSession`] and the adapter's own [`Feed`](crate::Feed) (a late joiner's).
+///
+/// A follower never predicts, so it never rolls back and ggrs asks it for no saves: for such a
+/// session ([`requests_saves`](Session::requests_saves) is `false`) the adapter saves each
+/// frame into the ring itself, before simulating it, so that its checksums are there as for a
+/// player.
 pub trait Session<C: Config> {
     /// Queues a local player's input for the current frame.
     ///
@@ -61,6 +67,17 @@ pub trait Session<C: Config> {
     fn advance_frame(&mut self) -> Result<Vec<GgrsRequest<C>>, GgrsError>;
     /// The latest frame whose inputs are final for every player still connected.
     fn confirmed_frame(&self) -> Frame;
+    /// Whether the session asks for saves (`SaveGameState`): `true` for players and the sync
+    /// test, `false` for followers, which the adapter saves itself.
+    fn requests_saves(&self) -> bool {
+        true
+    }
+    /// Frames whose final inputs the session holds and has not handed out yet: how far a
+    /// follower is behind what it could run (ggrs's
+    /// [`frames_behind_host`](SpectatorSession::frames_behind_host)); 0 for players.
+    fn frames_behind(&self) -> usize {
+        0
+    }
 }
 
 impl<C: Config> Session<C> for P2PSession<C> {
@@ -88,5 +105,30 @@ impl<C: Config> Session<C> for SyncTestSession<C> {
         self.current_frame()
             .saturating_sub(distance)
             .saturating_sub(1)
+    }
+}
+
+/// A ggrs spectator: it receives the host's confirmed inputs and never sends any. Every
+/// `AdvanceFrame` it returns is a new frame, run one per tick of the frame clock (see
+/// [`Rollback`](crate::Rollback)); catching up is the loop's business ([`CatchUp`](crate::CatchUp)),
+/// so leave ggrs's `with_catchup_speed` at 1, its default.
+impl<C: Config> Session<C> for SpectatorSession<C> {
+    fn add_local_input(&mut self, _: PlayerHandle, _: C::Input) -> Result<(), GgrsError> {
+        Err(GgrsError::InvalidRequest {
+            info: "a spectator has no local players".into(),
+        })
+    }
+    fn advance_frame(&mut self) -> Result<Vec<GgrsRequest<C>>, GgrsError> {
+        SpectatorSession::advance_frame(self)
+    }
+    fn confirmed_frame(&self) -> Frame {
+        // Every frame it was handed is final.
+        self.current_frame()
+    }
+    fn requests_saves(&self) -> bool {
+        false
+    }
+    fn frames_behind(&self) -> usize {
+        self.frames_behind_host()
     }
 }

@@ -59,6 +59,143 @@
 //! peer's counts equal to its loop's, 293 confirmed checksums compared, all equal, no desync.
 //! The sync test: 10,000 frames, 69,944 re-simulated, 0 mismatches, 82 ms.
 //!
+//! # Spectators and late joiners
+//!
+//! A spectator watches without playing: ggrs's `SpectatorSession` receives the confirmed
+//! inputs a host forwards, buffers about a second of them (60 frames) and reports
+//! `frames_behind_host()`. The host registers it before its session starts
+//! (`add_player(PlayerType::Spectator(addr), handle)`, a handle past the players'; the host's
+//! session runs only once the spectator answered too), and the spectator starts
+//! `start_spectator_session(host, socket)`.
+//!
+//! - **The same adapter, the same game code.** A spectator is driven by `Rollback::update`
+//!   like a player, with no local inputs and the game's unchanged simulation: one frame per
+//!   tick of the frame clock, the capture rule, so renders blend as a player's do, and the
+//!   ring. ggrs asks a follower for no saves (it never rolls back), so the adapter saves each
+//!   frame itself before simulating it (`Session::requests_saves`): `drain_confirmed` hands out
+//!   the same (frame, checksum) pairs as the players', and comparing them checks the
+//!   spectator's world at every confirmed frame.
+//! - **Waiting for the host is a refusal.** A tick whose inputs have not arrived is refused
+//!   back to the loop. With `Refusal::Drop` the frame clock's grid slips behind the arrivals
+//!   until they come before the ticks: a playout delay that the jitter sets, after which each
+//!   step runs one frame (the test support's follower does this; with `Refusal::Retry` the
+//!   backlog runs in bursts as inputs arrive).
+//! - **Catching up is the loop's business.** ggrs catches a spectator up by returning
+//!   `catchup_speed` frames from one call once it is more than `max_frames_behind` behind: a
+//!   second loop inside a tick. `CatchUp` keeps those two settings (checked as ggrs checks them)
+//!   and speeds the loop up instead: past `max_frames_behind` it sets the loop's exact time
+//!   scale to `catchup_speed`, back to 1 at half of it. The extra ticks are ordinary ticks: the
+//!   per-step cap runs at most 8 and reports the rest as `Deferred`, time past the max frame
+//!   delta is given up as `DiscardedTime`. Feed it `Rollback::frames_behind(&session)` before
+//!   each step and leave ggrs's own `with_catchup_speed` at 1; a session that hands out
+//!   several frames anyway has the extra ones kept in the adapter for the next ticks (counted
+//!   in `frames_behind`), never run in one tick.
+//! - **Too far behind is reported, not frozen.** Past ggrs's 60 buffered frames the host's
+//!   inputs are gone and the spectator's session can never advance again. The adapter returns
+//!   `NetError::SpectatorTooFarBehind` once, stops asking that session, and refuses the frame
+//!   clock's ticks as the `Refusal` says, so the loop reports them. The spectator follows
+//!   again from a handover, as a late joiner does.
+//!
+//! **Late joiners.** ggrs has no mid-game join: a spectator session starts at frame 0, and a
+//! host registers its spectators before the match. The adapter gives one with its own parts.
+//! The host's `Rollback::handover(&state)` makes a `Handover`: its loop state (on a `Nanos`
+//! axis), the latest confirmed frame its ring holds (a state no rollback will change, as
+//! `FrameValues`, with its checksum), and the inputs the feed handed out since; from then on
+//! `Rollback::drain_feed` hands out every confirmed frame's inputs as `FrameInputs`. Both are
+//! serde values, sent on the game's own reliable channel. The newcomer's `Rollback::join`
+//! loads the frame into its world, checks the checksum, and returns a `Feed`: the adapter's
+//! own follower session, which hands out one pushed frame per tick, refuses a tick it has no
+//! inputs for, reports a gap as `NetError::FeedGap`, and reports what it holds as frames
+//! behind, so `CatchUp` brings the newcomer up to the host. It ends identical to a spectator
+//! that watched from the start (`net-adapter/tests/spectate.rs` compares their checksums at
+//! every frame both saw). Here the host is a sync test and the feed is a `Vec`:
+//!
+//! ```rust
+//! # #[cfg(feature = "ggrs")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tickfold::ggrs_adapter::ggrs::{Frame, InputStatus, SessionBuilder};
+//! use tickfold::ggrs_adapter::{CatchUp, GgrsConfig, Handover, Refusal, Rollback};
+//! use tickfold::snapshot::DoubleBuffer;
+//! use tickfold::{LoopConfig, LoopState, Nanos, Period};
+//!
+//! type Config = GgrsConfig<u8>;
+//! fn step(w: &mut DoubleBuffer<i64>, inputs: &[(u8, InputStatus)], _: Frame) {
+//!     for (p, (input, _)) in inputs.iter().enumerate() {
+//!         w.current_mut()[p] = w.current()[p] * 3 % 1_000_003 + i64::from(*input);
+//!     }
+//! }
+//! let at = |frame: u64| Nanos(frame * 1_000_000_000 / 60);
+//!
+//! // The host: two local players in a sync test, 2 s of play.
+//! let mut host_world = DoubleBuffer::new(vec![0_i64; 2]);
+//! let mut host = SessionBuilder::<Config>::new().with_num_players(2)?.start_synctest_session()?;
+//! let mut rollback = Rollback::<Config, _>::new(&host_world, 8, Refusal::default())?;
+//! let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+//! let (mut wire, mut feed_out) = (String::new(), Vec::new());
+//! for f in 1..=120 {
+//!     for tick in state.advance(at(f)).updates() {
+//!         let input = (rollback.frame() % 7) as u8;
+//!         let local = [(0, input), (1, input * 2)];
+//!         let _ = rollback.update(&mut state, &mut host, &tick, &local, &mut host_world, step)?;
+//!     }
+//!     if f == 60 {
+//!         // Someone asks to watch: a save, through serde (here JSON).
+//!         wire = serde_json::to_string(&rollback.handover(&state).ok_or("nothing confirmed yet")?)?;
+//!     }
+//!     rollback.drain_feed(|inputs| feed_out.push(inputs)); // to every follower, in order
+//! }
+//!
+//! // The newcomer loads it, then follows the feed and catches up, one frame per tick.
+//! let handover: Handover<Vec<i64>, u8> = serde_json::from_str(&wire)?;
+//! let mut world = DoubleBuffer::new(vec![0_i64; 2]);
+//! let mut follower = Rollback::<Config, _>::new(&world, 8, Refusal::Drop)?;
+//! let mut feed = follower.join(&mut world, &handover)?;
+//! for inputs in feed_out {
+//!     feed.push(inputs)?;
+//! }
+//! let mut state = handover.state.clone(); // the host's loop; here on the same time axis
+//! let mut catch_up = CatchUp::new(10, 4)?;
+//! let mut f = 60;
+//! while follower.frames_behind(&feed) > 0 {
+//!     f += 1;
+//!     let _ = catch_up.apply(follower.frames_behind(&feed), &mut state);
+//!     for tick in state.advance(at(f)).updates() {
+//!         let _ = follower.update(&mut state, &mut feed, &tick, &[], &mut world, step)?;
+//!     }
+//! }
+//! assert!(catch_up.changes() > 0 && f < 90); // 4 ticks a frame while far behind
+//! // The newcomer's world is the host's at the last frame it saved.
+//! let last = follower.frame() - 1;
+//! assert!(last > 100);
+//! assert_eq!(follower.checksum(last), rollback.checksum(last));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "ggrs"))]
+//! # fn main() {}
+//! ```
+//!
+//! **The lag bound.** Once running (not while catching up from a stall), a spectator's frame
+//! is behind the slower player's by at most this many frames:
+//! `max_prediction + max_frames_behind + ⌈(latency + jitter) / frame⌉ + 2`. The terms: the
+//! host's frames not yet confirmed (its prediction window), the frames the spectator may hold
+//! before `CatchUp` speeds it up, the confirmed inputs' trip to it, and one frame each for the
+//! playout slip and a lost packet resent with the next. The example checks it, and the tests on simulated time too:
+//!
+//! ```text
+//! cargo run --example rollback --features ggrs-test-support -- --spectate --seconds 3
+//! ```
+//!
+//! One run of that command, a debug build as CI runs it (40 ms ± 15 ms one way, 3 % loss,
+//! prediction window 8, `CatchUp::new(10, 2)`, so a bound of 24 frames; two more runs gave
+//! maxima of 8 and 10 for the spectator, 8 and 7 for the late joiner): the spectator ran 170 frames behind the players by 9.3 frames on
+//! average and 10 at most; a late joiner given frame 58 a third of the way in, 300 ms late,
+//! ran 26 frames catching up and then followed 6.8 frames behind on average, 7 at most; every
+//! confirmed checksum of both (170 and 114 frames) equalled both players'. On simulated time
+//! (`net-adapter/tests/spectate.rs`, 30 ms ± 10 ms, 2 % loss, a bound of 23) a spectator
+//! stayed 5 to 6 frames behind for 20 s, ran exactly one frame per tick (1,194 frames, 5
+//! ticks refused and dropped at the start), and after a 500 ms stall caught up at 3× under
+//! the cap of 8 ticks a step.
+//!
 //! Allocations (`net-adapter/tests/alloc.rs`, measuring thread only): the adapter's save, load and
 //! re-simulate path makes **0** allocations per frame once warm; ggrs's own `advance_frame` in a
 //! sync test at check distance 7 makes **11.0** per frame (its request list, input vectors,

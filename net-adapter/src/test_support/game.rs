@@ -9,12 +9,14 @@ use tickfold_snapshot::{
 };
 use tickfold_testing::SplitMix64;
 
-use crate::{GgrsConfig, RollbackState};
+use crate::{FrameValues, GgrsConfig, RollbackState};
 
 /// One byte of input per player: bits for thrust up, down, left, right, and fire.
 pub type Input = u8;
 /// The ggrs configuration of the game (input `u8`, UDP or in-memory socket addresses).
 pub type Config = GgrsConfig<Input>;
+/// A host's save of the game for a late joiner.
+pub type GameHandover = crate::Handover<<Game as FrameValues>::Values, Input>;
 
 /// Input bit: thrust up.
 pub const UP: u8 = 1;
@@ -39,7 +41,17 @@ pub const MAX_BULLETS: usize = 256;
 const HIT_RADIUS: i32 = 12 * 256;
 
 /// A ship, in 1/256 px and 1/256 px per frame.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    bytemuck::NoUninit,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[repr(C)]
 pub struct Ship {
     /// Position.
@@ -57,7 +69,17 @@ pub struct Ship {
 }
 
 /// A bullet, in 1/256 px and 1/256 px per frame.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, bytemuck::NoUninit)]
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    bytemuck::NoUninit,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[repr(C)]
 pub struct Bullet {
     /// Position.
@@ -155,6 +177,18 @@ impl RollbackState for Game {
     }
     fn checksum(ring: &Self::Ring, frame: u64) -> Option<u64> {
         Parts::checksum(ring, frame)
+    }
+}
+
+/// A frame of the game as values, for a late joiner's [`Handover`](crate::Handover).
+impl FrameValues for Game {
+    type Values = <Parts as FrameValues>::Values;
+
+    fn values(ring: &Self::Ring, frame: u64) -> Option<Self::Values> {
+        Parts::values(ring, frame)
+    }
+    fn restore(&mut self, values: &Self::Values) {
+        (&mut self.ships, &mut self.bullets, &mut self.rng).restore(values);
     }
 }
 

@@ -42,6 +42,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod follower;
 pub mod game;
 mod net;
 pub mod peer;

@@ -11,9 +11,9 @@ use ggrs::{
 };
 use tickfold_core::{ClockConfig, ClockStats, LoopConfig, LoopState, Nanos, Period};
 
-use crate::{NetError, NetEvent, Refusal, Rollback, TimeSync};
+use crate::{FrameInputs, NetError, NetEvent, Refusal, Rollback, TimeSync};
 
-use super::game::{self, Config, Game};
+use super::game::{self, Config, Game, GameHandover, Input};
 
 /// How a peer's session is set up.
 #[derive(Copy, Clone, Debug)]
@@ -33,6 +33,9 @@ pub struct PeerOptions {
     /// A second clock beside the 60 Hz frame clock (the loop's main clock): its ticks are
     /// not frames, the peer counts them as the game's other systems would run them.
     pub second_clock: Option<Period>,
+    /// A ggrs spectator this peer hosts (its handle is 2): the host's session forwards its
+    /// confirmed inputs there, and starts only once the spectator answered too.
+    pub spectator: Option<SocketAddr>,
 }
 
 impl Default for PeerOptions {
@@ -45,6 +48,7 @@ impl Default for PeerOptions {
             disconnect_notify: Duration::from_millis(500),
             time_sync: true,
             second_clock: None,
+            spectator: None,
         }
     }
 }
@@ -81,6 +85,9 @@ pub struct Peer {
     pub other_ticks: u64,
     /// Steps whose last frame-clock tick ran: the steps the capture rule captures in.
     pub captured_steps: u64,
+    /// The confirmed inputs queued for late joiners since the first [`handover`](Peer::handover)
+    /// (the host's outbox: a test hands them to each joiner's feed and clears it).
+    pub feed: Vec<FrameInputs<Input>>,
     second_clock: Option<Period>,
     next_sample: Frame,
 }
@@ -97,7 +104,7 @@ impl Peer {
         remote: SocketAddr,
         opts: PeerOptions,
     ) -> Result<Peer, Box<dyn std::error::Error>> {
-        let session = SessionBuilder::<Config>::new()
+        let mut builder = SessionBuilder::<Config>::new()
             .with_num_players(2)?
             .with_max_prediction_window(opts.max_prediction)
             .with_input_delay(opts.input_delay)
@@ -105,8 +112,11 @@ impl Peer {
             .with_disconnect_timeout(opts.disconnect_timeout)
             .with_disconnect_notify_delay(opts.disconnect_notify)
             .add_player(PlayerType::Local, handle)?
-            .add_player(PlayerType::Remote(remote), 1 - handle)?
-            .start_p2p_session(socket)?;
+            .add_player(PlayerType::Remote(remote), 1 - handle)?;
+        if let Some(addr) = opts.spectator {
+            builder = builder.add_player(PlayerType::Spectator(addr), 2)?;
+        }
+        let session = builder.start_p2p_session(socket)?;
         let game = Game::new();
         let rollback = Rollback::new(&game, opts.max_prediction, opts.refusal)?;
         Ok(Peer {
@@ -125,6 +135,7 @@ impl Peer {
             log: Vec::new(),
             other_ticks: 0,
             captured_steps: 0,
+            feed: Vec::new(),
             second_clock: opts.second_clock,
             next_sample: 0,
         })
@@ -211,6 +222,8 @@ impl Peer {
         }
         let log = &mut self.confirmed;
         self.rollback.drain_confirmed(|f, sum| log.push((f, sum)));
+        let feed = &mut self.feed;
+        self.rollback.drain_feed(|inputs| feed.push(inputs));
         let frame = self.rollback.frame();
         if frame >= self.next_sample {
             self.ahead.push((frame, self.session.frames_ahead()));
@@ -261,6 +274,14 @@ impl Peer {
         } else {
             Err(wrong.join("; "))
         }
+    }
+
+    /// A save for a late joiner ([`Rollback::handover`]): `None` before the loop started or
+    /// while no confirmed frame is in the ring. From then on [`step`](Peer::step) queues the
+    /// confirmed inputs in [`feed`](Peer::feed).
+    pub fn handover(&mut self) -> Option<GameHandover> {
+        let state = self.state.as_ref()?;
+        self.rollback.handover(state)
     }
 
     /// The frame clock's accounting (`None` before the handshake).
