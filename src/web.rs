@@ -186,7 +186,7 @@ pub struct WebLoop {
     /// This shell paused the loop for a hidden page (and so resumes it at the first frame
     /// back).
     paused_by_hiding: bool,
-    /// The frame-delta smoother every stamp goes through, if smoothing is on.
+    /// The frame-delta smoother every frame stamp goes through, if smoothing is on.
     smoother: Option<DeltaSmoother>,
 }
 
@@ -210,9 +210,9 @@ impl WebLoop {
         })
     }
 
-    /// Turns frame-delta smoothing on (`Some`) or off (`None`, the default): every page stamp
-    /// (frames and keep-alive beats) goes through `smoother` before the fold
-    /// sees it, so frames whose `requestAnimationFrame` stamps jitter around the display's
+    /// Turns frame-delta smoothing on (`Some`) or off (`None`, the default): every frame stamp
+    /// goes through `smoother` before the fold sees it (the keep-alive beats, which are no
+    /// display frames, pass by it), so frames whose `requestAnimationFrame` stamps jitter around the display's
     /// refresh (and are coarsened to 100 µs without cross-origin isolation) step by whole
     /// refresh intervals, while the loop's time never strays from the page's by more than the
     /// smoother's [bound](DeltaSmoother::bound) and never goes backwards. A hidden tab's gap
@@ -426,7 +426,12 @@ impl WebLoop {
     ) -> Result<Option<Nanos>, BadStamp> {
         let latest = self.latest_time();
         match self.axis.map(stamp_ms, source, latest)? {
-            Mapped::At(raw) => Ok(Some(self.smoother.as_mut().map_or(raw, |s| s.smooth(raw)))),
+            // Only display frames are smoothed: a beat is no frame, and the smoother would
+            // snap beats to a 10 ms grid and could then hold the first frame back (no render).
+            Mapped::At(raw) => Ok(Some(match (&mut self.smoother, source) {
+                (Some(smoother), Source::Frame) => smoother.smooth(raw),
+                _ => raw,
+            })),
             Mapped::Back(by) => {
                 // At the loop's start (time 0) the fold cannot go further back: it then sees a
                 // repeated time, and the axis has moved all the same.

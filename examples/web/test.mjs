@@ -225,6 +225,18 @@ await part('KeepTicking', async () => {
   await page.close();
 });
 
+// 3b. The same switches with frame-delta smoothing on (the smoother holds a stamp that goes
+// back, so a frame behind a listener's stamp used to step nowhere: no render, no event).
+for (const [mode, query] of [['Pause, smoothing on', '?smooth=on'], ['KeepTicking, smoothing on', '?hidden=keep&smooth=on']]) {
+  await part(mode, async () => {
+    const { page, errors } = await open(query);
+    await sleep(500);
+    switchCheck(mode, await switches(page, SWITCHES, 200));
+    check(errors.length === 0, `${mode}: no console error (${errors.join(' | ')})`);
+    await page.close();
+  });
+}
+
 // 4. A panic in the game's update reaches the console and the page, once; nothing after it.
 const panicMessages = (errors) => errors.filter((e) => e.includes('panicked'));
 const strayErrors = (errors) => errors.filter((e) => !e.includes('panicked') && !/RuntimeError: unreachable/.test(e));
