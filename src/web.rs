@@ -285,7 +285,7 @@ impl WebLoop {
             self.state.virtual_time_mut().resume();
             self.paused_by_hiding = false;
         }
-        self.step(now, render, on_event);
+        self.step(now, render, &mut on_event);
         Ok(self.events.deadline().copied())
     }
 
@@ -306,7 +306,7 @@ impl WebLoop {
     pub fn set_visible(
         &mut self,
         visible: bool,
-        on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) {
         if visible == self.is_visible() {
             return;
@@ -321,7 +321,7 @@ impl WebLoop {
             self.paused_by_hiding = true;
             if self.axis.started() {
                 let now = self.latest_time();
-                self.step(now, false, on_event);
+                self.step(now, false, &mut on_event);
             }
         }
     }
@@ -348,7 +348,7 @@ impl WebLoop {
             return Ok(false);
         }
         if let Some(now) = self.stamp(stamp_ms, Source::Beat, false, &mut on_event)? {
-            self.step(now, false, on_event);
+            self.step(now, false, &mut on_event);
         }
         Ok(true)
     }
@@ -422,7 +422,7 @@ impl WebLoop {
         stamp_ms: f64,
         source: Source,
         render: bool,
-        on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        on_event: &mut dyn FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) -> Result<Option<Nanos>, BadStamp> {
         let latest = self.latest_time();
         match self.axis.map(stamp_ms, source, latest)? {
@@ -441,11 +441,13 @@ impl WebLoop {
         }
     }
 
+    /// One step of the fold to `now`, its events handed to `on_event` (one body for every
+    /// caller: a `dyn` handler keeps the fold's code once in a `.wasm`).
     fn step(
         &mut self,
         now: Nanos,
         render: bool,
-        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        on_event: &mut dyn FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) {
         self.state.advance_into(now, &mut self.events);
         // Each update's handler reads the state as of its tick (`LoopState::hand_on`, as the

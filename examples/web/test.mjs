@@ -206,9 +206,12 @@ await part('KeepTicking', async () => {
   const visibleRate = (v1.probe.messages - v0.probe.messages) / ((v1.now - v0.now) / 1000);
   console.log(`     KeepTicking: ${(v1.probe.messages - v0.probe.messages)} Worker messages in ${((v1.now - v0.now) / 1000).toFixed(3)} s visible (${visibleRate.toFixed(1)}/s)`);
   check(v1.probe.messages === v0.probe.messages, 'KeepTicking: no Worker message while the page is visible');
-  const { hidden, before } = await hide(page, 3000);
-  const rate = (before.ticks - hidden.ticks) / ((before.now - hidden.now) / 1000);
-  console.log(`     KeepTicking: ${before.ticks - hidden.ticks} ticks in ${((before.now - hidden.now) / 1000).toFixed(3)} s hidden: ${rate.toFixed(2)}/s; ${before.probe.messages - hidden.probe.messages} Worker messages`);
+  // The rate from 0.5 s into the hidden stretch (the first beat also runs the ticks due since
+  // the latest frame, which Chromium stops up to 0.4 s before it says the page is hidden).
+  let settled;
+  const { hidden, before } = await hide(page, 3000, async () => { await sleep(500); settled = await read(page); });
+  const rate = (before.ticks - settled.ticks) / ((before.now - settled.now) / 1000);
+  console.log(`     KeepTicking: ${before.ticks - settled.ticks} ticks in ${((before.now - settled.now) / 1000).toFixed(3)} s hidden: ${rate.toFixed(2)}/s; ${before.probe.messages - hidden.probe.messages} Worker messages in ${((before.now - hidden.now) / 1000).toFixed(3)} s`);
   check(Math.abs(rate - TICK_HZ) <= 0.05 * TICK_HZ, `KeepTicking ticks at ${TICK_HZ}/s while hidden (within 5 %)`);
   check(before.frames === hidden.frames, 'KeepTicking: no frame drawn while hidden');
   await sleep(500);
@@ -239,7 +242,9 @@ for (const [mode, query] of [['Pause, smoothing on', '?smooth=on'], ['KeepTickin
 
 // 4. A panic in the game's update reaches the console and the page, once; nothing after it.
 const panicMessages = (errors) => errors.filter((e) => e.includes('panicked'));
-const strayErrors = (errors) => errors.filter((e) => !e.includes('panicked') && !/RuntimeError: unreachable/.test(e));
+// The trap a wasm32 panic ends in reaches the page once as `RuntimeError: unreachable`.
+const strayErrors = (errors) => errors.filter((e) => !e.includes('panicked')).slice(
+  errors.filter((e) => !e.includes('panicked'))[0]?.includes('RuntimeError: unreachable') ? 1 : 0);
 await part('a panic (Pause)', async () => {
   const { page, errors } = await open('?panic_at=10', { wait: false });
   await page.waitForFunction(() => document.getElementById('counters').dataset.panicked === 'true', { timeout: 5000, polling: 50 });

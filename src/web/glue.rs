@@ -328,20 +328,10 @@ impl Shell {
 /// Install a panic hook that writes to the console (the web demo's is a few lines, or the
 /// `console_error_panic_hook` crate) so the page says why.
 ///
-/// # Examples
-///
-/// ```ignore
-/// // wasm32 only: a menu key pauses the game through the handle.
-/// let handle = tickfold::web::start(web, move |event, _state, _handle| game.on_event(event))?;
-/// let on_key = Closure::<dyn FnMut(KeyboardEvent)>::new(move |key: KeyboardEvent| {
-///     if key.key() == "Escape" {
-///         let _ = handle.with(|web| {
-///             let paused = web.state().virtual_time().is_paused();
-///             web.state_mut().virtual_time_mut().set_paused(!paused);
-///         });
-///     }
-/// });
-/// ```
+/// The web demo (`examples/web/src/page.rs`, built and driven in headless Chromium by CI)
+/// shows the handle in use: its keys pause the game, double its speed, add a clock and switch
+/// the hidden rule through [`WebHandle::with`], stop it with [`WebHandle::exit`], and its
+/// handler refuses a tick with [`WebHandle::after_step`].
 ///
 /// # Errors
 ///
