@@ -313,6 +313,10 @@ await part('the handle', async () => {
   let c = await read(page);
   check(c.refused === 1 && c['ticks-refused'] === 1 && c.ticks === c['ticks-run'] + 1,
     `a tick refused from the handler runs again (refused ${c.refused}, ticks_refused ${c['ticks-refused']}, updates ${c.ticks} = ticks_run ${c['ticks-run']} + 1)`);
+  check(c['with-in-step'] === 'Err(InStep)', `WebHandle::with from the handler is refused (${c['with-in-step']})`);
+  await page.keyboard.press('n'); // a with inside a with, an after_step inside a with
+  const nested = await page.evaluate(() => document.getElementById('counters').dataset.nested);
+  check(nested === 'Ok((Err(InStep), Ok(()), false)) true', `a with inside a with is refused, an after_step in it runs when it ends (${nested})`);
   await page.keyboard.press('p'); // the game's menu: pause
   await sleep(100);
   const p0 = await read(page);

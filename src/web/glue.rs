@@ -34,8 +34,9 @@ type AfterStep = Box<dyn FnOnce(&mut WebLoop)>;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HandleError {
-    /// Called from inside a step (the event handler, or code it calls): the loop is handing
-    /// on the step's events. Use [`WebHandle::after_step`] there.
+    /// Called while the loop is in use: from inside a step (the event handler, or code it
+    /// calls), where the loop is handing on the step's events (use
+    /// [`WebHandle::after_step`] there), or from inside another [`WebHandle::with`].
     InStep,
     /// The module panicked: a `wasm32-unknown-unknown` panic aborts the call it happens in
     /// and leaves the loop mid-step, so it is stopped and nobody may touch it again.
@@ -89,22 +90,23 @@ impl WebHandle {
     /// # Errors
     ///
     /// [`HandleError::InStep`] from inside a step (use [`after_step`](WebHandle::after_step)
-    /// there), [`HandleError::Panicked`] after a panic; `f` does not run.
+    /// there) or another `with`, [`HandleError::Panicked`] after a panic; `f` does not run.
     pub fn with<R>(&self, f: impl FnOnce(&mut WebLoop) -> R) -> Result<R, HandleError> {
         if std::thread::panicking() {
             return Err(HandleError::Panicked);
         }
-        if self.shell.busy.get() {
+        if self.shell.busy.replace(true) {
             return Err(HandleError::InStep);
         }
         let out = f(&mut self.shell.web.borrow_mut());
-        self.shell.sync_worker();
+        self.shell.finish();
+        self.shell.busy.set(false);
         Ok(out)
     }
 
-    /// Runs `f` on the loop right after the step being handed on, before anything else
-    /// touches the loop (the next frame, beat or visibility change), in the order asked; at
-    /// once outside a step. For the event handler, which sees the state only as `&`: refuse
+    /// Runs `f` on the loop right after the step being handed on (or the
+    /// [`with`](WebHandle::with) under way), before anything else touches the loop (the next
+    /// frame, beat or visibility change), in the order asked; at once otherwise. For the event handler, which sees the state only as `&`: refuse
     /// the tick a rollback session was not ready for, pause at a level's end.
     ///
     /// # Errors
@@ -199,13 +201,19 @@ impl Shell {
                 }
             })
         };
+        self.finish();
+        out
+    }
+
+    /// Does the work asked for with [`WebHandle::after_step`] meanwhile, in order, and lets the
+    /// Worker follow what changed.
+    fn finish(self: &Rc<Shell>) {
         loop {
             let next = self.after.borrow_mut().pop_front();
             let Some(f) = next else { break };
             f(&mut self.web.borrow_mut());
         }
         self.sync_worker();
-        out
     }
 
     fn leave(&self) {

@@ -1,9 +1,12 @@
 //! The page: canvas, counters, the loop.
 
+use std::cell::Cell;
+use std::rc::Rc;
 use tickfold::web::{Hidden, WebHandle, WebLoop};
 use tickfold::{
     ClockConfig, DeltaSmoother, Event, LoopConfig, LoopState, Nanos, Period, TimeScale,
 };
+
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, KeyboardEvent};
 
@@ -32,6 +35,9 @@ struct Counters {
     ai_ticks: u64,
     /// Ticks the handler refused (`?refuse_at`).
     refused: u64,
+    /// What `WebHandle::with` said from inside the handler (it must refuse: the loop is in a
+    /// step).
+    with_in_step: String,
 }
 
 struct Game {
@@ -61,6 +67,7 @@ impl Game {
                     // Not ready for this tick: refused right after the step, it runs again.
                     self.refuse_at = None;
                     c.refused += 1;
+                    c.with_in_step = format!("{:?}", handle.with(|_| ()));
                     let (clock, index) = (tick.clock, tick.index);
                     let asked = handle.after_step(move |web| {
                         if let Err(e) = web.state_mut().refuse(clock, index) {
@@ -149,6 +156,7 @@ impl Game {
             ("data-hidden-ticks", c.hidden_ticks.to_string()),
             ("data-ai-ticks", c.ai_ticks.to_string()),
             ("data-refused", c.refused.to_string()),
+            ("data-with-in-step", c.with_in_step.clone()),
             (
                 "data-ticks-run",
                 main.as_ref().map_or(0, |m| m.ticks_run).to_string(),
@@ -272,6 +280,17 @@ fn keys(window: &web_sys::Window, handle: WebHandle, line: Element) -> Result<()
                 web.set_hidden(Hidden::KeepTicking)
                     .map_err(|e| e.to_string())
             }),
+            "n" => {
+                // A `with` inside a `with` is refused; `after_step` inside one runs when it ends.
+                let (inner, ran) = (handle.clone(), Rc::new(Cell::new(false)));
+                let flag = Rc::clone(&ran);
+                let nested = handle.with(|_| {
+                    let asked = inner.after_step(move |_| flag.set(true));
+                    (inner.with(|_| ()), asked, ran.get())
+                });
+                let _ = line.set_attribute("data-nested", &format!("{nested:?} {}", ran.get()));
+                Ok(Ok(()))
+            }
             "x" => {
                 handle.exit();
                 let _ = line.set_attribute("data-running", &handle.is_running().to_string());
