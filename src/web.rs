@@ -4,9 +4,13 @@
 //! [`WebLoop`] is the whole logic, plain Rust on every target (so its tests run on the host):
 //! it turns the page's stamps into steps of a [`LoopState<Nanos>`] and hands every event to
 //! your code in order, as [`Runner`](crate::runner::Runner) does (updates, the render with its
-//! `alpha`, drops, pauses, the deadline). On `wasm32`, `web::start` (built for that target only) is the thin glue that feeds it:
-//! a `requestAnimationFrame` loop, a `visibilitychange` listener and, for
-//! [`Hidden::KeepTicking`], a dedicated Worker's `setInterval`.
+//! `alpha`, drops, pauses, the deadline). On `wasm32`, `web::start` (built for that target
+//! only) is the thin glue that feeds it: on the web the frames are `requestAnimationFrame`'s,
+//! with a `visibilitychange` listener and, while a page is hidden under
+//! [`Hidden::KeepTicking`], a dedicated Worker's `setInterval`. `start` gives back a
+//! `WebHandle` the game keeps (and its handler gets) to pause, change the time scale, add
+//! clocks, refuse a tick, switch the hidden rule or stop the loop: the control the
+//! [`Runner`](crate::runner::Runner) gives a native game. A panic stops the loop once.
 //!
 //! **Time.** A frame's stamp is the `DOMHighResTimeStamp` that `requestAnimationFrame` passes
 //! (milliseconds as an `f64`, on the same axis as `performance.now()`), turned into whole
