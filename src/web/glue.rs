@@ -175,6 +175,8 @@ impl Shell {
         if !self.running.get() {
             return false;
         }
+        // `busy` still set: the previous call never returned (a panic that unwound out of it,
+        // on a build with `panic=unwind`, leaves `panicking()` false).
         if std::thread::panicking() || self.busy.get() {
             self.halt();
             return false;
