@@ -4,9 +4,13 @@
 //! [`WebLoop`] is the whole logic, plain Rust on every target (so its tests run on the host):
 //! it turns the page's stamps into steps of a [`LoopState<Nanos>`] and hands every event to
 //! your code in order, as [`Runner`](crate::runner::Runner) does (updates, the render with its
-//! `alpha`, drops, pauses, the deadline). On `wasm32`, `web::start` (built for that target only) is the thin glue that feeds it:
-//! a `requestAnimationFrame` loop, a `visibilitychange` listener and, for
-//! [`Hidden::KeepTicking`], a dedicated Worker's `setInterval`.
+//! `alpha`, drops, pauses, the deadline). On `wasm32`, `web::start` (built for that target
+//! only) is the thin glue that feeds it: on the web the frames are `requestAnimationFrame`'s,
+//! with a `visibilitychange` listener and, while a page is hidden under
+//! [`Hidden::KeepTicking`], a dedicated Worker's `setInterval`. `start` gives back a
+//! `WebHandle` the game keeps (and its handler gets) to pause, change the time scale, add
+//! clocks, refuse a tick, switch the hidden rule or stop the loop: the control the
+//! [`Runner`](crate::runner::Runner) gives a native game. A panic stops the loop once.
 //!
 //! **Time.** A frame's stamp is the `DOMHighResTimeStamp` that `requestAnimationFrame` passes
 //! (milliseconds as an `f64`, on the same axis as `performance.now()`), turned into whole
@@ -18,10 +22,21 @@
 //! stamp is mapped to the state's latest time (its start, for a new state), so the first frame,
 //! which has no previous stamp, steps by zero and draws at `alpha` 0.
 //!
-//! **Bad stamps.** A stamp that is not a finite number of milliseconds at or after 0 is refused
-//! with [`BadStamp`] and the fold does not step. A stamp earlier than the one before (devtools
-//! throttling can reorder them) is stepped as it is: the fold reports
-//! [`Event::TimeBackwards`] and keeps its time; a repeated stamp steps by zero.
+//! **One time axis.** The fold is fed only stamps of one axis: the frames' rAF stamps and,
+//! while a hidden page keeps ticking, the Worker's beats; never a listener's
+//! `performance.now()`, which runs up to a frame ahead of the next rAF stamp (the time that
+//! frame *began*). A frame at or before the latest beat steps 1 ns past it, so the first
+//! frame after a hidden stretch always renders.
+//!
+//! **Bad stamps.** A stamp that is not a finite number of milliseconds at or after 0, or so
+//! far ahead that its time does not fit in a `u64` of nanoseconds (about 1.8e13 ms, 584
+//! years), is refused with [`BadStamp`] and the fold does not step. A stamp earlier than the
+//! one before (devtools throttling can reorder them; a bogus one far ahead makes every
+//! honest one after it look early) is stepped as it is, once: the fold reports
+//! [`Event::TimeBackwards`] (by how far the page's stamps went back) and draws nothing, and
+//! the page's axis is anchored again at that stamp, so the frames after it step from there
+//! and the game goes on. A forward jump, bogus or not, is what a hidden tab's gap looks like:
+//! the max frame delta reports what it drops. A repeated stamp steps by zero.
 //!
 //! **Hidden tabs.** Browsers stop `requestAnimationFrame` in a hidden tab, so the first frame
 //! back can come minutes later. [`Hidden`] chooses what that gap means; see there.
@@ -52,10 +67,13 @@ use core::fmt;
 
 use tickfold_core::{DeltaSmoother, Event, Events, LoopState, Nanos, Timestamp};
 
+mod axis;
 #[cfg(target_arch = "wasm32")]
 mod glue;
+
+use axis::{Axis, Mapped, Source};
 #[cfg(target_arch = "wasm32")]
-pub use glue::{KEEP_TICKING_INTERVAL_MS, start};
+pub use glue::{HandleError, KEEP_TICKING_INTERVAL_MS, WebHandle, start};
 
 /// What the loop does while the page is hidden (`document.visibilityState` is `hidden`).
 ///
@@ -66,10 +84,11 @@ pub use glue::{KEEP_TICKING_INTERVAL_MS, start};
 pub enum Hidden {
     /// Pause virtual time while the page is hidden, with the loop's own pause control
     /// ([`VirtualTimeMut::pause`](tickfold_core::VirtualTimeMut::pause)) from the latest
-    /// frame, and resumed at the moment the page shows again, so the hidden stretch never
-    /// counts. The fold reports [`Event::Paused`] and then
-    /// [`Event::Resumed`]. A pause of your own (a menu) is left alone: the page showing again
-    /// does not resume it.
+    /// frame, and resumed at the first frame after the page shows again, so the hidden
+    /// stretch never counts. [`Event::Paused`] reaches your code when the page hides (mute the
+    /// sound, tell the other players), [`Event::Resumed`] with the first frame back, which
+    /// draws. A pause of your own (a menu) is left alone: the page showing again does not
+    /// resume it.
     ///
     /// The default: it is what the browser itself does with the page's animations and
     /// `requestAnimationFrame`, and what a Bevy game on the web does in effect (its virtual
@@ -86,10 +105,12 @@ pub enum Hidden {
     /// ten-minute gap would otherwise be run tick by tick.
     Report,
     /// Keep the clocks ticking while hidden, rendering off: `start` (wasm32) runs a dedicated
-    /// Worker whose `setInterval` posts a message every `KEEP_TICKING_INTERVAL_MS` (10 ms) (a
-    /// Worker's timers are not stopped in a hidden tab, unlike `requestAnimationFrame`; the
-    /// workaround `bevy_web_keepalive` uses), and each message steps the fold with renders
-    /// left out ([`WebLoop::timer_tick`]). For networked games, whose peers do not wait.
+    /// Worker whose `setInterval` posts a message every `KEEP_TICKING_INTERVAL_MS` (10 ms)
+    /// while the page is hidden, and only then (a Worker's timers are not stopped in a hidden
+    /// tab, unlike `requestAnimationFrame`; the workaround `bevy_web_keepalive` uses); each
+    /// message steps the fold with renders left out ([`WebLoop::timer_tick`]). While the page
+    /// is visible the frames drive the loop and the Worker is silent. For networked games,
+    /// whose peers do not wait.
     /// Measured in headless Chromium (the CI's browser test, `examples/web/test.mjs`: the
     /// 20 Hz web demo behind another tab for 3 s): 60 ticks in 3.004 s hidden, 19.97 per
     /// second, the full rate, with no frame drawn.
@@ -131,7 +152,7 @@ impl std::error::Error for WebError {}
 
 /// A page's `DOMHighResTimeStamp` (milliseconds, as `requestAnimationFrame` and
 /// `performance.now()` give it) as whole nanoseconds, rounded to the nearest; `None` when it is
-/// not finite or before 0.
+/// not finite, before 0, or too large for a `u64` of nanoseconds (about 1.8e13 ms).
 ///
 /// ```
 /// use tickfold::Nanos;
@@ -139,15 +160,20 @@ impl std::error::Error for WebError {}
 ///
 /// assert_eq!(stamp_to_nanos(16.7), Some(Nanos(16_700_000)));
 /// assert_eq!(stamp_to_nanos(f64::NAN), None);
+/// assert_eq!(stamp_to_nanos(2e13), None); // 634 years: no page is that old
 /// ```
 #[must_use]
 pub fn stamp_to_nanos(ms: f64) -> Option<Nanos> {
-    if !ms.is_finite() || ms < 0.0 {
+    /// 2^64: the first number of nanoseconds a `u64` does not hold (exact in an `f64`).
+    const TOO_FAR_NS: f64 = 18_446_744_073_709_551_616.0;
+    let ns = ms * 1e6;
+    if !ns.is_finite() || !(0.0..TOO_FAR_NS).contains(&ns) {
         return None;
     }
-    // Exact for stamps below 2^53 ns (104 days of a page); `as` saturates beyond u64.
+    // Exact for stamps below 2^53 ns (104 days of a page); `as` saturates at u64::MAX for the
+    // few stamps just under 2^64 ns that round up to it.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Some(Nanos((ms * 1e6).round() as u64))
+    Some(Nanos(ns.round() as u64))
 }
 
 /// The loop of a page: a [`LoopState<Nanos>`] stepped at the page's frame stamps, with the
@@ -156,13 +182,15 @@ pub fn stamp_to_nanos(ms: f64) -> Option<Nanos> {
 pub struct WebLoop {
     state: LoopState<Nanos>,
     events: Events<Nanos>,
+    /// The rule for the next hidden stretch.
     hidden: Hidden,
-    /// The first stamp and the loop time it maps to; `None` before the first stamp.
-    origin: Option<(Nanos, Nanos)>,
-    visible: bool,
-    /// This shell paused the loop for a hidden page (and so resumes it).
+    /// The rule in force while the page is hidden; `None` while it is visible.
+    hiding: Option<Hidden>,
+    axis: Axis,
+    /// This shell paused the loop for a hidden page (and so resumes it at the first frame
+    /// back).
     paused_by_hiding: bool,
-    /// The frame-delta smoother every stamp goes through, if smoothing is on.
+    /// The frame-delta smoother every frame stamp goes through, if smoothing is on.
     smoother: Option<DeltaSmoother>,
 }
 
@@ -174,23 +202,21 @@ impl WebLoop {
     /// [`WebError::ReportNeedsMaxFrameDelta`] for [`Hidden::Report`] on a state without a max
     /// frame delta.
     pub fn new(state: LoopState<Nanos>, hidden: Hidden) -> Result<WebLoop, WebError> {
-        if hidden == Hidden::Report && state.real_time().max_frame_delta().is_none() {
-            return Err(WebError::ReportNeedsMaxFrameDelta);
-        }
+        check_rule(&state, hidden)?;
         Ok(WebLoop {
             state,
             events: Events::new(),
             hidden,
-            origin: None,
-            visible: true,
+            hiding: None,
+            axis: Axis::default(),
             paused_by_hiding: false,
             smoother: None,
         })
     }
 
-    /// Turns frame-delta smoothing on (`Some`) or off (`None`, the default): every page stamp
-    /// (frames, visibility changes, keep-alive beats) goes through `smoother` before the fold
-    /// sees it, so frames whose `requestAnimationFrame` stamps jitter around the display's
+    /// Turns frame-delta smoothing on (`Some`) or off (`None`, the default): every frame stamp
+    /// goes through `smoother` before the fold sees it (the keep-alive beats, which are no
+    /// display frames, pass by it), so frames whose `requestAnimationFrame` stamps jitter around the display's
     /// refresh (and are coarsened to 100 µs without cross-origin isolation) step by whole
     /// refresh intervals, while the loop's time never strays from the page's by more than the
     /// smoother's [bound](DeltaSmoother::bound) and never goes backwards. A hidden tab's gap
@@ -234,8 +260,11 @@ impl WebLoop {
 
     /// One frame at the page stamp `stamp_ms` (a `requestAnimationFrame` callback's argument):
     /// steps the fold and hands every event to `on_event` in order. While the page is hidden
-    /// in [`Hidden::KeepTicking`] the render is left out. Returns the fold's deadline (the
-    /// browser paces the frames; it is for a caller that wants to know).
+    /// in [`Hidden::KeepTicking`] the render is left out. The first frame after a hidden
+    /// stretch in [`Hidden::Pause`] resumes virtual time at its stamp and renders (see
+    /// [`set_visible`](WebLoop::set_visible)). A stamp before the latest one is reported and
+    /// the page's axis moves to it (see the [module docs](self)). Returns the fold's deadline
+    /// (the browser paces the frames; it is for a caller that wants to know).
     ///
     /// # Errors
     ///
@@ -243,59 +272,70 @@ impl WebLoop {
     pub fn frame(
         &mut self,
         stamp_ms: f64,
-        on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) -> Result<Option<Nanos>, BadStamp> {
-        let now = self.loop_time(stamp_ms)?;
-        let render = self.visible || self.hidden != Hidden::KeepTicking;
-        self.step(now, render, on_event);
-        Ok(self.events.deadline().copied())
-    }
-
-    /// The page became hidden (`visible` false) or visible again at `stamp_ms`
-    /// (`performance.now()` in the `visibilitychange` handler), with what [`Hidden`] says:
-    /// [`Hidden::Pause`] pauses virtual time from the latest frame (the last picture shown;
-    /// browsers stop the frames before they tell the page, Chromium up to about 0.4 s
-    /// before), and on showing steps to `stamp_ms` (paused) and resumes; the other modes step
-    /// the fold to the moment of hiding. Telling the loop what it already knows does nothing.
-    ///
-    /// # Errors
-    ///
-    /// [`BadStamp`] when `stamp_ms` is not a time; nothing changes.
-    pub fn set_visible(
-        &mut self,
-        visible: bool,
-        stamp_ms: f64,
-        on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
-    ) -> Result<(), BadStamp> {
-        let now = self.loop_time(stamp_ms)?;
-        if visible == self.visible {
-            return Ok(());
-        }
-        if !visible {
-            if self.hidden == Hidden::Pause {
-                // Paused from the latest frame, the last picture the player saw: the browser
-                // stops the frames first and tells the page later (Chromium: up to ~0.4 s).
-                if !self.state.virtual_time().is_paused() {
-                    self.state.virtual_time_mut().pause();
-                    self.paused_by_hiding = true;
-                }
-            } else {
-                // Account for the time up to the moment of hiding (no render: nobody sees it).
-                self.step(now, false, on_event);
+        let render = self.hiding != Some(Hidden::KeepTicking);
+        let Some(now) = self.stamp(stamp_ms, Source::Frame, render, &mut on_event)? else {
+            return Ok(self.events.deadline().copied());
+        };
+        if self.paused_by_hiding && self.hiding.is_none() {
+            // The first frame back: paused up to 1 ns before it (the hidden stretch never
+            // counts), then resumed, and the frame itself steps 1 ns, so it renders and
+            // reports `Resumed`.
+            let before = Nanos(now.0.saturating_sub(1));
+            if before > self.latest_time() {
+                self.step(before, false, &mut on_event);
             }
-        } else if self.paused_by_hiding {
-            // Up to the moment of showing, paused: reports `Paused`, counts no virtual time.
-            self.step(now, false, on_event);
             self.state.virtual_time_mut().resume();
             self.paused_by_hiding = false;
         }
-        self.visible = visible;
-        Ok(())
+        self.step(now, render, &mut on_event);
+        Ok(self.events.deadline().copied())
     }
 
-    /// A beat of the keep-alive timer at `stamp_ms`: steps the fold, renders left out, only
-    /// while the page is hidden in [`Hidden::KeepTicking`] (otherwise the frames drive the
-    /// loop, and this does nothing). Whether it stepped.
+    /// The page became hidden (`visible` false) or visible again (the `visibilitychange`
+    /// event), with what [`Hidden`] says. Takes no stamp: the listener's `performance.now()`
+    /// is often later than the next frame's `requestAnimationFrame` stamp (by up to a frame,
+    /// measured in Chromium), and feeding both would make that frame a
+    /// [`Event::TimeBackwards`] that draws nothing.
+    ///
+    /// On hiding, [`Hidden::Pause`] pauses virtual time from the latest frame (the last
+    /// picture shown; browsers stop the frames before they tell the page, Chromium up to about
+    /// 0.4 s before) and steps the fold there at once, so [`Event::Paused`] reaches `on_event`
+    /// when the page hides (to mute the sound, tell the other players); the first frame after
+    /// the page shows again resumes it ([`frame`](WebLoop::frame)). The other modes step
+    /// nothing here: [`Hidden::Report`]'s first frame back sees the gap, and
+    /// [`Hidden::KeepTicking`]'s beats ([`timer_tick`](WebLoop::timer_tick)) run only while
+    /// hidden. Telling the loop what it already knows does nothing.
+    pub fn set_visible(
+        &mut self,
+        visible: bool,
+        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+    ) {
+        if visible == self.is_visible() {
+            return;
+        }
+        if visible {
+            self.hiding = None;
+            return;
+        }
+        self.hiding = Some(self.hidden);
+        if self.hidden == Hidden::Pause && !self.state.virtual_time().is_paused() {
+            self.state.virtual_time_mut().pause();
+            self.paused_by_hiding = true;
+            if self.axis.started() {
+                let now = self.latest_time();
+                self.step(now, false, &mut on_event);
+            }
+        }
+    }
+
+    /// A beat of the keep-alive timer at `stamp_ms` (`performance.now()` when the Worker's
+    /// message is handled): steps the fold, renders left out, only while the page is hidden in
+    /// [`Hidden::KeepTicking`] ([`keeps_ticking`](WebLoop::keeps_ticking); otherwise the
+    /// frames drive the loop, and this does nothing). Whether it stepped. The frame after a
+    /// beat never steps back to before it: a frame stamped at or before the latest beat steps
+    /// 1 ns past it, so it renders.
     ///
     /// # Errors
     ///
@@ -303,14 +343,25 @@ impl WebLoop {
     pub fn timer_tick(
         &mut self,
         stamp_ms: f64,
-        on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) -> Result<bool, BadStamp> {
-        let now = self.loop_time(stamp_ms)?;
-        if self.visible || self.hidden != Hidden::KeepTicking {
+        if !self.keeps_ticking() {
+            if stamp_to_nanos(stamp_ms).is_none() {
+                return Err(BadStamp(stamp_ms));
+            }
             return Ok(false);
         }
-        self.step(now, false, on_event);
+        if let Some(now) = self.stamp(stamp_ms, Source::Beat, false, &mut on_event)? {
+            self.step(now, false, &mut on_event);
+        }
         Ok(true)
+    }
+
+    /// Whether the keep-alive beats are wanted now: the page is hidden under
+    /// [`Hidden::KeepTicking`]. `start` (wasm32) runs its Worker's timer only then.
+    #[must_use]
+    pub fn keeps_ticking(&self) -> bool {
+        self.hiding == Some(Hidden::KeepTicking)
     }
 
     /// The rule for hidden tabs.
@@ -319,10 +370,23 @@ impl WebLoop {
         self.hidden
     }
 
+    /// Changes the rule for hidden tabs (a setting in the game's menu). It applies from the
+    /// next time the page hides; a hidden stretch under way keeps the rule it began with.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::ReportNeedsMaxFrameDelta`] for [`Hidden::Report`] on a state without a max
+    /// frame delta; the rule is unchanged.
+    pub fn set_hidden(&mut self, hidden: Hidden) -> Result<(), WebError> {
+        check_rule(&self.state, hidden)?;
+        self.hidden = hidden;
+        Ok(())
+    }
+
     /// Whether the page is visible, as the loop was last told.
     #[must_use]
     pub fn is_visible(&self) -> bool {
-        self.visible
+        self.hiding.is_none()
     }
 
     /// The loop state.
@@ -331,7 +395,7 @@ impl WebLoop {
         &self.state
     }
 
-    /// The loop state, to pause, change the scale or add clocks between frames.
+    /// The loop state, to pause, change the scale, add clocks or refuse a tick between frames.
     pub fn state_mut(&mut self) -> &mut LoopState<Nanos> {
         &mut self.state
     }
@@ -348,27 +412,46 @@ impl WebLoop {
         self.state
     }
 
-    /// The loop time of a page stamp: the first stamp maps to the state's latest time, later
-    /// ones by their distance from it (an earlier one saturates at 0; the fold reports it as
-    /// going backwards either way).
-    fn loop_time(&mut self, stamp_ms: f64) -> Result<Nanos, BadStamp> {
-        let stamp = stamp_to_nanos(stamp_ms).ok_or(BadStamp(stamp_ms))?;
-        let (first, at) = *self.origin.get_or_insert_with(|| {
-            let real = self.state.real_time();
-            (stamp, real.start().add_nanos(real.elapsed().0))
-        });
-        let raw = match stamp.nanos_since(first) {
-            Some(after) => at.add_nanos(after),
-            None => Nanos(at.0.saturating_sub(first.0 - stamp.0)),
-        };
-        Ok(self.smoother.as_mut().map_or(raw, |s| s.smooth(raw)))
+    /// The loop's latest time: where the fold stands.
+    fn latest_time(&self) -> Nanos {
+        let real = self.state.real_time();
+        real.start().add_nanos(real.elapsed().0)
     }
 
+    /// The loop time to step to for a page stamp, smoothed if smoothing is on; `None` when the
+    /// stamp went back, which is stepped here (the fold reports it, at the distance the page's
+    /// stamps went back) and moves the axis.
+    fn stamp(
+        &mut self,
+        stamp_ms: f64,
+        source: Source,
+        render: bool,
+        on_event: &mut dyn FnMut(&Event<Nanos>, &LoopState<Nanos>),
+    ) -> Result<Option<Nanos>, BadStamp> {
+        let latest = self.latest_time();
+        match self.axis.map(stamp_ms, source, latest)? {
+            // Only display frames are smoothed: a beat is no frame, and the smoother would
+            // snap beats to a 10 ms grid and could then hold the first frame back (no render).
+            Mapped::At(raw) => Ok(Some(match (&mut self.smoother, source) {
+                (Some(smoother), Source::Frame) => smoother.smooth(raw),
+                _ => raw,
+            })),
+            Mapped::Back(by) => {
+                // At the loop's start (time 0) the fold cannot go further back: it then sees a
+                // repeated time, and the axis has moved all the same.
+                self.step(Nanos(latest.0.saturating_sub(by.0)), render, on_event);
+                Ok(None)
+            }
+        }
+    }
+
+    /// One step of the fold to `now`, its events handed to `on_event` (one body for every
+    /// caller: a `dyn` handler keeps the fold's code once in a `.wasm`).
     fn step(
         &mut self,
         now: Nanos,
         render: bool,
-        mut on_event: impl FnMut(&Event<Nanos>, &LoopState<Nanos>),
+        on_event: &mut dyn FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) {
         self.state.advance_into(now, &mut self.events);
         // Each update's handler reads the state as of its tick (`LoopState::hand_on`, as the
@@ -380,6 +463,14 @@ impl WebLoop {
         });
         debug_assert!(handed.is_ok(), "the events of the step just taken");
     }
+}
+
+/// Refuses [`Hidden::Report`] on a state with no max frame delta.
+fn check_rule(state: &LoopState<Nanos>, hidden: Hidden) -> Result<(), WebError> {
+    if hidden == Hidden::Report && state.real_time().max_frame_delta().is_none() {
+        return Err(WebError::ReportNeedsMaxFrameDelta);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -17,10 +17,16 @@
 //!
 //! The loop runs as a `LoopState<Nanos>`: each stamp (milliseconds as an `f64`) becomes whole
 //! nanoseconds (`stamp_to_nanos`), and the first stamp is the
-//! state's latest time, so the first frame steps by zero. A stamp that is not a time is refused
-//! with `BadStamp`; one that goes back is reported by the fold
-//! ([`Event::TimeBackwards`](crate::Event::TimeBackwards)); a repeated one steps by zero. The
-//! logic is plain Rust, so it is tested on the host, here on a fake 144 Hz display:
+//! state's latest time, so the first frame steps by zero. On the web the frames are
+//! `requestAnimationFrame`'s, and so is the time axis: the shell feeds the fold the frames'
+//! stamps (and, while a hidden page keeps ticking, the Worker's beats, never ahead of the next
+//! frame), never a listener's `performance.now()`, which can run up to a frame ahead of the
+//! next frame's stamp. A stamp that is not a time, or too far for a `u64` of nanoseconds, is
+//! refused with `BadStamp`; one that goes back is reported once by the fold
+//! ([`Event::TimeBackwards`](crate::Event::TimeBackwards)) and the page's axis is anchored
+//! again there, so one bogus stamp an hour ahead costs one frame, not an hour of frozen frames;
+//! a repeated one steps by zero. The logic is plain Rust, so it is tested on the host, here on
+//! a fake 144 Hz display:
 //!
 //! ```
 //! # #[cfg(feature = "web")]
@@ -53,9 +59,9 @@
 //!
 //! | mode | while hidden | reported as |
 //! |---|---|---|
-//! | `Pause` (default) | virtual time paused from the latest frame to the moment the page shows | `Event::Paused`, `Event::Resumed` |
+//! | `Pause` (default) | virtual time paused from the latest frame to the first frame back | `Event::Paused` when the page hides, `Event::Resumed` with the first frame back |
 //! | `Report` | virtual time runs; the first frame back is one long frame | `Event::DiscardedTime`: the ticks beyond the max frame delta, exactly |
-//! | `KeepTicking` | a Worker's `setInterval` (not stopped in hidden tabs) steps the fold every 10 ms, renders off | ordinary `Event::Update`s |
+//! | `KeepTicking` | a Worker's `setInterval` (not stopped in hidden tabs) steps the fold every 10 ms, renders off; the Worker beats only while the page is hidden | ordinary `Event::Update`s |
 //!
 //! `Pause` is the default because it is what the browser does with the page's own animations
 //! and what a Bevy game does in effect (its 250 ms max delta throws the hidden time away),
@@ -71,15 +77,18 @@
 //! let state = LoopState::new(LoopConfig::new(Period::from_hz(20)?), Nanos(0))?;
 //! let mut web = WebLoop::new(state, Hidden::Pause)?;
 //! let mut seen = Vec::new();
-//! let mut see = |event: &Event<Nanos>, _: &LoopState<Nanos>| seen.push(*event);
-//! web.frame(0.0, &mut see)?;
-//! web.frame(1_000.0, &mut see)?;
-//! web.set_visible(false, 1_005.0, &mut see)?; // `visibilitychange`: hidden
-//! web.set_visible(true, 601_000.0, &mut see)?; // ten minutes later
-//! web.frame(601_050.0, &mut see)?;
-//! assert!(seen.contains(&Event::Paused) && seen.contains(&Event::Resumed));
-//! // Only the visible 1 s and 50 ms count.
-//! assert_eq!(web.state().virtual_time().elapsed(), Nanos::from_millis(1_050));
+//! web.frame(0.0, |_, _| {})?;
+//! web.frame(1_000.0, |_, _| {})?;
+//! web.set_visible(false, |event, _| seen.push(*event)); // `visibilitychange`: hidden
+//! assert_eq!(seen, [Event::Paused]); // now, to mute the sound
+//! web.set_visible(true, |_, _| {}); // ten minutes later
+//! seen.clear();
+//! web.frame(601_000.0, |event, _| seen.push(*event))?; // the first frame back
+//! assert!(seen.contains(&Event::Resumed)); // resumes, and draws:
+//! assert!(seen.iter().any(|event| matches!(event, Event::Render(_))));
+//! web.frame(601_050.0, |_, _| {})?;
+//! // Only the visible 1 s and 50 ms count (and the 1 ns the first frame back steps).
+//! assert_eq!(web.state().virtual_time().elapsed(), Nanos(1_050_000_001));
 //! # Ok(())
 //! # }
 //! # #[cfg(not(feature = "web"))]
@@ -99,23 +108,41 @@
 //! default) of the page's and never goes back, and a hidden tab's gap passes through whole.
 //! The figures are in `BENCHMARKS.md` ("60 Hz web stamps").
 //!
+//! # Controlling the loop after `start`
+//!
+//! `start` takes the `WebLoop` and gives back a `WebHandle` (wasm32), the web's form of what the
+//! runner gives a native game: keep a clone in your input handlers, and the event handler gets
+//! one with every event (its third argument). `handle.with(|web| ...)` reaches the `WebLoop`
+//! between frames (pause for a menu, `set_scale`, `add_clock`, `set_hidden`, save the state);
+//! from inside the handler, `handle.after_step(|web| ...)` does the same right after the step's
+//! last event (refuse a tick for rollback); `handle.exit()` stops the loop, as the runner's
+//! `Control::exit` does. A panic stops the loop once: the console shows the panic's message and
+//! nothing after it. The web demo's keys use the handle (below).
+//!
 //! # The web demo
 //!
 //! `examples/web/` is the balls demo in a `<canvas>`: the world of `examples/balls`
 //! at 20 Hz, drawn at the display's rate between ticks with the fold's `alpha`, with a line of
 //! counters (ticks, frames, drops, alpha, pauses). `?hidden=report` or `?hidden=keep` picks the
 //! other rules; `?panic_at=N` makes the update panic at tick `N` (the panic hook writes it to
-//! the console and the page says it stopped).
+//! the console and the page says it stopped); `?refuse_at=N` refuses tick `N` once from the
+//! handler; `?hz=60` sets the tick rate. Keys drive the handle: `p` pause, `f` double speed,
+//! `a` add a 5 Hz clock, `k` keep ticking when hidden, `x` stop.
 //!
 //! ```sh
 //! bash examples/web/build.sh                        # needs the wasm target and wasm-bindgen-cli
 //! python3 -m http.server -d examples/web/www 8000   # then open http://localhost:8000/
 //! ```
 //!
-//! The release `.wasm` is 179,732 bytes (not run through `wasm-opt`). CI (`.ci/web`) builds the
+//! `build.sh` prints the size of the release `.wasm` it built (not run through `wasm-opt`), and
+//! CI's log shows it for each commit. CI (`.ci/web`) builds the
 //! facade for `wasm32-unknown-unknown`, builds the demo, and `examples/web/test.mjs` opens it in
-//! the system's headless Chromium with `puppeteer-core`: 20 ticks a second within 1 % over 8 s,
-//! every alpha in [0, 1], no console error; each hidden rule checked from the counters after
-//! 3 s behind another tab (no tick and one `Paused`/`Resumed` pair; ticks run plus dropped equal
-//! the ticks due; the Worker's ticks at the full rate with no frame drawn); a resize; a panic
-//! that reaches the console.
+//! the system's headless Chromium with `puppeteer-core`, with a probe in the page that sees
+//! every `requestAnimationFrame` callback and every Worker message: 20 ticks a second within
+//! 1 % over 8 s, every alpha in [0, 1], no console error; each hidden rule checked from the
+//! counters after 3 s behind another tab (one `Paused` while hidden, then `Resumed`; ticks run
+//! plus dropped equal the ticks due; the Worker's ticks at the full rate with no frame drawn,
+//! and no Worker message while visible); the first frame after each of 8 real tab switches per
+//! rule draws and is no `TimeBackwards`; a panic (also one while hidden under `KeepTicking`) is
+//! one message and nothing after it; a stamp an hour ahead costs one frame; the handle (a tick
+//! refused, pause, time scale, a clock added, the hidden rule switched, exit); a resize.

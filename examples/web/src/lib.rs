@@ -6,7 +6,10 @@
 //!
 //! The page's query string chooses the rule for hidden tabs (`?hidden=pause`, the default,
 //! `report` or `keep`) and can make the game's update panic at a given tick (`?panic_at=40`),
-//! to show that a panic reaches the console.
+//! to show that a panic reaches the console once. `?hz=60` sets the tick rate, `?smooth=on` or
+//! `off` frame-delta smoothing, `?refuse_at=10` refuses that tick once from the handler. Keys
+//! drive the loop through its handle after `start`: `p` pause, `f` double speed, `a` add a
+//! 5 Hz clock, `k` keep ticking in hidden tabs, `x` stop.
 //!
 //! Built for `wasm32-unknown-unknown` only (`bash examples/web/build.sh`); elsewhere empty.
 #![forbid(unsafe_code)]

@@ -1,13 +1,18 @@
 //! The page: canvas, counters, the loop.
 
-use tickfold::web::{Hidden, WebLoop};
-use tickfold::{Event, LoopConfig, LoopState, Nanos, Period};
+use std::cell::Cell;
+use std::rc::Rc;
+use tickfold::web::{Hidden, WebHandle, WebLoop};
+use tickfold::{
+    ClockConfig, DeltaSmoother, Event, LoopConfig, LoopState, Nanos, Period, TimeScale,
+};
+
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, KeyboardEvent};
 
 use tickfold_balls::{self as balls, Ball, H, W};
 
-/// The tick rate.
+/// The tick rate, unless the query gives one (`?hz=60`).
 const TICK_HZ: u64 = 20;
 /// How many balls.
 const BALLS: usize = 300;
@@ -26,6 +31,13 @@ struct Counters {
     backwards: u64,
     /// Ticks run while the page was hidden (the keep-alive timer's).
     hidden_ticks: u64,
+    /// Updates of the "ai" clock (added with the `a` key).
+    ai_ticks: u64,
+    /// Ticks the handler refused (`?refuse_at`).
+    refused: u64,
+    /// What `WebHandle::with` said from inside the handler (it must refuse: the loop is in a
+    /// step).
+    with_in_step: String,
 }
 
 struct Game {
@@ -36,15 +48,35 @@ struct Game {
     line: Element,
     counters: Counters,
     panic_at: Option<u64>,
+    /// Refuse the main clock's tick of this number once, from the handler (`?refuse_at`), as a
+    /// rollback session that was not ready would.
+    refuse_at: Option<u64>,
 }
 
 impl Game {
-    fn on_event(&mut self, event: &Event<Nanos>, state: &LoopState<Nanos>) {
+    fn on_event(&mut self, event: &Event<Nanos>, state: &LoopState<Nanos>, handle: &WebHandle) {
         let c = &mut self.counters;
         match event {
             Event::Update(tick) => {
                 if self.panic_at == Some(c.ticks) {
                     panic!("the game's update panicked at tick {} (?panic_at)", c.ticks);
+                }
+                if state.clock("ai").is_ok_and(|ai| ai.id() == tick.clock) {
+                    c.ai_ticks += 1;
+                } else if self.refuse_at == Some(tick.index) {
+                    // Not ready for this tick: refused right after the step, it runs again.
+                    self.refuse_at = None;
+                    c.refused += 1;
+                    c.with_in_step = format!("{:?}", handle.with(|_| ()));
+                    let (clock, index) = (tick.clock, tick.index);
+                    let asked = handle.after_step(move |web| {
+                        if let Err(e) = web.state_mut().refuse(clock, index) {
+                            web_sys::console::error_1(&format!("refuse: {e}").into());
+                        }
+                    });
+                    if let Err(e) = asked {
+                        web_sys::console::error_1(&e.to_string().into());
+                    }
                 }
                 self.prev.copy_from_slice(&self.cur);
                 balls::update(&mut self.cur, tick.dt_secs() as f32);
@@ -54,7 +86,7 @@ impl Game {
                     .is_some_and(|d| d.hidden())
                 {
                     c.hidden_ticks += 1;
-                    self.show(state); // no render while hidden: keep the counters current
+                    self.show(state, handle); // no render while hidden: keep the counters current
                 }
             }
             Event::Render(r) => {
@@ -66,7 +98,7 @@ impl Game {
                 c.alpha_min = c.alpha_min.min(r.alpha);
                 c.alpha_max = c.alpha_max.max(r.alpha);
                 self.draw(r.alpha as f32);
-                self.show(state);
+                self.show(state, handle);
             }
             Event::DiscardedTime { ticks, .. } | Event::DroppedTicks { count: ticks, .. } => {
                 c.drops += ticks;
@@ -77,7 +109,7 @@ impl Game {
             _ => {}
         }
         if !matches!(event, Event::Render(_) | Event::Update(_)) {
-            self.show(state);
+            self.show(state, handle);
         }
     }
 
@@ -104,8 +136,9 @@ impl Game {
     }
 
     /// Writes the counters line (text and `data-*` attributes for the test).
-    fn show(&self, state: &LoopState<Nanos>) {
+    fn show(&self, state: &LoopState<Nanos>, handle: &WebHandle) {
         let c = &self.counters;
+        let main = state.clock("main").map(|clock| clock.stats()).ok();
         let real_ms = state.real_time().elapsed().0 as f64 / 1e6;
         self.line.set_text_content(Some(&format!(
             "ticks {} · frames {} · drops {} · alpha {:.2} · paused {} · resumed {}",
@@ -121,6 +154,18 @@ impl Game {
             ("data-resumed", c.resumed.to_string()),
             ("data-backwards", c.backwards.to_string()),
             ("data-hidden-ticks", c.hidden_ticks.to_string()),
+            ("data-ai-ticks", c.ai_ticks.to_string()),
+            ("data-refused", c.refused.to_string()),
+            ("data-with-in-step", c.with_in_step.clone()),
+            (
+                "data-ticks-run",
+                main.as_ref().map_or(0, |m| m.ticks_run).to_string(),
+            ),
+            (
+                "data-ticks-refused",
+                main.as_ref().map_or(0, |m| m.ticks_refused).to_string(),
+            ),
+            ("data-running", handle.is_running().to_string()),
             ("data-real-ms", real_ms.to_string()),
             (
                 "data-virtual-ms",
@@ -162,6 +207,11 @@ fn main() -> Result<(), JsValue> {
         Some(other) => return Err(format!("?hidden={other}: pause, report or keep").into()),
     };
     let panic_at = query.get("panic_at").and_then(|n| n.parse().ok());
+    let refuse_at = query.get("refuse_at").and_then(|n| n.parse().ok());
+    let hz = query
+        .get("hz")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(TICK_HZ);
     let canvas: HtmlCanvasElement = document
         .get_element_by_id("balls")
         .ok_or("no #balls canvas")?
@@ -174,6 +224,7 @@ fn main() -> Result<(), JsValue> {
         .get_element_by_id("counters")
         .ok_or("no #counters")?;
     line.set_attribute("data-hidden-mode", &format!("{hidden:?}"))?;
+    line.set_attribute("data-tick-hz", &hz.to_string())?;
     // The runner's clock works in the browser too (it read `std::time::Instant` and panicked).
     let runner_clock = tickfold::runner::RealNanos::new();
     line.set_attribute("data-runner-clock", &runner_clock.now().0.to_string())?;
@@ -184,12 +235,77 @@ fn main() -> Result<(), JsValue> {
         cur: start,
         canvas,
         ctx,
-        line,
+        line: line.clone(),
         counters: Counters::default(),
         panic_at,
+        refuse_at,
     };
-    let period = Period::from_hz(TICK_HZ).map_err(|e| e.to_string())?;
+    let period = Period::from_hz(hz).map_err(|e| e.to_string())?;
     let state = LoopState::new(LoopConfig::new(period), Nanos(0)).map_err(|e| e.to_string())?;
-    let web = WebLoop::new(state, hidden).map_err(|e| e.to_string())?;
-    tickfold::web::start(web, move |event, state| game.on_event(event, state))
+    let mut web = WebLoop::new(state, hidden).map_err(|e| e.to_string())?;
+    // `?smooth=on` or `off` sets frame-delta smoothing; without it the shell's default holds.
+    if let Some(smooth) = query.get("smooth") {
+        web = web.with_smoothing((smooth == "on").then(DeltaSmoother::new));
+    }
+    let handle = tickfold::web::start(web, move |event, state, handle| {
+        game.on_event(event, state, handle);
+    })?;
+    keys(&window, handle, line)
+}
+
+/// The game's keys, through the loop's handle: `p` pauses or resumes (a menu), `f` runs the
+/// game at twice the speed, `a` adds a 5 Hz "ai" clock, `k` keeps ticking in hidden tabs from
+/// now on, `x` stops the loop.
+fn keys(window: &web_sys::Window, handle: WebHandle, line: Element) -> Result<(), JsValue> {
+    let on_key = Closure::<dyn FnMut(KeyboardEvent)>::new(move |key: KeyboardEvent| {
+        let done = match key.key().as_str() {
+            "p" => handle.with(|web| {
+                let paused = web.state().virtual_time().is_paused();
+                web.state_mut().virtual_time_mut().set_paused(!paused);
+                Ok(())
+            }),
+            "f" => handle.with(|web| {
+                let twice = TimeScale::ratio(2, 1).map_err(|e| e.to_string())?;
+                web.state_mut().virtual_time_mut().set_scale(twice);
+                Ok(())
+            }),
+            "a" => handle.with(|web| {
+                let ai = ClockConfig::new("ai", Period::from_hz(5).map_err(|e| e.to_string())?);
+                web.state_mut()
+                    .add_clock(ai, None)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }),
+            "k" => handle.with(|web| {
+                web.set_hidden(Hidden::KeepTicking)
+                    .map_err(|e| e.to_string())
+            }),
+            "n" => {
+                // A `with` inside a `with` is refused; `after_step` inside one runs when it ends.
+                let (inner, ran) = (handle.clone(), Rc::new(Cell::new(false)));
+                let flag = Rc::clone(&ran);
+                let nested = handle.with(|_| {
+                    let asked = inner.after_step(move |_| flag.set(true));
+                    (inner.with(|_| ()), asked, ran.get())
+                });
+                let _ = line.set_attribute("data-nested", &format!("{nested:?} {}", ran.get()));
+                Ok(Ok(()))
+            }
+            "x" => {
+                handle.exit();
+                let _ = line.set_attribute("data-running", &handle.is_running().to_string());
+                Ok(Ok(()))
+            }
+            _ => Ok(Ok(())),
+        };
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => web_sys::console::error_1(&e.into()),
+            Err(e) => web_sys::console::error_1(&e.to_string().into()),
+        }
+    });
+    window.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref())?;
+    // The keys work as long as the page lives.
+    on_key.forget();
+    Ok(())
 }
