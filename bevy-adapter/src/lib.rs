@@ -236,6 +236,8 @@
 //! `bevy_transform_interpolation` (and avian's `PhysicsInterpolationPlugin`, built on it) also
 //! runs unchanged on the main clock, since it reads `Time<Fixed>`.
 
+mod buffers;
+mod clock_schedule;
 mod input;
 mod messages;
 mod plugin;
@@ -249,12 +251,13 @@ mod testing;
 mod transform;
 mod writes;
 
+pub use clock_schedule::ClockSystems;
 pub use input::{TickInputApp, TickInputs};
 pub use messages::{
     ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
 };
-pub use plugin::{ClockSystems, TickfoldPlugin, VirtualTime};
-pub use resource::{CurrentTick, Tickfold};
+pub use plugin::{TickfoldPlugin, VirtualTime};
+pub use resource::{CurrentTick, RemoveError, Tickfold};
 pub use run::run_tickfold_clocks;
 #[cfg(feature = "serde")]
 pub use save::{ComponentSet, LoadError, Saved, SavedRow, WorldSave, load_world, save_world};

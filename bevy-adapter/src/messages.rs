@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
-use bevy_ecs::message::Message;
+use bevy_ecs::message::{Message, MessageWriter};
+use bevy_ecs::system::Res;
+use bevy_time::{Real, Time, Virtual};
 use tickfold_core::{ClockId, DropReason, Event, Nanos};
 
 /// Ticks `first .. first + count` of a clock will never run: a control dropped them
@@ -90,4 +92,39 @@ pub struct VirtualTimeClamped {
     pub max_delta: core::time::Duration,
     /// The virtual time lost.
     pub lost: core::time::Duration,
+}
+
+/// Bevy's `Time<Virtual>` clamps a frame longer than its `max_delta` and loses the rest with
+/// only a `debug!` line: the same time, exactly, as a [`VirtualTimeClamped`] message. Runs in
+/// `First` right after Bevy's `TimeSystems`, so the max delta and relative speed are those
+/// the clamp used, whatever a later system of the frame sets.
+pub(crate) fn report_clamp(
+    virt: Res<Time<Virtual>>,
+    real: Res<Time<Real>>,
+    mut clamped: MessageWriter<VirtualTimeClamped>,
+) {
+    let max = virt.max_delta();
+    // A clamped frame's delta is the max delta: any other frame is not looked at further.
+    if virt.delta() != max {
+        return;
+    }
+    let raw = real.delta();
+    // `Time<Virtual>::advance_with_raw_delta`'s own rule, which Bevy does not expose.
+    let speed = if virt.is_paused() {
+        0.0
+    } else {
+        virt.relative_speed_f64()
+    };
+    let scaled = if speed == 1.0 {
+        raw
+    } else {
+        raw.mul_f64(speed)
+    };
+    if scaled > max {
+        clamped.write(VirtualTimeClamped {
+            real_delta: raw,
+            max_delta: max,
+            lost: scaled - max,
+        });
+    }
 }
