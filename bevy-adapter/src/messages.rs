@@ -2,8 +2,10 @@
 //!
 //! Each is written in the frame whose step reported it, in the fold's order, before (drops,
 //! discarded time, controls) or after (deferrals, the end of time) the schedule runs of that
-//! frame, so a clock's own systems see the drops that precede their ticks. Read them with a
-//! `MessageReader` in the clock schedules or in `Update`.
+//! frame, so a clock's own systems see the drops that precede their ticks;
+//! [`VirtualTimeClamped`] is written earlier, in `First`. Read them with a `MessageReader` in
+//! the clock schedules or in `Update`: every clock's readers see every message (the plugin
+//! lets Bevy update its message buffers only once every clock has run since the last update).
 
 use std::sync::Arc;
 
@@ -81,7 +83,9 @@ pub struct LoopNotice(pub Event<Nanos>);
 /// Bevy's `Time<Virtual>` clamped this frame's delta to its `max_delta` (250 ms by default):
 /// virtual time, and so every tickfold clock, lost `lost` for good, which Bevy itself reports
 /// with only a `debug!` line. `lost` is exact: `real_delta` scaled by the relative speed, less
-/// `max_delta`. Written by the default [`VirtualTime::Bevy`](crate::VirtualTime::Bevy); with
+/// `max_delta`. Written in `First`, right after Bevy's time update clamped the frame (with
+/// the max delta and speed it used, whatever a later system of the frame sets), by the
+/// default [`VirtualTime::Bevy`](crate::VirtualTime::Bevy); with
 /// [`VirtualTime::KeepReal`](crate::VirtualTime::KeepReal) nothing is clamped and the ticks
 /// dropped instead come as [`TimeDiscarded`].
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]

@@ -301,7 +301,9 @@ impl Tickfold {
 
     /// The loop, for any control of [`LoopState`]. A clock added here, rather than with
     /// [`add_clock`](Self::add_clock), has no schedule: its ticks are counted and set
-    /// [`CurrentTick`] but run nothing.
+    /// [`CurrentTick`] but run nothing. Remove clocks with [`remove_clock`](Self::remove_clock),
+    /// which refuses the main clock: removed here, `FixedMain` would stop and `Time<Fixed>`
+    /// would be no clock's.
     pub fn state_mut(&mut self) -> &mut LoopState {
         self.touch();
         &mut self.state

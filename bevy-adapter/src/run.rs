@@ -21,7 +21,11 @@ use crate::writes::{self, Written};
 /// the schedules are taken out of `Schedules` once for the frame), every other event becomes
 /// a message. Added by
 /// [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop` in place of Bevy's own
-/// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system.
+/// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system
+/// (the plugin's other system, which reports a clamped frame as
+/// [`VirtualTimeClamped`](crate::VirtualTimeClamped) in `First`, is not part of it). After the
+/// runs it lets Bevy update its message buffers at the next `First` only if every clock has
+/// run since the last update, so every clock's readers see every message.
 pub fn run_tickfold_clocks(world: &mut World) {
     let Some(virt) = world.get_resource::<Time<Virtual>>().copied() else {
         return;

@@ -396,3 +396,82 @@ fn a_clamped_frame_is_reported_when_the_frame_changes_the_max_delta() {
         assert_eq!(*reported, [lost], "max delta raised in Update: {late}");
     }
 }
+
+/// Every `FixedUpdate` run: (frame, elapsed, delta, timestep), and `Time<Fixed>` in `Last`.
+#[derive(Resource, Default)]
+struct FixedRuns(
+    Vec<(u64, Duration, Duration, Duration)>,
+    Vec<(u64, Duration, Duration)>,
+);
+
+fn log_fixed(frame: Res<Frame>, time: Res<Time<Fixed>>, mut runs: ResMut<FixedRuns>) {
+    runs.0
+        .push((frame.0, time.elapsed(), time.delta(), time.timestep()));
+}
+
+fn log_last(frame: Res<Frame>, time: Res<Time<Fixed>>, mut runs: ResMut<FixedRuns>) {
+    runs.1.push((frame.0, time.elapsed(), time.overstep()));
+}
+
+fn reinsert(frame: Res<Frame>, mut commands: Commands) {
+    if frame.0 == 50 {
+        commands.insert_resource(Time::<Fixed>::from_hz(30.0));
+    }
+}
+
+/// Item 5: `Time<Fixed>` inserted anew in `Update` (a 30 Hz one). Bevy's loop starts it
+/// afresh: the plugin runs the same ticks in the same frames with the same delta, timestep and
+/// overstep, but its elapsed goes on from the simulation time reached, where Bevy's restarts
+/// at 0 (a documented difference: the elapsed is the core's exact tick end).
+#[test]
+fn a_time_fixed_inserted_anew_runs_as_in_bevys_loop_its_elapsed_going_on() {
+    let run = |plugin: bool| {
+        let mut app = base_app();
+        app.init_resource::<FixedRuns>()
+            .add_systems(FixedUpdate, log_fixed)
+            .add_systems(Update, reinsert)
+            .add_systems(bevy_app::Last, log_last);
+        if plugin {
+            app.add_plugins(TickfoldPlugin::new());
+        }
+        let mut rng = Rng::new(0x43_0205);
+        frame(&mut app, 0, Duration::ZERO);
+        for n in 1..400 {
+            let ms = if rng.range(0, 29) == 0 {
+                rng.range(300, 1_000)
+            } else {
+                rng.range(1, 60)
+            };
+            frame(&mut app, n, Duration::from_millis(ms));
+        }
+        let runs = app.world_mut().remove_resource::<FixedRuns>().unwrap();
+        (runs.0, runs.1)
+    };
+    let (bevy, bevy_last) = run(false);
+    let (tickfold, tickfold_last) = run(true);
+    // The simulation time reached when the app inserted it (after frame 50's runs), from
+    // which the plugin's elapsed goes on (frame 50's `Last` sees the app's new resource in
+    // both).
+    let before = bevy.iter().rev().find(|r| r.0 <= 50).unwrap().1;
+    assert!(before > Duration::from_millis(500), "{before:?}");
+    let shifted = |frame: u64, elapsed: Duration, from: u64| {
+        if frame >= from {
+            elapsed + before
+        } else {
+            elapsed
+        }
+    };
+    let bevy: Vec<_> = bevy
+        .iter()
+        .map(|r| (r.0, shifted(r.0, r.1, 51), r.2, r.3))
+        .collect();
+    assert!(bevy.iter().filter(|r| r.0 > 50).count() > 300);
+    assert_eq!(bevy.len(), tickfold.len());
+    let first = bevy.iter().zip(&tickfold).position(|(a, b)| a != b);
+    assert_eq!(first, None, "{:?}", first.map(|i| (&bevy[i], &tickfold[i])));
+    let bevy_last: Vec<_> = bevy_last
+        .iter()
+        .map(|l| (l.0, shifted(l.0, l.1, 51), l.2))
+        .collect();
+    assert_eq!(bevy_last, tickfold_last);
+}
