@@ -24,49 +24,37 @@ use bevy_ecs::world::World;
 
 use crate::resource::Tickfold;
 
-/// Before the frame's runs: if Bevy updated the buffers since the plugin let it (the update
-/// sets `Waiting`), every clock is owed a run again.
-pub(crate) fn before_runs(world: &mut World) {
-    let Some(updated) = world
-        .get_resource::<MessageRegistry>()
-        .map(|r| r.should_update != ShouldUpdateMessages::Ready)
-    else {
-        return;
-    };
-    let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
-        return;
-    };
-    if tf.signaled && updated {
-        tf.signaled = false;
-        for c in &mut tf.clocks {
-            c.ran = false;
+impl Tickfold {
+    /// After the frame's runs: whether every clock has run since Bevy last updated its message
+    /// buffers (a clock that ended, or that the loop no longer has since a removal through
+    /// `state_mut`, never runs again and does not count). If so, the buffers update at the next
+    /// `First`, before any run, so every clock is owed a run again from now on.
+    pub(crate) fn buffers_ready(&mut self) -> bool {
+        let ready = self
+            .clocks
+            .iter()
+            .all(|c| c.ran || c.ended || self.state.clock(c.id).is_err());
+        if ready {
+            for c in &mut self.clocks {
+                c.ran = false;
+            }
         }
+        ready
     }
 }
 
-/// After the frame's runs: `Ready` when every clock ran since the last update, else `Waiting`.
-pub(crate) fn after_runs(world: &mut World) {
-    let Some(tf) = world.get_resource::<Tickfold>() else {
-        return;
-    };
-    // A clock the loop no longer has (removed through `Tickfold::state_mut`) does not count.
-    let ready = tf
-        .clocks
-        .iter()
-        .all(|c| c.ran || c.ended || tf.state.clock(c.id).is_err());
+/// Lets Bevy update its message buffers at the next `First` (`Ready`) or not (`Waiting`),
+/// overriding the main clock's own signal in `FixedPostUpdate`; an app on `Always` keeps it.
+pub(crate) fn signal(world: &mut World, ready: bool) {
     let Some(mut registry) = world.get_resource_mut::<MessageRegistry>() else {
         return;
     };
-    if registry.should_update == ShouldUpdateMessages::Always {
-        return;
-    }
-    let want = if ready {
-        ShouldUpdateMessages::Ready
-    } else {
-        ShouldUpdateMessages::Waiting
+    let want = match registry.should_update {
+        ShouldUpdateMessages::Always => return,
+        _ if ready => ShouldUpdateMessages::Ready,
+        _ => ShouldUpdateMessages::Waiting,
     };
     if registry.should_update != want {
         registry.should_update = want;
     }
-    world.resource_mut::<Tickfold>().signaled = ready;
 }

@@ -53,9 +53,6 @@ pub struct Tickfold {
     /// Some clock's schedule is not yet ordered by `ClockSystems` (see
     /// `crate::clock_schedule`).
     pub(crate) unprepared: bool,
-    /// The plugin let Bevy update its message buffers at the next `First` (see
-    /// `crate::buffers`).
-    pub(crate) signaled: bool,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -261,7 +258,6 @@ impl Tickfold {
             touched: true,
             min_tick: None,
             unprepared: false,
-            signaled: false,
         };
         for (id, &label) in ids.into_iter().zip(labels) {
             tf.join(id, label);
@@ -303,10 +299,27 @@ impl Tickfold {
     /// [`add_clock`](Self::add_clock), has no schedule: its ticks are counted and set
     /// [`CurrentTick`] but run nothing. Remove clocks with [`remove_clock`](Self::remove_clock),
     /// which refuses the main clock: removed here, `FixedMain` would stop and `Time<Fixed>`
-    /// would be no clock's.
+    /// would be no clock's, so the plugin's next frame panics.
     pub fn state_mut(&mut self) -> &mut LoopState {
         self.touch();
         &mut self.state
+    }
+
+    /// The main clock is still the loop's: [`remove_clock`](Self::remove_clock) refuses to
+    /// remove it, but [`state_mut`](Self::state_mut) hands out the loop itself. Without it
+    /// `FixedMain` would stop and every write to `Time<Fixed>` would go nowhere, silently.
+    ///
+    /// # Panics
+    ///
+    /// Once, at the frame after the main clock was removed through `state_mut`.
+    pub(crate) fn check_main_clock(&self) {
+        if let Some(main) = self.clocks.first() {
+            assert!(
+                self.state.clock(main.id).is_ok(),
+                "the main clock {:?} was removed through Tickfold::state_mut: it runs Bevy's FixedMain and is Time<Fixed>, so it stays (Tickfold::remove_clock refuses it with RemoveError::MainClock)",
+                &*main.name
+            );
+        }
     }
 
     /// The loop changes other than by stepping: see [`touched`](Self::touched).

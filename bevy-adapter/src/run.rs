@@ -30,13 +30,18 @@ pub fn run_tickfold_clocks(world: &mut World) {
     let Some(virt) = world.get_resource::<Time<Virtual>>().copied() else {
         return;
     };
-    // Clocks added since the previous frame get their schedule's order before they run.
-    prepare_clock_schedules(world);
-    crate::buffers::before_runs(world);
     let written = world.get_resource::<Time<Fixed>>().copied();
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
         return;
     };
+    if tf.touched {
+        tf.check_main_clock();
+    }
+    if tf.unprepared {
+        // Clocks added since the previous frame get their schedule's order before they run.
+        prepare_clock_schedules(world);
+        tf = world.resource_mut::<Tickfold>();
+    }
     let tf = &mut *tf;
     // What the app wrote to `Time<Fixed>` since the previous frame is the main clock's.
     if let (Some(written), Some(main)) = (written, tf.clocks.first()) {
@@ -107,6 +112,7 @@ pub fn run_tickfold_clocks(world: &mut World) {
         c.settle(now, lag);
     }
     let main = tf.clocks.first().map(|c| c.fixed);
+    let ready = tf.buffers_ready();
     if took {
         if let Some(mut current) = world.get_resource_mut::<CurrentTick>() {
             current.running = false;
@@ -116,8 +122,8 @@ pub fn run_tickfold_clocks(world: &mut World) {
         set_resource(world, main);
     }
     set_resource(world, virt.as_generic());
-    // Bevy's message buffers update once every clock has read them.
-    crate::buffers::after_runs(world);
+    // Bevy's message buffers update once every clock has run since the last update.
+    crate::buffers::signal(world, ready);
 }
 
 /// How the events of one step were run.

@@ -270,6 +270,20 @@ fn the_main_clock_cannot_be_removed_and_the_others_keep_their_schedules() {
     );
 }
 
+/// Item 2: removed through `state_mut` (which hands out the loop itself), the main clock's
+/// absence is loud at the next frame instead of stopping `FixedMain` silently.
+#[test]
+#[should_panic(expected = "the main clock \"main\" was removed through Tickfold::state_mut")]
+fn the_main_clock_removed_through_state_mut_panics_at_the_next_frame() {
+    let mut app = base_app();
+    app.add_plugins(TickfoldPlugin::new().clock(FixedAi, ClockConfig::new("ai", hz(10))));
+    frame(&mut app, 0, Duration::ZERO);
+    frame(&mut app, 1, Duration::from_millis(10));
+    let mut tf = app.world_mut().resource_mut::<Tickfold>();
+    tf.state_mut().remove_clock("main").unwrap();
+    frame(&mut app, 2, Duration::from_millis(10));
+}
+
 /// The sets each tick ran, in order: (clock, set).
 #[derive(Resource, Default)]
 struct Sets(Vec<(String, &'static str)>);
