@@ -365,6 +365,31 @@ fn a_clock_added_at_run_time_runs_its_sets_in_order_as_a_declared_one() {
     assert!(app.world().resource::<Schedules>().contains(FixedEmpty));
 }
 
+/// Items 1 and 3: a clock added at run time takes part in the message buffers as a declared
+/// one: its reader sees every `Ping` written in `Update`, once, up to its last tick (one a
+/// frame, `Ping` k in frame k, read by the first tick in a later frame).
+#[test]
+fn a_clock_added_at_run_time_reads_every_message() {
+    let mut app = ping_app();
+    app.add_plugins(TickfoldPlugin::new())
+        .add_systems(Update, (add_ai_clock, write_pings).chain())
+        .add_systems(FixedAi, reader("ai").in_set(ClockSystems::Update));
+    app.world_mut().resource_mut::<ToWrite>().now = 1;
+    frame(&mut app, 0, Duration::ZERO);
+    for n in 1..=300 {
+        frame(&mut app, n, Duration::from_millis(16));
+    }
+    let ai = reads_of(&app, "ai");
+    assert_eq!(ai.len(), 47, "ai's ticks");
+    let seen: Vec<u64> = ai.iter().flat_map(|r| r.1.iter().copied()).collect();
+    let last_run = ai.last().unwrap().0;
+    let want: Vec<u64> = (seen[0]..last_run).collect();
+    assert_eq!(
+        seen, want,
+        "every Ping up to the last tick's frame, once, in order"
+    );
+}
+
 /// The time lost in every `VirtualTimeClamped` read in `Update`.
 #[derive(Resource, Default)]
 struct Clamped(Vec<Duration>);
