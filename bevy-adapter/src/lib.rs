@@ -191,8 +191,9 @@
 //! 740 more, measured the same way with the code before and after side by side: 31,785
 //! against 31,051 at 1 update (0.96× Bevy's) and 51,936 against 51,192 at 8 (0.53×), of
 //! which about 460 are Bevy's dispatch of that one more system. What makes the plugin's
-//! frame cheaper than Bevy's is the dispatch of `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
-//! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
+//! frame cheaper than Bevy's is the dispatch of `FixedMain`: Bevy's `FixedMain` system takes
+//! `FixedMainScheduleOrder` out of the world and each of the five sub-schedules out of
+//! `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
 //! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
 //! frame's ticks run, `FixedFirst` … `FixedLast`, the extra clocks' schedules and
 //! `BeforeTick` are out of `Schedules` (a system in one of them cannot run another by label),

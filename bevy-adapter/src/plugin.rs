@@ -48,8 +48,9 @@ pub enum VirtualTime {
 /// The main clock runs Bevy's own `FixedMain` (`FixedFirst` … `FixedLast`) in place of
 /// Bevy's `run_fixed_main_schedule`, at `Time<Fixed>`'s timestep unless
 /// [`main_clock`](Self::main_clock) says otherwise, with no update cap. Each extra clock
-/// ([`clock`](Self::clock)) runs its own schedule, ordered by [`ClockSystems`](crate::ClockSystems). The main
-/// clock is the alpha clock unless [`alpha_clock`](Self::alpha_clock) says otherwise.
+/// ([`clock`](Self::clock)) runs its own schedule, ordered by
+/// [`ClockSystems`](crate::ClockSystems). The main clock is the alpha clock unless
+/// [`alpha_clock`](Self::alpha_clock) says otherwise.
 ///
 /// Add Bevy's `TimePlugin` (in `MinimalPlugins` and `DefaultPlugins`) first: the plugin
 /// replaces its fixed loop and reads `Time<Virtual>`.
