@@ -188,8 +188,8 @@
 //! against Bevy's 32,945 instructions a frame at 1 update (0.94×; 30,553 before) and 51,164
 //! against 98,347 at 8 (0.52×; 48,256 before). Keeping message buffers for every clock and
 //! checking for a clamped frame in a system of its own in `First` (see Messages) cost about
-//! 740 more, measured the same way with the code before and after side by side: 31,785
-//! against 31,051 at 1 update (0.96× Bevy's) and 51,936 against 51,192 at 8 (0.53×), of
+//! 750 more, measured the same way with the code before and after side by side: 31,793
+//! against 31,051 at 1 update (0.97× Bevy's) and 51,944 against 51,192 at 8 (0.53×), of
 //! which about 460 are Bevy's dispatch of that one more system. What makes the plugin's
 //! frame cheaper than Bevy's is the dispatch of `FixedMain`: Bevy's `FixedMain` system takes
 //! `FixedMainScheduleOrder` out of the world and each of the five sub-schedules out of

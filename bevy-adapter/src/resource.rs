@@ -53,6 +53,9 @@ pub struct Tickfold {
     /// Some clock's schedule is not yet ordered by `ClockSystems` (see
     /// `crate::clock_schedule`).
     pub(crate) unprepared: bool,
+    /// The loop was handed out by [`state_mut`](Self::state_mut) since the plugin last
+    /// checked that the main clock is still there.
+    pub(crate) lent: bool,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -258,6 +261,7 @@ impl Tickfold {
             touched: true,
             min_tick: None,
             unprepared: false,
+            lent: false,
         };
         for (id, &label) in ids.into_iter().zip(labels) {
             tf.join(id, label);
@@ -302,6 +306,7 @@ impl Tickfold {
     /// would be no clock's, so the plugin's next frame panics.
     pub fn state_mut(&mut self) -> &mut LoopState {
         self.touch();
+        self.lent = true;
         &mut self.state
     }
 
@@ -312,7 +317,8 @@ impl Tickfold {
     /// # Panics
     ///
     /// Once, at the frame after the main clock was removed through `state_mut`.
-    pub(crate) fn check_main_clock(&self) {
+    pub(crate) fn check_main_clock(&mut self) {
+        self.lent = false;
         if let Some(main) = self.clocks.first() {
             assert!(
                 self.state.clock(main.id).is_ok(),

@@ -34,7 +34,7 @@ pub fn run_tickfold_clocks(world: &mut World) {
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
         return;
     };
-    if tf.touched {
+    if tf.lent {
         tf.check_main_clock();
     }
     if tf.unprepared {
