@@ -213,4 +213,5 @@
 //!   `Transform`s interpolated, extrapolated and Hermite-blended.
 //! * `bash .ci/bevy`: the crate's format, lints, docs and tests (parity with Bevy's loop over
 //!   10,000 frames with stalls, pause and speed through `Time<Virtual>`, tick input, saves,
-//!   interpolation); `bash .ci/bevy-ecosystem`: avian2d and `bevy_transform_interpolation`.
+//!   interpolation, extra clocks against Bevy's `FixedUpdate` at their rates, messages
+//!   included); `bash .ci/bevy-ecosystem`: avian2d and `bevy_transform_interpolation`.
