@@ -68,7 +68,9 @@
 //!   [`TickfoldPlugin::main_clock`] sets its name, exact rate, cap, phase or hysteresis.
 //! * **Extra clocks** ([`TickfoldPlugin::clock`]) each run their own schedule, whose
 //!   [`ClockSystems`] sets (`First`, `PreUpdate`, `Update`, `PostUpdate`, `Last`, chained) stand
-//!   for `FixedMain`'s five sub-schedules.
+//!   for `FixedMain`'s five sub-schedules. A clock added at run time
+//!   ([`Tickfold::add_clock`]) gets the same order, and an empty schedule if the app
+//!   has none.
 //!
 //! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
 //! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
@@ -152,6 +154,12 @@
 //!   shorter timestep, an overstep grown) run after the other clocks' runs of that frame,
 //!   not interleaved with them by due time: the plugin keeps no copy of the loop for a frame
 //!   that runs each clock at most once. Bevy has one fixed clock.
+//! * **A `Time<Fixed>` inserted anew** (`insert_resource(Time::<Fixed>::from_hz(30.0))`)
+//!   is read as writes: its timestep is the main clock's new rate and its overstep (none)
+//!   moves the clock's grid, so the runs, delta, timestep and overstep stay Bevy's; its
+//!   elapsed does not restart at 0 as Bevy's does, but goes on from the simulation time
+//!   reached (elapsed is the core's exact tick end, which a save keeps).
+//!   `tests/extra_clocks.rs` checks this against Bevy's loop.
 //! * **A main clock given a cap** ([`TickfoldPlugin::main_clock`]) gets it afresh for the runs
 //!   after a write in a run. Bevy's loop has no cap.
 //!
@@ -178,9 +186,14 @@
 //! `Time<Fixed>` in runs (above), a frame that may run a clock twice or more keeps a copy of
 //! the loop: measured with callgrind over 2,000 frames (the difference of 3,000 and 1,000), 31,039
 //! against Bevy's 32,945 instructions a frame at 1 update (0.94×; 30,553 before) and 51,164
-//! against 98,347 at 8 (0.52×; 48,256 before). The difference is the dispatch of
-//! `FixedMain`: Bevy's `FixedMain` system takes `FixedMainScheduleOrder` out of the world and
-//! each of the five sub-schedules out of `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
+//! against 98,347 at 8 (0.52×; 48,256 before). Keeping message buffers for every clock and
+//! checking for a clamped frame in a system of its own in `First` (see Messages) cost about
+//! 750 more, measured the same way with the code before and after side by side: 31,793
+//! against 31,051 at 1 update (0.97× Bevy's) and 51,944 against 51,192 at 8 (0.53×), of
+//! which about 460 are Bevy's dispatch of that one more system. What makes the plugin's
+//! frame cheaper than Bevy's is the dispatch of `FixedMain`: Bevy's `FixedMain` system takes
+//! `FixedMainScheduleOrder` out of the world and each of the five sub-schedules out of
+//! `Schedules` and back on every tick; the plugin runs the same sub-schedules, in the same
 //! order, taking each out once a frame (as Bevy's loop takes `FixedMain` itself), so while the
 //! frame's ticks run, `FixedFirst` … `FixedLast`, the extra clocks' schedules and
 //! `BeforeTick` are out of `Schedules` (a system in one of them cannot run another by label),
@@ -192,6 +205,18 @@
 //! end of time are Bevy messages with exact tick numbers and counts ([`VirtualTimeClamped`],
 //! [`TicksDropped`], [`TimeDiscarded`], [`TicksDeferred`], [`ClockEnded`]); the other events
 //! of a step (rate changes, a clock that went backwards) are [`LoopNotice`]s.
+//!
+//! **Messages read in any clock's schedule.** Bevy updates its message buffers (in `First`)
+//! only after a fixed run has happened, so a slow `FixedUpdate` reader still sees every
+//! message. The plugin lets them update only once every clock has run a tick since the last
+//! update (a clock past the end of its time axis excepted): each clock's readers see every
+//! message, as a `FixedUpdate` reader at that clock's rate does, and `Update` readers see each
+//! once, as in Bevy. Messages are kept until the slowest clock's next tick, so a clock that
+//! runs rarely or starts later holds them that long, as Bevy's own loop does before a slow
+//! fixed run. An app that sets `ShouldUpdateMessages::Always` keeps it. [`VirtualTimeClamped`]
+//! is written in `First`, right after Bevy's time update, with the max delta and speed that
+//! clamped the frame (a system changing them later in the frame does not hide it).
+//! `tests/extra_clocks.rs` checks both against Bevy's loop at the same rates.
 //!
 //! # More
 //!
@@ -208,7 +233,8 @@
 //! **Controls.** Through `ResMut<Tickfold>`: [`Tickfold::clock_mut`] for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; [`Tickfold::add_clock`] and
 //! [`Tickfold::remove_clock`] at run time. They take effect at the next frame. Pause and speed
-//! are `Time<Virtual>`'s.
+//! are `Time<Virtual>`'s. The main clock cannot be removed ([`RemoveError::MainClock`]):
+//! it runs `FixedMain` and is `Time<Fixed>` between the runs.
 //!
 //! **Interpolated transforms.** With [`TransformInterpolationPlugin`], an entity marked
 //! [`TransformInterpolation`] (translation, rotation, scale, each optional) is drawn between
@@ -236,6 +262,8 @@
 //! `bevy_transform_interpolation` (and avian's `PhysicsInterpolationPlugin`, built on it) also
 //! runs unchanged on the main clock, since it reads `Time<Fixed>`.
 
+mod buffers;
+mod clock_schedule;
 mod input;
 mod messages;
 mod plugin;
@@ -249,12 +277,13 @@ mod testing;
 mod transform;
 mod writes;
 
+pub use clock_schedule::ClockSystems;
 pub use input::{TickInputApp, TickInputs};
 pub use messages::{
     ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
 };
-pub use plugin::{ClockSystems, TickfoldPlugin, VirtualTime};
-pub use resource::{CurrentTick, Tickfold};
+pub use plugin::{TickfoldPlugin, VirtualTime};
+pub use resource::{CurrentTick, RemoveError, Tickfold};
 pub use run::run_tickfold_clocks;
 #[cfg(feature = "serde")]
 pub use save::{ComponentSet, LoadError, Saved, SavedRow, WorldSave, load_world, save_world};

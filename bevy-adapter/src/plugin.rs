@@ -3,15 +3,18 @@
 use core::time::Duration;
 use std::borrow::Cow;
 
-use bevy_app::{App, FixedMain, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy_app::{App, First, FixedMain, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy_ecs::message::message_update_system;
 use bevy_ecs::schedule::{
-    InternedScheduleLabel, IntoScheduleConfigs, ScheduleCleanupPolicy, ScheduleLabel, SystemSet,
+    InternedScheduleLabel, IntoScheduleConfigs, ScheduleCleanupPolicy, ScheduleLabel,
 };
-use bevy_time::{Fixed, Real, Time, Virtual};
+use bevy_time::{Fixed, Real, Time, TimeSystems, Virtual};
 use tickfold_core::{ClockConfig, ConfigError, LoopConfig, LoopState, Nanos, Period};
 
+use crate::clock_schedule::prepare_clock_schedules;
 use crate::messages::{
     ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
+    report_clamp,
 };
 use crate::resource::Tickfold;
 use crate::run::run_tickfold_clocks;
@@ -40,31 +43,14 @@ pub enum VirtualTime {
     },
 }
 
-/// The system sets of an extra clock's schedule, in this order, as `FixedMain` runs
-/// `FixedFirst`, `FixedPreUpdate`, `FixedUpdate`, `FixedPostUpdate`, `FixedLast`: a system
-/// added with `.in_set(ClockSystems::Update)` runs after every `First` and `PreUpdate` system
-/// of the same tick. Systems outside the sets are unordered with respect to them.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClockSystems {
-    /// Like `FixedFirst`.
-    First,
-    /// Like `FixedPreUpdate`.
-    PreUpdate,
-    /// Like `FixedUpdate`.
-    Update,
-    /// Like `FixedPostUpdate`.
-    PostUpdate,
-    /// Like `FixedLast`.
-    Last,
-}
-
 /// Bevy's fixed loop, run by tickfold: see the crate docs.
 ///
 /// The main clock runs Bevy's own `FixedMain` (`FixedFirst` … `FixedLast`) in place of
 /// Bevy's `run_fixed_main_schedule`, at `Time<Fixed>`'s timestep unless
 /// [`main_clock`](Self::main_clock) says otherwise, with no update cap. Each extra clock
-/// ([`clock`](Self::clock)) runs its own schedule, ordered by [`ClockSystems`]. The main
-/// clock is the alpha clock unless [`alpha_clock`](Self::alpha_clock) says otherwise.
+/// ([`clock`](Self::clock)) runs its own schedule, ordered by
+/// [`ClockSystems`](crate::ClockSystems). The main clock is the alpha clock unless
+/// [`alpha_clock`](Self::alpha_clock) says otherwise.
 ///
 /// Add Bevy's `TimePlugin` (in `MinimalPlugins` and `DefaultPlugins`) first: the plugin
 /// replaces its fixed loop and reads `Time<Virtual>`.
@@ -174,31 +160,26 @@ impl Plugin for TickfoldPlugin {
         }
         let mut labels: Vec<InternedScheduleLabel> = vec![FixedMain.intern()];
         labels.extend(self.clocks.iter().map(|c| c.0));
-        for &label in &labels[1..] {
-            app.init_schedule(label);
-            app.configure_sets(
-                label,
-                (
-                    ClockSystems::First,
-                    ClockSystems::PreUpdate,
-                    ClockSystems::Update,
-                    ClockSystems::PostUpdate,
-                    ClockSystems::Last,
-                )
-                    .chain(),
-            );
-        }
         let tickfold = Tickfold::new(state, &labels);
         let main = tickfold.clocks[0].fixed;
         *app.world_mut().resource_mut::<Time<Fixed>>() = main;
         remove_bevys_fixed_loop(app);
-        app.insert_resource(tickfold)
-            .add_message::<TicksDropped>()
+        app.insert_resource(tickfold);
+        // The declared clocks' schedules, as a clock added at run time gets its own.
+        prepare_clock_schedules(app.world_mut());
+        app.add_message::<TicksDropped>()
             .add_message::<TimeDiscarded>()
             .add_message::<TicksDeferred>()
             .add_message::<ClockEnded>()
             .add_message::<LoopNotice>()
             .add_message::<VirtualTimeClamped>()
+            // Right after Bevy's `time_system` clamped the frame, with the max delta and speed
+            // it used (a later system of the frame may change them); after the frame's
+            // message update, so the message is the frame's own.
+            .add_systems(
+                First,
+                report_clamp.after(TimeSystems).after(message_update_system),
+            )
             .add_systems(
                 RunFixedMainLoop,
                 run_tickfold_clocks.in_set(RunFixedMainLoopSystems::FixedMainLoop),

@@ -50,6 +50,12 @@ pub struct Tickfold {
     /// The shortest tick any clock has (whole ns, less one), `None` until asked again after a
     /// rate change or a control.
     pub(crate) min_tick: Option<u64>,
+    /// Some clock's schedule is not yet ordered by `ClockSystems` (see
+    /// `crate::clock_schedule`).
+    pub(crate) unprepared: bool,
+    /// The loop was handed out by [`state_mut`](Self::state_mut) since the plugin last
+    /// checked that the main clock is still there.
+    pub(crate) lent: bool,
 }
 
 /// One clock's schedule and the time its runs see.
@@ -70,6 +76,12 @@ pub(crate) struct ClockEntry {
     /// The clock's grid moved since its latest tick (an overstep written to `Time<Fixed>`):
     /// the overstep between frames is the loop's own lag for the clock.
     pub(crate) moved: bool,
+    /// Its schedule is ordered by `ClockSystems` (or is the main clock's `FixedMain`).
+    pub(crate) prepared: bool,
+    /// It ran a tick since Bevy last updated its message buffers.
+    pub(crate) ran: bool,
+    /// It reached the end of its time axis: it never runs again.
+    pub(crate) ended: bool,
 }
 
 impl ClockEntry {
@@ -86,6 +98,9 @@ impl ClockEntry {
             fixed: Time::<Fixed>::default(),
             due_end: 0,
             moved: false,
+            prepared: false,
+            ran: false,
+            ended: false,
         }
     }
 
@@ -164,6 +179,7 @@ impl ClockEntry {
         let over = now.0.saturating_sub(self.due_end);
         fixed_time(&mut self.fixed, start, end, Duration::from_nanos(over));
         self.moved = false;
+        self.ran = true;
     }
 
     /// After the frame's runs: the overstep reaches virtual time `now` from the latest tick's
@@ -225,31 +241,16 @@ fn set_overstep(time: &mut Time<Fixed>, over: Duration) {
 }
 
 impl Tickfold {
-    pub(crate) fn new(mut state: LoopState, labels: &[InternedScheduleLabel]) -> Tickfold {
-        let ids: Vec<(ClockId, Arc<str>)> = state
+    /// The plugin's resource for loop `state`, whose clocks, in order, run the schedules
+    /// `labels` (the main clock first, `FixedMain`).
+    pub(crate) fn new(state: LoopState, labels: &[InternedScheduleLabel]) -> Tickfold {
+        let ids: Vec<ClockId> = state
             .clock_names()
-            .map(|name| {
-                (
-                    state.clock(name).expect("the loop's own clock").id(),
-                    Arc::from(name),
-                )
-            })
+            .filter_map(|name| state.clock(name).ok().map(|c| c.id()))
             .collect();
-        let clocks = ids
-            .into_iter()
-            .zip(labels)
-            .map(|((id, name), &label)| {
-                let rate = state.clock_mut(id).map(|c| c.rate());
-                let entry = ClockEntry::new(id, name, Some(label));
-                match rate {
-                    Ok(rate) => entry.with_first_tick(rate),
-                    Err(_) => entry,
-                }
-            })
-            .collect();
-        Tickfold {
+        let mut tf = Tickfold {
             state,
-            clocks,
+            clocks: Vec::with_capacity(ids.len()),
             events: Events::new(),
             render: None,
             frame_updates: 0,
@@ -259,7 +260,30 @@ impl Tickfold {
             scratch: Events::new(),
             touched: true,
             min_tick: None,
+            unprepared: false,
+            lent: false,
+        };
+        for (id, &label) in ids.into_iter().zip(labels) {
+            tf.join(id, label);
         }
+        // The main clock runs Bevy's `FixedMain`, in Bevy's own order.
+        if let Some(main) = tf.clocks.first_mut() {
+            main.prepared = true;
+        }
+        tf
+    }
+
+    /// Clock `id` of the loop joins the app, running schedule `label`: the one way in for
+    /// declared clocks and clocks added at run time. Its schedule gets the `ClockSystems`
+    /// order before the clocks next run (`crate::clock_schedule`).
+    fn join(&mut self, id: ClockId, label: InternedScheduleLabel) {
+        let Ok(clock) = self.state.clock(id) else {
+            return;
+        };
+        let (name, rate) = (Arc::from(clock.name()), clock.rate());
+        self.clocks
+            .push(ClockEntry::new(id, name, Some(label)).with_first_tick(rate));
+        self.unprepared = true;
     }
 
     /// The loop's `now` for a `Time<Virtual>` elapsed time: the same time, in whole ns (a
@@ -277,10 +301,31 @@ impl Tickfold {
 
     /// The loop, for any control of [`LoopState`]. A clock added here, rather than with
     /// [`add_clock`](Self::add_clock), has no schedule: its ticks are counted and set
-    /// [`CurrentTick`] but run nothing.
+    /// [`CurrentTick`] but run nothing. Remove clocks with [`remove_clock`](Self::remove_clock),
+    /// which refuses the main clock: removed here, `FixedMain` would stop and `Time<Fixed>`
+    /// would be no clock's, so the plugin's next frame panics.
     pub fn state_mut(&mut self) -> &mut LoopState {
         self.touch();
+        self.lent = true;
         &mut self.state
+    }
+
+    /// The main clock is still the loop's: [`remove_clock`](Self::remove_clock) refuses to
+    /// remove it, but [`state_mut`](Self::state_mut) hands out the loop itself. Without it
+    /// `FixedMain` would stop and every write to `Time<Fixed>` would go nowhere, silently.
+    ///
+    /// # Panics
+    ///
+    /// Once, at the frame after the main clock was removed through `state_mut`.
+    pub(crate) fn check_main_clock(&mut self) {
+        self.lent = false;
+        if let Some(main) = self.clocks.first() {
+            assert!(
+                self.state.clock(main.id).is_ok(),
+                "the main clock {:?} was removed through Tickfold::state_mut: it runs Bevy's FixedMain and is Time<Fixed>, so it stays (Tickfold::remove_clock refuses it with RemoveError::MainClock)",
+                &*main.name
+            );
+        }
     }
 
     /// The loop changes other than by stepping: see [`touched`](Self::touched).
@@ -302,8 +347,10 @@ impl Tickfold {
         self.state.clock_mut(clock)
     }
 
-    /// Adds a clock that runs schedule `label` (created empty if the app has none yet), its
-    /// tick 0 starting at virtual time `start` (`None`: now). See [`LoopState::add_clock`].
+    /// Adds a clock that runs schedule `label`, its tick 0 starting at virtual time `start`
+    /// (`None`: now). See [`LoopState::add_clock`]. Like a clock declared on the plugin, its
+    /// schedule is ordered by [`ClockSystems`](crate::ClockSystems) (and made, empty, if the
+    /// app has none) before the clocks next run.
     ///
     /// # Errors
     ///
@@ -314,12 +361,9 @@ impl Tickfold {
         config: ClockConfig,
         start: Option<Nanos>,
     ) -> Result<ClockId, ConfigError> {
-        let name: Arc<str> = Arc::from(config.name());
-        let rate = config.rate();
         self.touch();
         let id = self.state.add_clock(config, start)?;
-        self.clocks
-            .push(ClockEntry::new(id, name, Some(label.intern())).with_first_tick(rate));
+        self.join(id, label.intern());
         Ok(id)
     }
 
@@ -328,13 +372,24 @@ impl Tickfold {
     ///
     /// # Errors
     ///
-    /// Those of [`LoopState::remove_clock`].
+    /// [`RemoveError::MainClock`] for the main clock: it runs Bevy's `FixedMain` and is
+    /// `Time<Fixed>` between the runs, so every other clock, and the writes to `Time<Fixed>`
+    /// in `Update`, depend on it. [`RemoveError::Loop`] for those of
+    /// [`LoopState::remove_clock`]. Nothing changes on an error.
     pub fn remove_clock<'a>(
         &mut self,
         clock: impl Into<ClockRef<'a>>,
-    ) -> Result<ClockId, RemoveClockError> {
+    ) -> Result<ClockId, RemoveError> {
+        let id = self
+            .state
+            .clock(clock)
+            .map_err(|e| RemoveError::Loop(RemoveClockError::NoSuchClock(e)))?
+            .id();
+        if self.clocks.first().is_some_and(|main| main.id == id) {
+            return Err(RemoveError::MainClock(id));
+        }
         self.touch();
-        let id = self.state.remove_clock(clock)?;
+        let id = self.state.remove_clock(id).map_err(RemoveError::Loop)?;
         self.clocks.retain(|c| c.id != id);
         Ok(id)
     }
@@ -467,5 +522,38 @@ impl Deref for CurrentTick {
     type Target = Tick;
     fn deref(&self) -> &Tick {
         &self.tick
+    }
+}
+
+/// Why [`Tickfold::remove_clock`] refused to remove a clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RemoveError {
+    /// The main clock: it runs Bevy's `FixedMain` (what physics and other plugins on
+    /// `FixedUpdate` rely on) and is `Time<Fixed>` between the runs, so it stays as long as
+    /// the plugin does. To stop `FixedUpdate`'s systems, give them a run condition.
+    MainClock(ClockId),
+    /// The loop's own refusal ([`LoopState::remove_clock`]): no clock answers to the name or
+    /// id given.
+    Loop(RemoveClockError),
+}
+
+impl core::fmt::Display for RemoveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RemoveError::MainClock(id) => write!(
+                f,
+                "clock {id:?} is the main clock, which runs Bevy's FixedMain and is Time<Fixed>: it cannot be removed"
+            ),
+            RemoveError::Loop(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for RemoveError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            RemoveError::MainClock(_) => None,
+            RemoveError::Loop(e) => Some(e),
+        }
     }
 }

@@ -6,12 +6,11 @@ use core::mem;
 use std::sync::Arc;
 
 use bevy_ecs::world::World;
-use bevy_time::{Fixed, Real, Time, Virtual};
+use bevy_time::{Fixed, Time, Virtual};
 use tickfold_core::{Event, Events, Nanos, Tick};
 
-use crate::messages::{
-    ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded, VirtualTimeClamped,
-};
+use crate::clock_schedule::prepare_clock_schedules;
+use crate::messages::{ClockEnded, LoopNotice, TicksDeferred, TicksDropped, TimeDiscarded};
 use crate::resource::{CurrentTick, Tickfold};
 use crate::schedules::Taken;
 use crate::writes::{self, Written};
@@ -22,16 +21,27 @@ use crate::writes::{self, Written};
 /// the schedules are taken out of `Schedules` once for the frame), every other event becomes
 /// a message. Added by
 /// [`TickfoldPlugin`](crate::TickfoldPlugin) to `RunFixedMainLoop` in place of Bevy's own
-/// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system.
+/// `run_fixed_main_schedule`; call it yourself only in a world without the plugin's system
+/// (the plugin's other system, which reports a clamped frame as
+/// [`VirtualTimeClamped`](crate::VirtualTimeClamped) in `First`, is not part of it). After the
+/// runs it lets Bevy update its message buffers at the next `First` only if every clock has
+/// run since the last update, so every clock's readers see every message.
 pub fn run_tickfold_clocks(world: &mut World) {
     let Some(virt) = world.get_resource::<Time<Virtual>>().copied() else {
         return;
     };
-    report_clamp(world, &virt);
     let written = world.get_resource::<Time<Fixed>>().copied();
     let Some(mut tf) = world.get_resource_mut::<Tickfold>() else {
         return;
     };
+    if tf.lent {
+        tf.check_main_clock();
+    }
+    if tf.unprepared {
+        // Clocks added since the previous frame get their schedule's order before they run.
+        prepare_clock_schedules(world);
+        tf = world.resource_mut::<Tickfold>();
+    }
     let tf = &mut *tf;
     // What the app wrote to `Time<Fixed>` since the previous frame is the main clock's.
     if let (Some(written), Some(main)) = (written, tf.clocks.first()) {
@@ -55,8 +65,15 @@ pub fn run_tickfold_clocks(world: &mut World) {
         let deadline = events.deadline().copied();
         tf.keep_for_step(deadline, now);
         tf.state.advance_into(now, &mut events);
+        if took && tf.unprepared {
+            // A clock added in a run, stepped again: its schedule, ordered, is taken too.
+            taken.put_back(world);
+            prepare_clock_schedules(world);
+            took = false;
+        }
         if !took && events.updates().next().is_some() {
             // The extra clocks' schedules (the main clock's, `FixedMain`, is taken by its parts).
+            let tf = world.resource::<Tickfold>();
             taken.set_clocks(tf.clocks.iter().skip(1).filter_map(|c| c.label));
             taken.take(world);
             took = true;
@@ -95,6 +112,7 @@ pub fn run_tickfold_clocks(world: &mut World) {
         c.settle(now, lag);
     }
     let main = tf.clocks.first().map(|c| c.fixed);
+    let ready = tf.buffers_ready();
     if took {
         if let Some(mut current) = world.get_resource_mut::<CurrentTick>() {
             current.running = false;
@@ -104,6 +122,8 @@ pub fn run_tickfold_clocks(world: &mut World) {
         set_resource(world, main);
     }
     set_resource(world, virt.as_generic());
+    // Bevy's message buffers update once every clock has run since the last update.
+    crate::buffers::signal(world, ready);
 }
 
 /// How the events of one step were run.
@@ -232,38 +252,6 @@ fn back_to_run(
     tf.apply_written(written);
 }
 
-/// Bevy's `Time<Virtual>` clamps a frame longer than its `max_delta` and loses the rest with
-/// only a `debug!` line: the same time, exactly, as a message.
-fn report_clamp(world: &mut World, virt: &Time<Virtual>) {
-    // A clamped frame's delta is the max delta: any other frame is not looked at further.
-    if virt.delta() != virt.max_delta() {
-        return;
-    }
-    let Some(real) = world.get_resource::<Time<Real>>() else {
-        return;
-    };
-    let raw = real.delta();
-    // `Time<Virtual>::advance_with_raw_delta`'s own rule, which Bevy does not expose.
-    let speed = if virt.is_paused() {
-        0.0
-    } else {
-        virt.relative_speed_f64()
-    };
-    let scaled = if speed == 1.0 {
-        raw
-    } else {
-        raw.mul_f64(speed)
-    };
-    let max = virt.max_delta();
-    if scaled > max && virt.delta() == max {
-        world.write_message(VirtualTimeClamped {
-            real_delta: raw,
-            max_delta: max,
-            lost: scaled - max,
-        });
-    }
-}
-
 /// Overwrites resource `R` in place (Bevy's own loop assigns through `ResMut`), or inserts it.
 fn set_resource<
     R: bevy_ecs::resource::Resource
@@ -319,6 +307,8 @@ fn handle(world: &mut World, event: Event<Nanos>) {
             world.write_message(TicksDeferred { clock, name, ticks });
         }
         Event::EndOfTime { clock, next_tick } => {
+            // It never runs again: the message buffers no longer wait for it.
+            world.resource_mut::<Tickfold>().entry(clock).ended = true;
             let name = name(world, clock);
             world.write_message(ClockEnded {
                 clock,

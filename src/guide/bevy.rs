@@ -26,7 +26,9 @@
 //!   `TickfoldPlugin::main_clock` sets its name, exact rate, cap, phase or hysteresis.
 //! * **Extra clocks** (`TickfoldPlugin::clock`) each run their own schedule, whose
 //!   `ClockSystems` sets (`First`, `PreUpdate`, `Update`, `PostUpdate`, `Last`, chained) stand
-//!   for `FixedMain`'s five sub-schedules.
+//!   for `FixedMain`'s five sub-schedules. A clock added at run time
+//!   (`Tickfold::add_clock`) gets the same order, and an empty schedule if the app
+//!   has none.
 //!
 //! Inside each run, `Res<Time<Fixed>>` and `Res<Time>` are that clock's, set as Bevy's loop
 //! sets them: `Time<Fixed>`'s elapsed is the end of the tick, its delta and timestep the
@@ -109,6 +111,12 @@
 //!   shorter timestep, an overstep grown) run after the other clocks' runs of that frame,
 //!   not interleaved with them by due time: the plugin keeps no copy of the loop for a frame
 //!   that runs each clock at most once. Bevy has one fixed clock.
+//! * **A `Time<Fixed>` inserted anew** (`insert_resource(Time::<Fixed>::from_hz(30.0))`)
+//!   is read as writes: its timestep is the main clock's new rate and its overstep (none)
+//!   moves the clock's grid, so the runs, delta, timestep and overstep stay Bevy's; its
+//!   elapsed does not restart at 0 as Bevy's does, but goes on from the simulation time
+//!   reached (elapsed is the core's exact tick end, which a save keeps).
+//!   `tests/extra_clocks.rs` checks this against Bevy's loop.
 //! * **A main clock given a cap** (`TickfoldPlugin::main_clock`) gets it afresh for the runs
 //!   after a write in a run. Bevy's loop has no cap.
 //!
@@ -141,6 +149,18 @@
 //! `TicksDropped`, `TimeDiscarded`, `TicksDeferred`, `ClockEnded`); the other events
 //! of a step (rate changes, a clock that went backwards) are `LoopNotice`s.
 //!
+//! **Messages read in any clock's schedule.** Bevy updates its message buffers (in `First`)
+//! only after a fixed run has happened, so a slow `FixedUpdate` reader still sees every
+//! message. The plugin lets them update only once every clock has run a tick since the last
+//! update (a clock past the end of its time axis excepted): each clock's readers see every
+//! message, as a `FixedUpdate` reader at that clock's rate does, and `Update` readers see each
+//! once, as in Bevy. Messages are kept until the slowest clock's next tick, so a clock that
+//! runs rarely or starts later holds them that long, as Bevy's own loop does before a slow
+//! fixed run. An app that sets `ShouldUpdateMessages::Always` keeps it. `VirtualTimeClamped`
+//! is written in `First`, right after Bevy's time update, with the max delta and speed that
+//! clamped the frame (a system changing them later in the frame does not hide it).
+//! `tests/extra_clocks.rs` checks both against Bevy's loop at the same rates.
+//!
 //! # Input, determinism, saves, controls, interpolated transforms
 //!
 //! **Input.** `TickInputApp::add_tick_input` gives every Bevy message of a type to exactly
@@ -156,7 +176,8 @@
 //! **Controls.** Through `ResMut<Tickfold>`: `Tickfold::clock_mut` for one clock's rate,
 //! cap, phase, hysteresis, overstep and grid; `Tickfold::add_clock` and
 //! `Tickfold::remove_clock` at run time. They take effect at the next frame. Pause and speed
-//! are `Time<Virtual>`'s.
+//! are `Time<Virtual>`'s. The main clock cannot be removed (`RemoveError::MainClock`):
+//! it runs `FixedMain` and is `Time<Fixed>` between the runs.
 //!
 //! **Interpolated transforms.** With `TransformInterpolationPlugin`, an entity marked
 //! `TransformInterpolation` (translation, rotation, scale, each optional) is drawn between
@@ -192,4 +213,5 @@
 //!   `Transform`s interpolated, extrapolated and Hermite-blended.
 //! * `bash .ci/bevy`: the crate's format, lints, docs and tests (parity with Bevy's loop over
 //!   10,000 frames with stalls, pause and speed through `Time<Virtual>`, tick input, saves,
-//!   interpolation); `bash .ci/bevy-ecosystem`: avian2d and `bevy_transform_interpolation`.
+//!   interpolation, extra clocks against Bevy's `FixedUpdate` at their rates, messages
+//!   included); `bash .ci/bevy-ecosystem`: avian2d and `bevy_transform_interpolation`.
