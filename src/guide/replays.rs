@@ -170,5 +170,6 @@
 //!
 //! The player lives in the determinism kit, beside the recording format it plays (one home
 //! for the format, its hash and its checks). Memory is the cost of seeking: one keyframe per
-//! interval (the game's world is about 1.5 MB per keyframe at 10,000 bodies), so choose the
-//! interval from the seek time you want: the seek folds at most one interval's ticks.
+//! interval (the game's world is about 4.3 MB of JSON per keyframe at 10,000 bodies), so choose
+//! the interval from the seek time you want: a seek loads one keyframe and folds at most one
+//! interval's ticks.
