@@ -63,6 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bodies = arg(&args, "--bodies", 10_000.0) as usize;
     let every_s = arg(&args, "--save-every", 10.0);
     let runs = (arg(&args, "--runs", 5.0) as usize).max(1);
+    if minutes < 1.0 {
+        // The playback from the middle needs about 20 s after it.
+        return Err("--minutes: at least 1".into());
+    }
     let every = NonZeroU64::new((every_s * TICK_HZ as f64) as u64).ok_or("--save-every: 0")?;
     let ticks = (minutes * 60.0 * TICK_HZ as f64) as u64;
     let mid = ticks / 2;

@@ -14,11 +14,11 @@ use crate::replay_file::ReplayError;
 /// (`crate::Recorder::with_saves`) and what a [`Player`] loads when it seeks.
 ///
 /// The world need not be `Clone`: `save` writes what the world needs to go on exactly (for a
-/// hecs world, its components and its trackers' [`SavedTracker`]s), `load` builds a fresh world
-/// from it. For a replay file, `Save` is what serde writes (feature `serde`).
+/// hecs world, its components and its trackers' saves, the hecs adapter's `SavedTracker`s),
+/// `load` builds a fresh world from it. For a replay file, `Save` is what serde writes
+/// (feature `serde`).
 ///
 /// [`Recorder::with_saves`]: crate::Recorder::with_saves
-/// [`SavedTracker`]: https://docs.rs/tickfold-hecs/latest/tickfold_hecs/struct.SavedTracker.html
 ///
 /// # Examples
 ///
@@ -163,7 +163,8 @@ pub struct Played {
 ///
 /// **Playing** ([`play`](Player::play), or [`next_tick`](Player::next_tick) per update) is
 /// driven by your own loop: give it a loop at the recording's rate ([`rate`](Player::rate))
-/// and call `play` with each step's events. The loop's run-time controls are then the replay's:
+/// and call `play` with each step's events (or, in a shell that hands you one event at a
+/// time, such as the `tickfold` runner, `next_tick` on each `Event::Update`). The loop's run-time controls are then the replay's:
 /// `set_scale(TimeScale::ratio(1, 4)?)` plays at 0.25×, `TimeScale::ratio(8, 1)?` at 8×,
 /// `pause()` pauses it and `step_ticks(1)` plays exactly one tick (see the guide's controls
 /// and stepping pages). Your loop's renders blend with its own alpha.
@@ -403,7 +404,7 @@ impl<S: Rewind, I> Player<S, I> {
     /// Plays one recorded tick per update in `events` (one step of the loop that drives the
     /// player: give it one clock at [`rate`](Player::rate)) and says how many, and how many
     /// found the recording at its end.
-    pub fn play(&mut self, events: &Events<Nanos>, update: impl Fn(&mut S, &Tick, &I)) -> Played {
+    pub fn play<T>(&mut self, events: &Events<T>, update: impl Fn(&mut S, &Tick, &I)) -> Played {
         let (mut ticks, mut past_end) = (0, 0);
         for _ in events.updates() {
             if self.next_tick(&update).is_some() {
