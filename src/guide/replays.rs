@@ -38,6 +38,10 @@
 //! [`stepping`](super::stepping)). Your loop's renders blend with its own alpha as usual. The
 //! recorded updates are handed the ticks as they ran in the recording (index, `t`, `dt`, lag,
 //! `last_in_step`) with the inputs recorded for their step, whatever loop drives the player.
+//! So an interpolation tracker captures as it did in the recorded run (before each recorded
+//! step's last update): where one recorded step ran several ticks, a render between them
+//! blends from that step's capture, across more than one tick. The world is exact either way;
+//! only such in-between renders, which the recorded run never drew, can look coarser.
 //!
 //! ```rust
 //! # #[cfg(feature = "quickcheck")]

@@ -171,7 +171,10 @@ pub struct Played {
 ///
 /// Every recorded update is handed the tick as it ran in the recorded run (its index, `t`,
 /// `dt`, lag and `last_in_step`) with the inputs recorded for its step, whatever loop drives
-/// the player.
+/// the player, so the world is the recorded run's exactly. (An interpolation tracker then
+/// captures as in the recorded run, before each recorded step's last update: a render between
+/// two ticks of one recorded step, which the recorded run never drew, blends from that
+/// step's capture.)
 ///
 /// # Examples
 ///
