@@ -2,17 +2,21 @@
 //! example is built with `test = true`): the tick count
 //! and a hand-computed blend on the runner's fake clock, determinism of the world and its
 //! trackers over arbitrary frame schedules (the kit's `WorldSim`, rendered values in the
-//! fingerprint), and a save at a random point loaded into a fresh world and loop that goes on
-//! bit for bit as the run that never stopped.
+//! fingerprint), a save at a random point loaded into a fresh world and loop that goes on
+//! bit for bit as the run that never stopped, and a replay with seeks that lands on the
+//! recorded run's world at every tick it is asked for.
 
-use std::hash::Hasher;
+use std::cell::RefCell;
+use std::num::NonZeroU64;
 
-use crate::world::{self, Game, Position};
+use crate::world::{self, Game, Gust, Position, fingerprint};
 use tickfold::glam::Vec3;
 use tickfold::runner::{ManualTime, Runner};
 use tickfold::{AsOfError, Event, Events, LoopConfig, LoopState, Nanos, Period, Tick};
 use tickfold_testing::quickcheck::{QuickCheck, TestResult};
-use tickfold_testing::{Failure, Fnv1a, FrameSim, Schedule, ThroughSave, WorldSim};
+use tickfold_testing::{
+    Failure, FrameSim, Player, Recorder, Recording, Schedule, SplitMix64, ThroughSave, WorldSim,
+};
 
 /// Fewer bodies than the example's 10,000, so the properties run hundreds of cases.
 const BODIES: usize = 300;
@@ -88,31 +92,6 @@ fn the_fake_clock_gives_exact_ticks_and_a_blend_computed_by_hand() {
         drawn.to_array().map(f32::to_bits),
         by_hand.to_array().map(f32::to_bits)
     );
-}
-
-/// The gameplay components and everything a render draws at `alpha`, by their bits (not the
-/// trackers' capture counters, which count steps).
-fn fingerprint(game: &Game, alpha: f64) -> u64 {
-    let mut h = Fnv1a::new();
-    let mut query = game.world.query::<(&Position, &world::Rotation)>();
-    for (p, r) in query.iter() {
-        p.0.to_array()
-            .iter()
-            .chain(&r.0.to_array())
-            .for_each(|x| h.write_u32(x.to_bits()));
-    }
-    let mut buffer = Vec::new();
-    let drawn = game.render(alpha, &mut buffer);
-    for p in &buffer {
-        p.0.to_array().iter().for_each(|x| h.write_u32(x.to_bits()));
-    }
-    drawn.bits().iter().for_each(|&b| h.write_u32(b));
-    for c in [drawn.positions, drawn.rotations] {
-        [c.interpolated, c.teleports, c.fresh, c.untracked]
-            .iter()
-            .for_each(|&n| h.write_u64(n));
-    }
-    h.finish()
 }
 
 #[test]
@@ -217,4 +196,58 @@ fn a_save_at_a_random_point_resumes_bit_for_bit() {
     QuickCheck::new()
         .tests(100)
         .quickcheck(property as fn(Schedule, usize) -> TestResult);
+}
+
+/// A recording of the game with a keyframe every `every` ticks: `frames` jittered frames of
+/// 5 to 45 ms with a gust each, and the fingerprint after every tick of the recorded run.
+fn recorded(frames: usize, every: u64) -> (Recording<Game, Gust, world::WorldSave>, Vec<u64>) {
+    let after = RefCell::new(Vec::new());
+    let mut rec = Recorder::new(config(), Nanos(0), Game::new(BODIES))
+        .unwrap()
+        .with_saves(NonZeroU64::new(every).unwrap());
+    let mut rng = SplitMix64::new(0x5EE4);
+    let mut now = 0;
+    for _ in 0..frames {
+        now += 5_000_000 + rng.below(40_000_000);
+        let gust = Gust([0, 1, 2].map(|_| rng.below(9) as i8 - 4));
+        rec.step(Nanos(now), gust, |game, tick, gust| {
+            game.update_with(tick, gust);
+            let mut after = after.borrow_mut();
+            assert_eq!(after.len() as u64, tick.index, "no tick dropped");
+            after.push(fingerprint(game, 0.5));
+        });
+    }
+    (rec.finish(), after.into_inner())
+}
+
+#[test]
+fn a_replay_lands_on_the_recorded_world_at_every_seek() {
+    let (recording, after) = recorded(600, 45);
+    let update = |game: &mut Game, tick: &Tick, gust: &Gust| game.update_with(tick, gust);
+    // Through the replay file, as a game loads one.
+    let file = serde_json::to_string(&recording).unwrap();
+    let loaded: Recording<Game, Gust, world::WorldSave> = serde_json::from_str(&file).unwrap();
+    let mut player = Player::new(loaded).unwrap();
+    let last = player.last_tick().unwrap();
+    assert_eq!(last + 1, after.len() as u64);
+    let mut rng = SplitMix64::new(9);
+    let targets = [last / 2, 3, last, 0, last / 2 + 1, last - 50];
+    let random = (0..40).map(|_| rng.below(last + 1));
+    for tick in targets.into_iter().chain(random) {
+        let at = player.seek(tick, update).unwrap();
+        assert_eq!(at.tick, Some(tick));
+        let tick = tick as usize;
+        assert_eq!(fingerprint(player.world(), 0.5), after[tick], "tick {tick}");
+    }
+    // Played on from there, tick by tick, at 8x through a viewer loop.
+    let mut viewer = LoopState::new(LoopConfig::new(player.rate()), Nanos(0)).unwrap();
+    viewer
+        .virtual_time_mut()
+        .set_scale(tickfold::TimeScale::ratio(8, 1).unwrap());
+    player.seek(100, update).unwrap();
+    for frame in 1..=30u64 {
+        let played = player.play(&viewer.advance(Nanos::from_millis(frame * 16)), update);
+        let tick = played.at.tick.unwrap() as usize;
+        assert_eq!(fingerprint(player.world(), 0.5), after[tick], "tick {tick}");
+    }
 }

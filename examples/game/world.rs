@@ -1,10 +1,12 @@
 //! The game of `examples/game/` on tickfold's hecs adapter: the bodies (`examples/game-bodies`,
 //! the `tickfold-game-bodies` crate, shared with the same program on `game-loop` and on a
 //! hand-written loop) with their two trackers, the fixed update with the capture rule, what a
-//! frame "draws", and the save file. The example's tests (`tests.rs`) check this very code. The `// glue:` regions are what `benches/peers/count_glue.sh` counts.
+//! frame "draws", the save file (also a replay's keyframes) and
+//! the fingerprint the tests and the replay example compare. The example's tests (`tests.rs`) check this very code. The `// glue:` regions are what `benches/peers/count_glue.sh` counts.
 #![allow(dead_code)] // the example and the tests each use part of it
 
 use std::collections::HashMap;
+use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
 use tickfold::hecs_adapter::hecs::{Entity, World};
@@ -16,6 +18,7 @@ use tickfold::glam::Vec3;
 pub(crate) use tickfold_game_bodies::{
     Figures, HALF_BOX, Position, Rotation, Spin, Velocity, bodies, step, sum,
 };
+use tickfold_testing::{Fnv1a, Rewind};
 
 // glue: interpolation
 /// The two trackers, driven together through the `Tracker` tuple.
@@ -119,8 +122,24 @@ impl Game {
     }
 }
 
+/// A gust of wind every body feels during one frame's ticks, in units per second² on each
+/// axis: the replay example's input (a player's input, in a real game).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(crate) struct Gust(pub(crate) [i8; 3]);
+
+impl Game {
+    /// One fixed update under a gust: the wind changes every velocity, then [`Game::update`].
+    pub(crate) fn update_with(&mut self, tick: &Tick, gust: &Gust) {
+        let push = Vec3::from(gust.0.map(f32::from)) * tick.dt_secs() as f32;
+        for v in self.world.query_mut::<&mut Velocity>() {
+            v.0 += push;
+        }
+        self.update(tick);
+    }
+}
+
 /// One body in the save file, under its handle at save time.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct Body {
     handle: u64,
     position: Position,
@@ -129,56 +148,115 @@ struct Body {
     spin: Spin,
 }
 
-/// A save game: the loop state, the components and both trackers' state.
-#[derive(Serialize, Deserialize)]
-struct SaveFile {
-    clock: LoopState<Nanos>,
+/// The game without its loop: the components and both trackers' state. A save game holds it
+/// beside the loop state; a replay's keyframes hold it alone (the `Rewind` impl below).
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct WorldSave {
     bodies: Vec<Body>,
     positions: SavedTracker<Position>,
     rotations: SavedTracker<Rotation>,
     wraps: u64,
 }
 
+/// A save game: the loop state and the world (the same JSON fields as one flat struct).
+#[derive(Serialize, Deserialize)]
+struct SaveFile {
+    clock: LoopState<Nanos>,
+    #[serde(flatten)]
+    world: WorldSave,
+}
+
+impl Game {
+    /// The world as a save, between two frames.
+    pub(crate) fn saved(&self) -> WorldSave {
+        let mut query = self
+            .world
+            .query::<(Entity, &Position, &Rotation, &Velocity, &Spin)>();
+        let bodies = query
+            .iter()
+            .map(|(e, &position, &rotation, &velocity, &spin)| Body {
+                handle: e.to_bits().get(),
+                position,
+                rotation,
+                velocity,
+                spin,
+            })
+            .collect();
+        WorldSave {
+            bodies,
+            positions: self.trackers.0.save(&self.world),
+            rotations: self.trackers.1.save(&self.world),
+            wraps: self.wraps,
+        }
+    }
+
+    /// A fresh world (new entity handles, mapped from the saved ones) from a save.
+    pub(crate) fn from_save(save: WorldSave) -> Result<Game, Box<dyn std::error::Error>> {
+        let mut world = World::new();
+        let mut map = HashMap::with_capacity(save.bodies.len());
+        for b in &save.bodies {
+            let new = world.spawn((b.position, b.rotation, b.velocity, b.spin));
+            let old = Entity::from_bits(b.handle).ok_or("a handle hecs never makes")?;
+            map.insert(old, new);
+        }
+        let positions = Interpolated::load(save.positions, &mut world, |e| map.get(&e).copied())?;
+        let rotations = Interpolated::load(save.rotations, &mut world, |e| map.get(&e).copied())?;
+        Ok(Game {
+            world,
+            trackers: (positions, rotations),
+            wraps: save.wraps,
+        })
+    }
+}
+
 /// Saves the game and its loop between two frames, as JSON.
 pub(crate) fn save(game: &Game, state: &LoopState<Nanos>) -> Result<String, serde_json::Error> {
-    let mut query = game
-        .world
-        .query::<(Entity, &Position, &Rotation, &Velocity, &Spin)>();
-    let bodies = query
-        .iter()
-        .map(|(e, &position, &rotation, &velocity, &spin)| Body {
-            handle: e.to_bits().get(),
-            position,
-            rotation,
-            velocity,
-            spin,
-        })
-        .collect();
     serde_json::to_string(&SaveFile {
         clock: state.clone(),
-        bodies,
-        positions: game.trackers.0.save(&game.world),
-        rotations: game.trackers.1.save(&game.world),
-        wraps: game.wraps,
+        world: game.saved(),
     })
 }
 
-/// Loads a save into a fresh world (new entity handles, mapped from the saved ones) and loop.
+/// Loads a save into a fresh world and loop.
 pub(crate) fn load(json: &str) -> Result<(Game, LoopState<Nanos>), Box<dyn std::error::Error>> {
     let file: SaveFile = serde_json::from_str(json)?;
-    let mut world = World::new();
-    let mut map = HashMap::with_capacity(file.bodies.len());
-    for b in &file.bodies {
-        let new = world.spawn((b.position, b.rotation, b.velocity, b.spin));
-        let old = Entity::from_bits(b.handle).ok_or("a handle hecs never makes")?;
-        map.insert(old, new);
+    Ok((Game::from_save(file.world)?, file.clock))
+}
+
+/// A replay's keyframes (the determinism kit's `Recorder::with_saves` and `Player`) save and
+/// load the world through the same save as the save game.
+impl Rewind for Game {
+    type Save = WorldSave;
+    type Error = Box<dyn std::error::Error>;
+    fn save(&self) -> WorldSave {
+        self.saved()
     }
-    let positions = Interpolated::load(file.positions, &mut world, |e| map.get(&e).copied())?;
-    let rotations = Interpolated::load(file.rotations, &mut world, |e| map.get(&e).copied())?;
-    let game = Game {
-        world,
-        trackers: (positions, rotations),
-        wraps: file.wraps,
-    };
-    Ok((game, file.clock))
+    fn load(save: &WorldSave) -> Result<Game, Self::Error> {
+        Game::from_save(save.clone())
+    }
+}
+
+/// The gameplay components and everything a render draws at `alpha`, by their bits (not the
+/// trackers' capture counters, which count steps).
+pub(crate) fn fingerprint(game: &Game, alpha: f64) -> u64 {
+    let mut h = Fnv1a::new();
+    let mut query = game.world.query::<(&Position, &Rotation)>();
+    for (p, r) in query.iter() {
+        p.0.to_array()
+            .iter()
+            .chain(&r.0.to_array())
+            .for_each(|x| h.write_u32(x.to_bits()));
+    }
+    let mut buffer = Vec::new();
+    let drawn = game.render(alpha, &mut buffer);
+    for p in &buffer {
+        p.0.to_array().iter().for_each(|x| h.write_u32(x.to_bits()));
+    }
+    drawn.bits().iter().for_each(|&b| h.write_u32(b));
+    for c in [drawn.positions, drawn.rotations] {
+        [c.interpolated, c.teleports, c.fresh, c.untracked]
+            .iter()
+            .for_each(|&n| h.write_u64(n));
+    }
+    h.finish()
 }

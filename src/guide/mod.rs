@@ -28,6 +28,8 @@
 //! - [`input`]: input given to exactly one tick.
 //! - [`stepping`]: debug single-stepping, per-step deltas, shader time.
 //! - [`saves`]: save games and replays with serde, on `Nanos` or `Instant`.
+//! - [`replays`]: replays with seek: keyframes, jumping to any tick, playing at 0.25× to 8×,
+//!   paused or one tick at a time, replay files checked on load.
 //!
 //! # Worlds, engines and tools
 //!
@@ -68,6 +70,8 @@ pub mod input;
 pub mod stepping;
 
 pub mod saves;
+
+pub mod replays;
 
 pub mod hecs;
 

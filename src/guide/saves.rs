@@ -110,7 +110,8 @@
 //! `float_roundtrip` feature), since a clock's phase and hysteresis are `f64` settings.
 //!
 //! **Replay files.** With `quickcheck` and `serde`, the determinism kit's `Recording` (the
-//! configuration, the start, each step's `now` and inputs, the running trace hash) is a replay
-//! file, and the kit's `Trace` serializes too. The state checksum a recorder used is a function,
+//! configuration, the start, each step's `now` and inputs, the running trace hash, and the
+//! keyframes a replay seeks from) is a replay file, versioned and checked on load like a save
+//! (see [`replays`](super::replays)), and the kit's `Trace` serializes too. The state checksum a recorder used is a function,
 //! not data: give it back with `Recording::with_checksum` after loading, or the replay reports the
 //! first step whose hash differs.

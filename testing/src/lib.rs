@@ -59,6 +59,10 @@
 //!   `1 - 2^(-k·dt)`, next to the naive rule ([`smooth_naive`]) that is not independent.
 //! * [`Recorder`] and [`Recording`]: record each step's `now` and inputs, replay them and
 //!   compare trace hashes ([`Fnv1a`], 64-bit FNV-1a over a fixed little-endian encoding).
+//! * [`Recorder::with_saves`] and [`Player`]: recordings with periodic saves of the loop and
+//!   your world ([`Rewind`]), played back with seeks to any tick (cost bounded by the save
+//!   interval) at the speed, pause and single steps of the loop that drives the player; with
+//!   `serde`, a versioned replay file checked on load ([`ReplayError`]).
 //! * [`SplitMix64`]: a seeded generator with the same numbers everywhere, for frame jitter,
 //!   packet loss or write patterns in tests and benches.
 //!
@@ -85,12 +89,16 @@
 
 mod check;
 mod diff;
+#[cfg(feature = "serde")]
+mod digest;
 mod fold;
 mod frame;
 mod reading;
 mod replay;
+mod replay_file;
 mod rng;
 mod schedule;
+mod seek;
 mod smoothing;
 mod through_save;
 mod timestep;
@@ -110,8 +118,12 @@ pub use fold::{Driver, Run, Sim, Trace, TraceStep};
 pub use frame::FrameSim;
 pub use reading::ReadingSim;
 pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
+pub use replay_file::ReplayError;
+#[cfg(feature = "serde")]
+pub use replay_file::SavedRecording;
 pub use rng::SplitMix64;
 pub use schedule::Schedule;
+pub use seek::{Keyframe, Played, Player, Position, Rewind, SeekError};
 pub use smoothing::{smooth, smooth_naive, smoothing_rate};
 pub use through_save::ThroughSave;
 pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};

@@ -1,11 +1,13 @@
 //! Record the `now` and inputs of every step, replay them, compare trace hashes.
 
 use core::hash::{Hash, Hasher};
+use core::num::NonZeroU64;
 
 use super::KitError;
+use crate::seek::{Keyframe, Rewind};
 use tickfold_core::{DropReason, Event, Events, LoopConfig, LoopState, Nanos, Tick};
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// 64-bit FNV-1a, the kit's one hash: fixed, seedless and the same on every platform.
@@ -226,12 +228,22 @@ fn hash_step<S, I: Hash>(
 /// assert_eq!(replayed.first_difference, None);
 /// # Ok::<(), tickfold_testing::KitError>(())
 /// ```
-pub struct Recorder<S, I> {
-    recording: Recording<S, I>,
+pub struct Recorder<S, I, W = ()> {
+    recording: Recording<S, I, W>,
     loop_state: LoopState<Nanos>,
     state: S,
     hash: Fnv1a,
     events: Events<Nanos>,
+    /// With [`with_saves`](Recorder::with_saves): the interval in ticks of the alpha clock,
+    /// the tick number at or after which the next keyframe is saved, and how.
+    saves: Option<Saves<S, W>>,
+}
+
+/// When and how a recorder saves keyframes.
+struct Saves<S, W> {
+    every: NonZeroU64,
+    next: u64,
+    save: fn(&S) -> W,
 }
 
 impl<S, I: Hash> Recorder<S, I> {
@@ -248,18 +260,114 @@ impl<S, I: Hash> Recorder<S, I> {
                 start,
                 steps: Vec::new(),
                 step_hashes: Vec::new(),
+                keyframes: Vec::new(),
                 checksum: None,
             },
             state,
             hash: Fnv1a::new(),
             events: Events::new(),
+            saves: None,
         })
+    }
+
+    /// Also saves a keyframe (the loop state and `S::save` of the world, see [`Rewind`])
+    /// before the first step, after the first step that reaches tick `every`, `2·every`, … of
+    /// the alpha clock, and at [`finish`](Recorder::finish): the periodic saves a
+    /// [`Player`](crate::Player) seeks from, so that a seek folds at most about `every` ticks
+    /// (plus one step's) whatever the recording's length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::num::NonZeroU64;
+    /// use tickfold_testing::{Recorder, Rewind};
+    /// use tickfold_core::{LoopConfig, Nanos, Period, Tick};
+    ///
+    /// #[derive(Clone)]
+    /// struct Counter(u64);
+    /// impl Rewind for Counter {
+    ///     type Save = Counter;
+    ///     type Error = core::convert::Infallible;
+    ///     fn save(&self) -> Counter { self.clone() }
+    ///     fn load(save: &Counter) -> Result<Counter, Self::Error> { Ok(save.clone()) }
+    /// }
+    ///
+    /// let config = LoopConfig::new(Period::from_hz(60)?);
+    /// let every = NonZeroU64::new(60).expect("not zero"); // one save a second
+    /// let mut rec = Recorder::new(config, Nanos(0), Counter(0))?.with_saves(every);
+    /// for frame in 1..=180u64 {
+    ///     rec.step(Nanos::from_millis(1000 * frame / 60 + 1), (), |c, _: &Tick, _: &()| c.0 += 1);
+    /// }
+    /// // Before the first step, at ticks 60 and 120, and at the end.
+    /// assert_eq!(rec.finish().keyframes().len(), 4);
+    /// # Ok::<(), tickfold_testing::KitError>(())
+    /// ```
+    #[must_use]
+    pub fn with_saves(self, every: NonZeroU64) -> Recorder<S, I, S::Save>
+    where
+        S: Rewind,
+    {
+        let Recording {
+            config,
+            start,
+            steps,
+            step_hashes,
+            keyframes: _,
+            checksum,
+        } = self.recording;
+        let mut rec = Recorder {
+            recording: Recording {
+                config,
+                start,
+                steps,
+                step_hashes,
+                keyframes: Vec::new(),
+                checksum,
+            },
+            loop_state: self.loop_state,
+            state: self.state,
+            hash: self.hash,
+            events: self.events,
+            saves: Some(Saves {
+                every,
+                next: 0,
+                save: S::save,
+            }),
+        };
+        rec.save_if_due();
+        rec
+    }
+}
+
+impl<S, I: Hash, W> Recorder<S, I, W> {
+    /// Saves a keyframe if the alpha clock has reached the next save's tick.
+    fn save_if_due(&mut self) {
+        let Some(saves) = &mut self.saves else {
+            return;
+        };
+        let reached = self
+            .loop_state
+            .clock(self.loop_state.alpha_clock())
+            .map_or(0, |c| c.stats_at_step_end().next_tick);
+        let step = self.recording.steps.len();
+        if reached < saves.next && step > 0 {
+            return;
+        }
+        saves.next = (reached / saves.every.get())
+            .saturating_add(1)
+            .saturating_mul(saves.every.get());
+        let world = (saves.save)(&self.state);
+        self.recording.keyframes.push(Keyframe {
+            step,
+            loop_state: self.loop_state.clone(),
+            world,
+        });
     }
 
     /// Also hashes `checksum(&state)` after every step, so a replay must reproduce the state,
     /// not only the loop's events.
     #[must_use]
-    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recorder<S, I> {
+    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recorder<S, I, W> {
         self.recording.checksum = Some(checksum);
         self
     }
@@ -286,6 +394,7 @@ impl<S, I: Hash> Recorder<S, I> {
         );
         self.recording.step_hashes.push(self.hash.value());
         self.recording.steps.push(RecordedStep { now, inputs });
+        self.save_if_due();
         &self.events
     }
 
@@ -301,35 +410,49 @@ impl<S, I: Hash> Recorder<S, I> {
         self.hash.value()
     }
 
-    /// Ends the recording.
+    /// Ends the recording; with [`with_saves`](Recorder::with_saves), after a last keyframe
+    /// of the final state (unless one was just saved).
     #[must_use]
-    pub fn finish(self) -> Recording<S, I> {
+    pub fn finish(mut self) -> Recording<S, I, W> {
+        let step = self.recording.steps.len();
+        if let Some(saves) = &self.saves {
+            if self
+                .recording
+                .keyframes
+                .last()
+                .is_none_or(|k| k.step != step)
+            {
+                let world = (saves.save)(&self.state);
+                self.recording.keyframes.push(Keyframe {
+                    step,
+                    loop_state: self.loop_state.clone(),
+                    world,
+                });
+            }
+        }
         self.recording
     }
 }
 
-/// A recorded run: the loop configuration and start, each step's `now` and inputs, and the
-/// running trace hash after each step.
+/// A recorded run: the loop configuration and start, each step's `now` and inputs, the
+/// running trace hash after each step, and (with [`Recorder::with_saves`]) the periodic
+/// [`Keyframe`]s a [`Player`](crate::Player) seeks from. `W` is what a keyframe holds of the
+/// world ([`Rewind::Save`]); `()` without saves.
 ///
-/// With the `serde` feature a recording is a replay file: it serializes as its configuration,
-/// start, steps and step hashes. The state checksum is a function, so it is not written: give
-/// it back with [`with_checksum`](Recording::with_checksum) after loading.
+/// With the `serde` feature a recording is a replay file, versioned and checked on load like
+/// a save: it serializes as a format tag, a version, its configuration, start, steps, step
+/// hashes and keyframes, and a digest of all of them, and loading it refuses a file it cannot
+/// vouch for with a [`ReplayError`](crate::ReplayError) (see there). The state checksum is a
+/// function, so it is not written: give it back with
+/// [`with_checksum`](Recording::with_checksum) after loading.
 #[derive(Clone, Debug)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(bound(
-        serialize = "I: serde::Serialize",
-        deserialize = "I: serde::Deserialize<'de>"
-    ))
-)]
-pub struct Recording<S, I> {
-    config: LoopConfig,
-    start: Nanos,
-    steps: Vec<RecordedStep<I>>,
-    step_hashes: Vec<u64>,
-    #[cfg_attr(feature = "serde", serde(skip))]
-    checksum: Option<fn(&S) -> u64>,
+pub struct Recording<S, I, W = ()> {
+    pub(crate) config: LoopConfig,
+    pub(crate) start: Nanos,
+    pub(crate) steps: Vec<RecordedStep<I>>,
+    pub(crate) step_hashes: Vec<u64>,
+    pub(crate) keyframes: Vec<Keyframe<W>>,
+    pub(crate) checksum: Option<fn(&S) -> u64>,
 }
 
 /// The outcome of [`Recording::replay`].
@@ -343,12 +466,12 @@ pub struct Replayed<S> {
     pub first_difference: Option<usize>,
 }
 
-impl<S, I: Hash> Recording<S, I> {
+impl<S, I: Hash, W> Recording<S, I, W> {
     /// Hashes `checksum(&state)` after every step of a replay, as the recorder did: needed
     /// for a recording loaded from a replay file when the recorder used
     /// [`Recorder::with_checksum`] (functions are not serialized).
     #[must_use]
-    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recording<S, I> {
+    pub fn with_checksum(mut self, checksum: fn(&S) -> u64) -> Recording<S, I, W> {
         self.checksum = Some(checksum);
         self
     }
@@ -357,6 +480,13 @@ impl<S, I: Hash> Recording<S, I> {
     #[must_use]
     pub fn steps(&self) -> &[RecordedStep<I>] {
         &self.steps
+    }
+
+    /// The periodic saves, in step order: empty without [`Recorder::with_saves`]; with it,
+    /// the first is before the first step and the last after the last step.
+    #[must_use]
+    pub fn keyframes(&self) -> &[Keyframe<W>] {
+        &self.keyframes
     }
 
     /// The recording's trace hash (64-bit FNV-1a; the empty hash for no steps).

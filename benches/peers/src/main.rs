@@ -507,6 +507,14 @@ fn main() -> ExitCode {
     println!("{text}");
     if write {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../BENCHMARKS.md");
+        // The sections other programs measure (each names its command) follow this heading
+        // at the end of the file: kept as they are.
+        const OTHERS: &str = "\n## Measured by other programs\n";
+        let kept = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|old| old.find(OTHERS).map(|at| old[at..].to_string()))
+            .unwrap_or_default();
+        let text = format!("{}\n{kept}", text.trim_end_matches('\n'));
         if let Err(e) = std::fs::write(&path, &text) {
             eprintln!("could not write {}: {e}", path.display());
             return ExitCode::FAILURE;
