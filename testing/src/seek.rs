@@ -16,7 +16,8 @@ use crate::replay_file::ReplayError;
 /// The world need not be `Clone`: `save` writes what the world needs to go on exactly (for a
 /// hecs world, its components and its trackers' saves, the hecs adapter's `SavedTracker`s),
 /// `load` builds a fresh world from it. For a replay file, `Save` is what serde writes
-/// (feature `serde`).
+/// (feature `serde`). The same save and load bring the world to the determinism checks that
+/// clone it: [`ThroughSave::rewind`](crate::ThroughSave::rewind).
 ///
 /// [`Recorder::with_saves`]: crate::Recorder::with_saves
 ///

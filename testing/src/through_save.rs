@@ -6,6 +6,7 @@ use core::ops::{Deref, DerefMut};
 use std::rc::Rc;
 
 use super::KitError;
+use crate::seek::Rewind;
 
 /// A save and a load, composed: the world loaded from the world's save, or why not.
 type RoundTrip<W> = dyn Fn(&W) -> Result<W, String>;
@@ -124,6 +125,53 @@ impl<W: 'static> ThroughSave<W> {
             round_trip,
             fingerprint,
         })
+    }
+
+    /// `world`, cloned through its [`Rewind`] save and load (the ones a replay's periodic
+    /// saves use), and compared by `fingerprint(&world)`: one save and one load serve the
+    /// checks and the replays.
+    ///
+    /// # Errors
+    ///
+    /// [`KitError::RoundTrip`], as for [`new`](ThroughSave::new).
+    ///
+    /// # Examples
+    ///
+    /// A world that is not `Clone`, with the save a replay already uses:
+    ///
+    /// ```
+    /// use tickfold_testing::{Rewind, ThroughSave};
+    ///
+    /// struct Ball { y: f64 } // no Clone, no PartialEq, no Debug
+    ///
+    /// impl Rewind for Ball {
+    ///     type Save = f64;
+    ///     type Error = core::convert::Infallible;
+    ///     fn save(&self) -> f64 { self.y }
+    ///     fn load(y: &f64) -> Result<Ball, Self::Error> { Ok(Ball { y: *y }) }
+    /// }
+    ///
+    /// let ball = ThroughSave::rewind(Ball { y: 1.5 }, |b| b.y.to_bits())?;
+    /// let copy = ball.clone(); // saved and loaded
+    /// assert_eq!(copy, ball);
+    /// assert_eq!(copy.y, 1.5); // it dereferences to the world
+    /// # Ok::<(), tickfold_testing::KitError>(())
+    /// ```
+    pub fn rewind(
+        world: W,
+        fingerprint: impl Fn(&W) -> u64 + 'static,
+    ) -> Result<ThroughSave<W>, KitError>
+    where
+        W: Rewind,
+        W::Save: 'static,
+        W::Error: fmt::Display + 'static,
+    {
+        ThroughSave::new(
+            world,
+            |w: &W| Ok::<_, core::convert::Infallible>(w.save()),
+            |save: W::Save| W::load(&save),
+            fingerprint,
+        )
     }
 }
 
