@@ -356,8 +356,12 @@ pub fn section() -> String {
          Smoothing moves each frame's time by at most the smoother's bound (4 ms, a quarter of \
          a 60 Hz tick), so a tick runs at most 4 ms earlier or later than unsmoothed and the \
          tick count is the raw time's within one tick (the last column), never a tick lost or \
-         invented over a run; gaps (a hidden tab) pass through whole. On unequal rates (144 \
-         and 50 Hz displays) the defaults change nothing. Reproduce this table alone with \
+         invented over a run; gaps (a hidden tab) pass through whole. For the others: \
+         `.hysteresis(0.5)` runs a tick early or late by at most the smaller of ½ tick \
+         (8.3 ms) and the frame jitter it has measured, its count that of virtual time within \
+         one; `.phase(0.5)` runs every tick half a tick (8.3 ms) early, one tick ahead of an \
+         unphased grid (its +1). On unequal rates (144 and 50 Hz displays) the defaults change \
+         nothing. Reproduce this table alone with \
          `cargo run --release --manifest-path benches/peers/Cargo.toml -- --defaults`.\n"
     );
     out
