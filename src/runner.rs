@@ -277,7 +277,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
                 state.real_time_mut().set_render_rate(Some(rate));
             }
         }
-        Runner {
+        let mut runner = Runner {
             state,
             time,
             sleeper,
@@ -286,6 +286,19 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
             idle: Duration::from_nanos(16_666_667),
             smoothing: None,
             smoothing_undecided: true,
+        };
+        runner.default_smoothing();
+        runner
+    }
+
+    /// Sets the default smoothing, unless `with_smoothing` chose or a frame has run: on for a
+    /// runner paced from outside (it does not sleep) that draws every frame (no render cap).
+    fn default_smoothing(&mut self) {
+        if self.smoothing_undecided {
+            let paced = !self.sleeper.can_sleep() && self.state.real_time().render_rate().is_none();
+            if paced != self.smoothing.is_some() {
+                self.smoothing = paced.then(|| (DeltaSmoother::new(), None));
+            }
         }
     }
 
@@ -299,9 +312,9 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// real time.
     ///
     /// **The default**, when this is not called: on with [`DeltaSmoother::new`] for a runner
-    /// that does not sleep on a state without a render cap, off otherwise, decided at the first
-    /// [`frame`](Runner::frame) (so a render cap set after [`new`](Runner::new) counts). Your
-    /// call always wins. Measured in `BENCHMARKS.md` ("Defaults against defaults": 60 Hz ticks
+    /// that does not sleep on a state without a render cap, off otherwise; a render cap set
+    /// after [`new`](Runner::new) counts until the first [`frame`](Runner::frame), which
+    /// decides for good. Your call always wins. Measured in `BENCHMARKS.md` ("Defaults against defaults": 60 Hz ticks
     /// on 36,000 jittered 60 Hz frames): 20 irregular frames (0 or 2 updates, or the frames
     /// after them) with the default against 33,738 with `None`, all of them in the first 2 s
     /// while the smoother measures the refresh; none on 144 Hz or 50 Hz frames either way.
@@ -350,9 +363,9 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
         self
     }
 
-    /// The frame-delta smoother, if smoothing is on (its measured interval and counts). `None`
-    /// when it is off, and before the first frame when [`with_smoothing`](Runner::with_smoothing)
-    /// was not called (the first frame decides the default).
+    /// The frame-delta smoother, if smoothing is on (its measured interval and counts). Left
+    /// to the default (see [`with_smoothing`](Runner::with_smoothing)), it is what the runner
+    /// would do now: the first frame decides for good.
     #[must_use]
     pub fn smoother(&self) -> Option<&DeltaSmoother> {
         self.smoothing.as_ref().map(|(s, _)| s)
@@ -361,12 +374,10 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// The time for this frame: read, and smoothed if smoothing is on.
     fn frame_time(&mut self) -> T {
         let now = self.time.now();
-        if self.smoothing_undecided {
-            // Paced from outside (vsync) and drawing every frame: the default is on.
-            let paced = !self.sleeper.can_sleep() && self.state.real_time().render_rate().is_none();
-            self.smoothing = paced.then(|| (DeltaSmoother::new(), None));
-            self.smoothing_undecided = false;
-        }
+        // The default as the runner stands at its first frame (a cap set through `state_mut`
+        // since `new` counts), then kept.
+        self.default_smoothing();
+        self.smoothing_undecided = false;
         let Some((smoother, origin)) = &mut self.smoothing else {
             return now;
         };
@@ -382,6 +393,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     #[must_use]
     pub fn with_render_rate(mut self, rate: Option<Period>) -> Runner<T, C, S> {
         self.state.real_time_mut().set_render_rate(rate);
+        self.default_smoothing();
         self
     }
 

@@ -110,6 +110,7 @@ fn a_vsync_paced_runner_smooths_by_default_at_equal_rates() {
     stamps.push(stamps[3_599] + 8_333_333);
     let state = LoopState::new(LoopConfig::new(Period::from_hz(60).unwrap()), Nanos(0)).unwrap();
     let mut runner = Runner::new(state, Stamps(stamps.clone(), 0), NoSleep);
+    assert!(runner.smoother().is_some(), "on from the start");
     let (mut updates, mut next_index) = (Vec::new(), 0);
     for &raw in &stamps {
         let mut n = 0;
@@ -167,8 +168,19 @@ fn sleeping_or_capped_runners_do_not_smooth_by_default() {
     let state = LoopState::new(config(), Nanos(0)).unwrap();
     let mut explicit =
         Runner::new(state, clock.clone(), clock.clone()).with_smoothing(Some(DeltaSmoother::new()));
+    assert!(
+        capped_later.smoother().is_none(),
+        "the cap turned the default off"
+    );
+    // A cap set on the state after the first frame leaves the decision as it was.
+    let state = LoopState::new(config(), Nanos(0)).unwrap();
+    let mut decided = Runner::new(state, clock.clone(), NoSleep);
+    decided.frame(|_, _| {});
+    let cap = Some(Period::from_hz(144).unwrap());
+    decided.state_mut().real_time_mut().set_render_rate(cap);
     for _ in 0..100 {
         clock.advance(Nanos(16_666_667));
+        decided.frame(|_, _| {});
         sleeping.frame(|_, _| {});
         capped.frame(|_, _| {});
         capped_later.frame(|_, _| {});
@@ -178,4 +190,5 @@ fn sleeping_or_capped_runners_do_not_smooth_by_default() {
     assert!(capped.smoother().is_none());
     assert!(capped_later.smoother().is_none());
     assert!(explicit.smoother().is_some(), "an explicit choice wins");
+    assert!(decided.smoother().is_some(), "decided at the first frame");
 }
