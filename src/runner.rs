@@ -315,7 +315,7 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     /// that does not sleep on a state without a render cap, off otherwise; a render cap set
     /// after [`new`](Runner::new) counts until the first [`frame`](Runner::frame), which
     /// decides for good. Your call always wins. Measured in `BENCHMARKS.md` ("Defaults against defaults": 60 Hz ticks
-    /// on 36,000 jittered 60 Hz frames): 20 irregular frames (0 or 2 updates, or the frames
+    /// on 36,000 jittered 60 Hz frames): 17 irregular frames (0 or 2 updates, or the frames
     /// after them) with the default against 33,738 with `None`, all of them in the first 2 s
     /// while the smoother measures the refresh; none on 144 Hz or 50 Hz frames either way.
     /// What it costs: a tick runs at most the bound (4 ms) earlier or later than it would

@@ -89,3 +89,19 @@ fn with_smoothing_none_turns_it_off() {
         irregular(&updates[60..])
     );
 }
+
+/// Headless Chromium's `requestAnimationFrame` stamps are an exact 60 Hz frame clock coarsened
+/// to 100 µs, with no other noise: with the first stamp on the 100 µs grid, every third stamp
+/// after it lands exactly on a 60 Hz tick boundary. The smoothed time must not start on such
+/// a stamp (the frames snapped from it would sit on the boundaries too, their updates decided
+/// by the rounding to whole ns: 1, 0, 2, 1, 0, 2, ...).
+#[test]
+fn exact_stamps_on_the_tick_boundaries_run_one_update_a_frame() {
+    let stamps: Vec<u64> = (0..600u64)
+        .map(|k| (278_500_000 + k * 1_000_000_000 / 60) / 100_000 * 100_000)
+        .collect();
+    let (updates, page) = run(&stamps, false);
+    let after_warm_up = irregular(&updates[17..]);
+    assert_eq!(after_warm_up, 0, "{:?}", &updates[..120]);
+    assert!(page.smoother().and_then(|s| s.interval()).is_some());
+}
