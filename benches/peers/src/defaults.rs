@@ -342,13 +342,24 @@ pub fn section() -> String {
          loop's own axis, the worst over the schedules.\n"
     );
     out.push_str(&table(&schedules, &cells));
+    // What hysteresis adds to the smoothing: the fewest and most frames it saves.
+    let row = |label: &str| ROWS.iter().position(|(l, _)| *l == label).expect("a row");
+    let (smooth, both) = (
+        &cells[row("option: fold + `DeltaSmoother`")],
+        &cells[row("option: fold `.hysteresis(0.5)` + `DeltaSmoother`")],
+    );
+    let saved = smooth
+        .iter()
+        .zip(both)
+        .map(|(a, b)| a.irregular as i64 - b.irregular as i64);
+    let (least, most) = saved.fold((i64::MAX, i64::MIN), |(l, m), d| (l.min(d), m.max(d)));
     let _ = writeln!(
         out,
         "\nThe shells' default is smoothing alone. It is the whole gain over the plain fold: \
          from the third second on no smoothed row has an irregular frame on any schedule; the \
          frames before are the warm-up, where Godot's jitter fix, acting from the first frame, \
-         does better (4). Adding `.hysteresis(0.5)` to the smoothing saves 0 to 6 of those \
-         warm-up frames and nothing after, but would change the game's own configuration (a \
+         does better (at most 4). Adding `.hysteresis(0.5)` to the smoothing saves {least} to {most} of \
+         those warm-up frames and nothing after, but would change the game's own configuration (a \
          save keeps it; a constant-rate clock refuses it), so the shells do not set it. \
          `.phase(0.5)` is no default: it helps only while frames and ticks keep their phase \
          (0 at 60 Hz), and on a display a little off 60 Hz (59.94) it does about as badly as \
