@@ -82,7 +82,10 @@
 //! ([`LoopConfig::render_rate`](crate::LoopConfig::render_rate)): without one every frame
 //! renders, and each redraw wakes the loop for another frame, as fast as the surface presents.
 //! Use [`NoSleep`]: the event loop does the waiting, and a sleeper
-//! would block it inside `frame`.
+//! would block it inside `frame`. With a render cap the frames come at the fold's deadlines,
+//! and the runner does not smooth their times; without one (every frame redrawn, paced by a
+//! vsync'd present) it smooths them by default, see
+//! [`Runner::with_smoothing`](crate::runner::Runner::with_smoothing).
 //!
 //! **Occlusion.** On `WindowEvent::Occluded(true)` for the game's window (covered, minimised or
 //! on another workspace, as the platform reports it) [`App`] stops requesting redraws; the

@@ -194,8 +194,10 @@
 //! strays from the time read by more than its bound (4 ms by default). A gap (over 4 intervals:
 //! a hidden tab, a suspend) passes through unsmoothed, so the fold reports what it drops;
 //! stamps that repeat or go back hold the smoothed time; a refresh-rate change is measured
-//! again. The runner smooths with
-//! [`Runner::with_smoothing`](crate::runner::Runner::with_smoothing); any other shell calls
+//! again. A runner that does not sleep and has no render cap (paced by vsync, one `frame` per
+//! presented frame) smooths by default, and so does the web shell;
+//! [`Runner::with_smoothing`](crate::runner::Runner::with_smoothing) chooses for any runner
+//! (`None` turns it off). Any other shell calls
 //! [`smooth`](crate::DeltaSmoother::smooth) with each frame's stamp in `Nanos` and steps the
 //! fold with the result:
 //!

@@ -8,6 +8,7 @@
 //! cargo run --release --manifest-path benches/peers/Cargo.toml            # writes BENCHMARKS.md
 //! cargo run --release --manifest-path benches/peers/Cargo.toml -- --quick # a quick look, no file
 //! cargo run --release --manifest-path benches/peers/Cargo.toml -- --callgrind # instructions only
+//! cargo run --release --manifest-path benches/peers/Cargo.toml -- --defaults  # defaults table only
 //! cargo test --manifest-path benches/peers/Cargo.toml                     # the drivers' checks
 //! ```
 //!
@@ -17,7 +18,8 @@
 //! written here (`floor.rs`: the least a loop must compute to report what tickfold reports),
 //! plus 1,000 updates in one frame, 1 / 4 / 16 clocks and the `size_of` of tickfold's value
 //! types; instructions per frame under callgrind (`callgrind.rs`, when valgrind is installed);
-//! (2) steps-per-frame histograms under jitter at 60 and 59.94 Hz, the tick grid's drift after
+//! (2) steps-per-frame histograms under jitter at 60 and 59.94 Hz, every loop's defaults
+//! against the others' (`defaults.rs`), the tick grid's drift after
 //! an hour and a 5 s stall; (3) run-time controls against the peers that have them (Bevy's
 //! `set_timestep` mid-run, `spin_sleep_util`'s `MissedTickBehavior::Delay` on the real clock,
 //! `controls.rs`). It prints a markdown report with ratios and the targets (met or
@@ -28,6 +30,7 @@
 mod behaviour;
 mod callgrind;
 mod controls;
+mod defaults;
 mod drivers;
 mod floor;
 mod report;
@@ -465,12 +468,18 @@ fn main() -> ExitCode {
             }
         };
     }
+    if args.first().is_some_and(|a| a == "--defaults") {
+        eprintln!("defaults against defaults");
+        println!("{}", defaults::section());
+        return ExitCode::SUCCESS;
+    }
     if args.iter().any(|a| a == "-h" || a == "--help") {
         println!(
             "usage: cargo run --release --manifest-path benches/peers/Cargo.toml [-- --quick] [-- --no-write]\n\
              --quick      short batches, for a look while iterating (implies --no-write)\n\
              --no-write   print the report without writing BENCHMARKS.md\n\
-             --callgrind  only count instructions per frame under valgrind (add --quick for fewer frames)"
+             --callgrind  only count instructions per frame under valgrind (add --quick for fewer frames)\n\
+             --defaults   only the defaults-against-defaults table (fake clocks, deterministic)"
         );
         return ExitCode::SUCCESS;
     }
@@ -497,6 +506,10 @@ fn main() -> ExitCode {
         sizes: sizes(),
         instructions: instructions(quick),
         histograms: histograms(),
+        defaults: {
+            eprintln!("defaults against defaults");
+            defaults::section()
+        },
         drift: drift(),
         stall: stalls(),
         controls: run_controls(),

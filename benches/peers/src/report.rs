@@ -31,6 +31,8 @@ pub struct Results {
     pub instructions: Result<Instructions, String>,
     /// Histograms per frame rate: (rate label, rows of (loop label, histogram or why not)).
     pub histograms: Vec<(&'static str, HistRows)>,
+    /// The defaults-against-defaults section (`defaults::section`).
+    pub defaults: String,
     /// Drift rows: (loop, tick length it uses, drift).
     pub drift: Vec<(&'static str, String, Drift)>,
     /// Stall rows: (loop, report, what it says about the dropped time).
@@ -295,6 +297,8 @@ pub fn render(r: &Results) -> String {
         }
         let _ = writeln!(out);
     }
+    out.push_str(&r.defaults);
+    let _ = writeln!(out);
 
     let _ = writeln!(out, "### Drift of the tick grid after one hour at 60 Hz\n");
     let _ = writeln!(

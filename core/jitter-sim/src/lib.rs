@@ -188,6 +188,13 @@ pub fn run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, 
 /// Godot 4's physics step count (`MainTimerSync::advance_checked`) with `physics_jitter_fix =
 /// fraction`, re-expressed from `main/main_timer_sync.cpp` (godotengine/godot) in f64 seconds.
 pub fn godot(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcome {
+    let (counts, errors, ticks) = godot_run(ticks_hz, fraction, times);
+    score(&counts, &errors, ticks_hz, refresh, ticks)
+}
+
+/// [`godot`]'s run: each frame's physics step count and drawn-time error (ns), and the steps
+/// run.
+pub fn godot_run(ticks_hz: u64, fraction: f64, times: &[u64]) -> (Vec<u64>, Vec<f64>, u64) {
     const CONTROL: usize = 12;
     let step = 1.0 / ticks_hz as f64;
     let tps = ticks_hz as f64;
@@ -283,7 +290,7 @@ pub fn godot(ticks_hz: u64, fraction: f64, refresh: Hz, times: &[u64]) -> Outcom
         let drawn = ticks as f64 * step + time_accum;
         errors.push((t as f64 / 1e9 - drawn).abs() * 1e9);
     }
-    score(&counts, &errors, ticks_hz, refresh, ticks)
+    (counts, errors, ticks)
 }
 
 /// One row of the table: plain, hysteresis ½ and Godot's jitter fix ½ on the same frames.

@@ -65,7 +65,10 @@ const SHIFT: u32 = 16;
 ///   [`SmootherStats::backwards`].
 /// * Until the refresh interval is known, stamps pass through unchanged. The interval is the
 ///   median of the first 15 deltas between 1 ms and 250 ms, then refined by least squares over
-///   the next 16,384 frames.
+///   the next 16,384 frames. The frame that completes the warm-up starts the smoothed time on
+///   the grid the warm-up frames sit on (their mean distance from a grid of that interval, within
+///   the bound), not on its own stamp: a stamp coarsened to 100 µs may sit exactly on a tick
+///   boundary, and every frame snapped from it would too.
 /// * A gap (a delta over 4 intervals: a hidden tab's 10 minutes, a suspend, a hitch) passes
 ///   through unsmoothed: `out` jumps to the raw time, so the fold sees the gap as it was and
 ///   reports what it drops. It is never spread over later frames.
@@ -113,6 +116,8 @@ pub struct DeltaSmoother {
     /// Warm-up deltas collected so far.
     warm: [u64; WARM],
     warm_len: u8,
+    /// Warm-up deltas in a row with no delta left out between them (the latest ones).
+    warm_run: u8,
     /// Snappable frames (or 2+ interval frames) in a row.
     odd: u16,
     multi: u16,
@@ -164,6 +169,7 @@ impl DeltaSmoother {
             interval: 0,
             warm: [0; WARM],
             warm_len: 0,
+            warm_run: 0,
             odd: 0,
             multi: 0,
             anchor: 0,
@@ -223,8 +229,16 @@ impl DeltaSmoother {
         self.raw = Some(raw);
         let delta = raw - last;
         if self.interval == 0 {
-            self.warm_up(delta, raw);
-            return self.pass(raw);
+            let Some(offset) = self.warm_up(delta, raw) else {
+                return self.pass(raw);
+            };
+            // The smoothed time starts on the grid the warm-up frames sit on, not on this
+            // one stamp: a stamp coarsened to 100 µs can sit exactly on a tick boundary, and
+            // the frames snapped from it with it (0 and 2 updates by the ns rounding).
+            let bound = i128::from(self.bound) << SHIFT;
+            let start = (i128::from(raw) << SHIFT) + offset.clamp(-bound, bound);
+            self.out = self.out.max(u128::try_from(start).unwrap_or(0));
+            return self.current();
         }
         let raw_fp = u128::from(raw) << SHIFT;
         // The frame's share: the time since the smoothed time, in whole intervals.
@@ -272,20 +286,25 @@ impl DeltaSmoother {
     fn restart(&mut self) {
         self.interval = 0;
         self.warm_len = 0;
+        self.warm_run = 0;
         self.odd = 0;
         self.multi = 0;
         self.stats.restarts += 1;
     }
 
-    /// Collects a warm-up delta; with enough, the interval is their median.
-    fn warm_up(&mut self, delta: u64, raw: u64) {
+    /// Collects a warm-up delta; with enough, the interval is their median, and the result is
+    /// where the grid of the warm-up frames stands against `raw` (fixed point; see
+    /// [`grid_offset`](Self::grid_offset)).
+    fn warm_up(&mut self, delta: u64, raw: u64) -> Option<i128> {
         if !(MIN_FRAME..=MAX_FRAME).contains(&delta) {
-            return;
+            self.warm_run = 0;
+            return None;
         }
         self.warm[usize::from(self.warm_len)] = delta;
         self.warm_len += 1;
+        self.warm_run = self.warm_run.saturating_add(1);
         if usize::from(self.warm_len) < WARM {
-            return;
+            return None;
         }
         self.warm_len = 0;
         let mut sorted = self.warm;
@@ -306,6 +325,30 @@ impl DeltaSmoother {
         self.units = 0;
         self.n = 1;
         (self.sum_u, self.sum_uu, self.sum_t, self.sum_ut) = (0, 0, 0, 0);
+        let offset = self.grid_offset(median);
+        self.warm_run = 0;
+        Some(offset)
+    }
+
+    /// The mean distance of the warm-up frames from a grid of the new interval through the
+    /// latest one, in fixed point: where that grid stands once their noise (and the stamps'
+    /// coarsening) is averaged out. Only the frames since the last delta left out count.
+    fn grid_offset(&self, median: u64) -> i128 {
+        let interval = i128::try_from(self.interval).unwrap_or(i128::MAX);
+        let (mut back, mut units, mut sum, mut n) = (0i128, 0i128, 0i128, 1i128);
+        let run = usize::from(self.warm_run).min(WARM);
+        for &d in self.warm[WARM - run..].iter().rev() {
+            let u = (d + median / 2) / median;
+            if !(1..=MAX_UNITS).contains(&u) {
+                break;
+            }
+            back += i128::from(d) << SHIFT;
+            units += i128::from(u);
+            // The frame `back` before the latest, against the grid point `units` before it.
+            sum += units * interval - back;
+            n += 1;
+        }
+        sum / n
     }
 
     /// Adds a frame to the least-squares line through (units, time) since the anchor,
