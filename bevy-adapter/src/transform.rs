@@ -35,16 +35,21 @@ pub struct BeforeTick;
 /// # Examples
 ///
 /// ```
-/// use tickfold_bevy::{ClockId, TransformEasing, TransformInterpolation};
+/// use tickfold_bevy::tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
+/// use tickfold_bevy::{TransformEasing, TransformInterpolation};
 ///
 /// let all = TransformInterpolation::default(); // translation, rotation and scale, linear
 /// assert!(all.translation && all.rotation && all.scale);
 /// assert_eq!(all.clock, None); // the alpha clock's ticks and alpha
 /// let moved = TransformInterpolation::translation_only().easing(TransformEasing::Extrapolate);
 /// assert!(moved.translation && !moved.rotation);
-/// // Clock 1: the first extra clock (`Tickfold::state().clock("ai")?.id()` by name).
-/// let ai = TransformInterpolation::default().on(ClockId(1));
-/// assert_eq!(ai.clock, Some(ClockId(1)));
+/// // Another clock's, by its id looked up by name (in a game, `Tickfold::state()`'s): ids
+/// // are handed out in declaration order, so never write one down as a number.
+/// let config = LoopConfig::new(Period::from_hz(60)?).clock(ClockConfig::new("ai", Period::from_hz(10)?));
+/// let ai = LoopState::new(config, Nanos(0))?.clock("ai")?.id();
+/// let on_ai = TransformInterpolation::default().on(ai);
+/// assert_eq!(on_ai.clock, Some(ai));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -19,7 +19,7 @@ const NAMES: [&str; 16] = [
 /// `n` clocks at 60, 61, 62 … Hz: one frame of 1/60 s runs about one update per clock.
 fn state(n: usize) -> LoopState {
     let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
-    let mut config = LoopConfig::new(hz(0)).phase(0.5);
+    let mut config = LoopConfig::from_clock(ClockConfig::new("main", hz(0)).phase(0.5));
     for (k, name) in NAMES.iter().enumerate().take(n).skip(1) {
         config = config.clock(ClockConfig::new(*name, hz(k)));
     }

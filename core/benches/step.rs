@@ -155,7 +155,7 @@ fn clocks(c: &mut Criterion) {
     let mut group = c.benchmark_group("clocks");
     for n in [1usize, 4, 16] {
         let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
-        let mut config = LoopConfig::new(hz(0)).phase(0.5);
+        let mut config = LoopConfig::from_clock(ClockConfig::new("main", hz(0)).phase(0.5));
         for (k, name) in NAMES.iter().enumerate().take(n).skip(1) {
             config = config.clock(ClockConfig::new(*name, hz(k)));
         }

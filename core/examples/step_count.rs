@@ -17,7 +17,7 @@ const NAMES: [&str; 16] = [
 
 fn state(clocks: usize) -> LoopState {
     let hz = |k: usize| Period::from_hz(60 + k as u64).unwrap();
-    let mut config = LoopConfig::new(hz(0)).phase(0.5);
+    let mut config = LoopConfig::from_clock(ClockConfig::new("main", hz(0)).phase(0.5));
     for (k, name) in NAMES.iter().enumerate().take(clocks).skip(1) {
         config = config.clock(ClockConfig::new(*name, hz(k)));
     }

@@ -254,23 +254,45 @@ impl ClockConfig {
         self.rate
     }
 
-    /// Checks the settings and turns the fractional ones into exact nanoseconds.
+    /// Checks the settings and turns the fractional ones into exact nanoseconds; an error
+    /// names the clock.
     pub(crate) fn validate(&self) -> Result<Checked, ConfigError> {
+        self.validate_as(&self.name)
+    }
+
+    /// [`validate`](Self::validate) for the clock called `name` (a run-time control checks a
+    /// copy of the settings that leaves the name in the clock).
+    // A `&Cow`, not a `&str`: an error clones the name as it is (a literal stays borrowed).
+    #[allow(clippy::ptr_arg)]
+    pub(crate) fn validate_as(&self, name: &Cow<'static, str>) -> Result<Checked, ConfigError> {
+        let clock = || name.clone();
+        if name.is_empty() {
+            return Err(ConfigError::EmptyClockName);
+        }
         if self.max_updates == Some(0) {
-            return Err(ConfigError::ZeroUpdateCap);
+            return Err(ConfigError::ZeroUpdateCap { clock: clock() });
         }
-        if !(0.0..1.0).contains(&self.phase) {
-            return Err(ConfigError::InvalidPhase);
+        // −0.0 is in the range by comparison, but not a fraction of a tick in it.
+        if !(0.0..1.0).contains(&self.phase) || self.phase.is_sign_negative() {
+            return Err(ConfigError::InvalidPhase {
+                clock: clock(),
+                phase: self.phase,
+            });
         }
-        if !(0.0..=0.5).contains(&self.hysteresis) {
-            return Err(ConfigError::InvalidHysteresis);
+        if !(0.0..=0.5).contains(&self.hysteresis) || self.hysteresis.is_sign_negative() {
+            return Err(ConfigError::InvalidHysteresis {
+                clock: clock(),
+                hysteresis: self.hysteresis,
+            });
         }
         if self.policy != Policy::CatchUp {
-            if self.phase != 0.0 {
-                return Err(ConfigError::CatchUpOnly("phase"));
-            }
-            if self.hysteresis != 0.0 {
-                return Err(ConfigError::CatchUpOnly("hysteresis"));
+            for (setting, value) in [("phase", self.phase), ("hysteresis", self.hysteresis)] {
+                if value != 0.0 {
+                    return Err(ConfigError::CatchUpOnly {
+                        clock: clock(),
+                        setting,
+                    });
+                }
             }
         }
         let (num, den) = self.rate.as_nanos_ratio();
@@ -294,11 +316,14 @@ impl ClockConfig {
 /// (or any [`ClockConfig`] given to [`LoopConfig::from_clock`]);
 /// the per-clock methods here ([`max_updates`](LoopConfig::max_updates),
 /// [`policy`](LoopConfig::policy), [`phase`](LoopConfig::phase),
-/// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) set up that clock
-/// and no other. [`LoopConfig::clock`] adds more clocks, each with its own settings on its
-/// [`ClockConfig`]; once a second clock is declared, a per-clock method here would read as a
-/// setting for the whole loop, so [`LoopState::new`](crate::LoopState::new) refuses it with
-/// [`ConfigError::ClockSettingOnLoop`]. The rest applies to the whole loop.
+/// [`hysteresis`](LoopConfig::hysteresis), [`firing`](LoopConfig::firing)) are shorthands for
+/// a loop of that one clock. [`LoopConfig::clock`] adds more clocks, each with its own
+/// settings on its [`ClockConfig`]; in a loop of two or more clocks a per-clock method here
+/// would read as a setting for the whole loop (or for whichever clock came first), before or
+/// after the other clocks are added, so [`LoopState::new`](crate::LoopState::new) refuses it
+/// with [`ConfigError::ClockSettingOnLoop`], naming the setting and the one clock it would
+/// set. Give each clock its settings on its [`ClockConfig`] (the first one's before
+/// [`LoopConfig::from_clock`]). The rest applies to the whole loop.
 ///
 /// Defaults: [`Policy::CatchUp`], at most 8 updates per step, a 250 ms max frame delta, no
 /// phase, no hysteresis, no render cap, time scale 1, not paused, the fastest clock drives the
@@ -326,9 +351,10 @@ pub struct LoopConfig {
     pub(crate) render_rate: Option<Period>,
     pub(crate) scale: TimeScale,
     pub(crate) paused: bool,
-    /// The first per-clock setter called while the config held two or more clocks, and how
-    /// many: refused by `LoopState::new` ([`ConfigError::ClockSettingOnLoop`]).
-    pub(crate) clock_setting_on_loop: Option<(&'static str, usize)>,
+    /// The first per-clock setter called on the config (it set the first clock): refused by
+    /// `LoopState::new` when the loop has two or more clocks
+    /// ([`ConfigError::ClockSettingOnLoop`]).
+    pub(crate) clock_setting_on_loop: Option<&'static str>,
 }
 
 impl LoopConfig {
@@ -367,16 +393,16 @@ impl LoopConfig {
         }
     }
 
-    /// Applies a per-clock setter to the clock the config was made with. With two or more
-    /// clocks declared the call is ambiguous: it is recorded (the first such call) and
-    /// `LoopState::new` refuses the config.
+    /// Applies a per-clock setter to the clock the config was made with, and records the
+    /// first such call: in a loop of two or more clocks (whenever they are added) the call is
+    /// ambiguous, and `LoopState::new` refuses the config.
     fn main_clock(
         mut self,
         setting: &'static str,
         f: impl FnOnce(ClockConfig) -> ClockConfig,
     ) -> LoopConfig {
-        if self.clocks.len() >= 2 && self.clock_setting_on_loop.is_none() {
-            self.clock_setting_on_loop = Some((setting, self.clocks.len()));
+        if self.clock_setting_on_loop.is_none() {
+            self.clock_setting_on_loop = Some(setting);
         }
         if let Some(c) = self.clocks.first_mut() {
             // `f` sets a number: the name stays in place, so an owned one is never copied.
@@ -392,16 +418,16 @@ impl LoopConfig {
         self
     }
 
-    /// The update cap of the clock this config was made with (`LoopConfig::new`'s `"main"`, or
-    /// the clock given to [`from_clock`](LoopConfig::from_clock)), and no other clock's: each
-    /// clock added with [`LoopConfig::clock`] sets its own with
-    /// [`ClockConfig::max_updates`]. Default `Some(8)`. The cap is per clock; a tick it defers
-    /// holds back every tick of every clock due after it (see [`ClockConfig::max_updates`]).
+    /// The update cap of a loop of one clock (`LoopConfig::new`'s `"main"`, or the clock given
+    /// to [`from_clock`](LoopConfig::from_clock)). Default `Some(8)`. The cap is per clock; a
+    /// tick it defers holds back every tick of every clock due after it (see
+    /// [`ClockConfig::max_updates`]).
     ///
-    /// Call it before the first [`clock`](LoopConfig::clock): called on a config that already
-    /// holds two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses the config
-    /// with [`ConfigError::ClockSettingOnLoop`] (it would set only the first clock, whatever
-    /// the call looks like).
+    /// A loop of two or more clocks sets each clock's cap on its [`ClockConfig`]: with a
+    /// [`clock`](LoopConfig::clock) added, before or after this call,
+    /// [`LoopState::new`](crate::LoopState::new) refuses the config with
+    /// [`ConfigError::ClockSettingOnLoop`] (the call would set only the first clock, whatever
+    /// it looks like).
     ///
     /// # Examples
     ///
@@ -416,13 +442,21 @@ impl LoopConfig {
     /// assert!(events.iter().any(|e| matches!(e, Event::Deferred { ticks: 6, .. })));
     /// assert_eq!(events.deadline(), Some(&Nanos::from_millis(10))); // "now": step again at once
     ///
-    /// // After a second clock, the call is ambiguous: refused, naming the fix.
-    /// let two = LoopConfig::new(Period::from_hz(30)?)
-    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?))
-    ///     .max_updates(None);
+    /// // With a second clock, before or after the call, it is ambiguous: refused, naming the
+    /// // clock it would set and the fix.
+    /// let two = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?))
+    ///     .max_updates(None)
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(30)?));
     /// let err = LoopState::new(two, Nanos(0)).unwrap_err();
-    /// assert_eq!(err, ConfigError::ClockSettingOnLoop { setting: "max_updates", clocks: 2 });
+    /// let clock = "ai".into();
+    /// assert_eq!(err, ConfigError::ClockSettingOnLoop { setting: "max_updates", clock, clocks: 2 });
     /// assert!(err.to_string().contains("on each ClockConfig"));
+    ///
+    /// // Said on each clock, it is what it looks like.
+    /// let each = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?).max_updates(None))
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(30)?).max_updates(None));
+    /// let state = LoopState::new(each, Nanos(0))?;
+    /// assert_eq!(state.clock("physics").map(|c| c.max_updates()), Ok(None));
     /// # Ok::<(), tickfold_core::ConfigError>(())
     /// ```
     #[must_use]
@@ -430,11 +464,12 @@ impl LoopConfig {
         self.main_clock("max_updates", |c| c.max_updates(cap))
     }
 
-    /// The policy of the clock this config was made with (`LoopConfig::new`'s
-    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
+    /// The policy of a loop of one clock (`LoopConfig::new`'s `"main"`, or
+    /// [`from_clock`](LoopConfig::from_clock)'s): see [`ClockConfig::policy`]. Default [`Policy::CatchUp`].
     ///
-    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
-    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// A loop of two or more clocks sets it on each [`ClockConfig`]: with a
+    /// [`clock`](LoopConfig::clock) added, before or after this call,
+    /// [`LoopState::new`](crate::LoopState::new) refuses the config with
     /// [`ConfigError::ClockSettingOnLoop`].
     ///
     /// # Examples
@@ -458,33 +493,36 @@ impl LoopConfig {
         self.main_clock("policy", |c| c.policy(policy))
     }
 
-    /// The phase of the clock this config was made with (`LoopConfig::new`'s
-    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::phase`]. Default 0.
+    /// The phase of a loop of one clock (`LoopConfig::new`'s `"main"`, or
+    /// [`from_clock`](LoopConfig::from_clock)'s): see [`ClockConfig::phase`]. Default 0.
     ///
-    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
-    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// A loop of two or more clocks sets it on each [`ClockConfig`]: with a
+    /// [`clock`](LoopConfig::clock) added, before or after this call,
+    /// [`LoopState::new`](crate::LoopState::new) refuses the config with
     /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn phase(self, fraction: f64) -> LoopConfig {
         self.main_clock("phase", |c| c.phase(fraction))
     }
 
-    /// The hysteresis of the clock this config was made with (`LoopConfig::new`'s
-    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::hysteresis`]. Default 0 (off).
+    /// The hysteresis of a loop of one clock (`LoopConfig::new`'s `"main"`, or
+    /// [`from_clock`](LoopConfig::from_clock)'s): see [`ClockConfig::hysteresis`]. Default 0 (off).
     ///
-    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
-    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// A loop of two or more clocks sets it on each [`ClockConfig`]: with a
+    /// [`clock`](LoopConfig::clock) added, before or after this call,
+    /// [`LoopState::new`](crate::LoopState::new) refuses the config with
     /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn hysteresis(self, fraction: f64) -> LoopConfig {
         self.main_clock("hysteresis", |c| c.hysteresis(fraction))
     }
 
-    /// The firing rule of the clock this config was made with (`LoopConfig::new`'s
-    /// `"main"`, or [`from_clock`](LoopConfig::from_clock)'s), and no other: see [`ClockConfig::firing`]. Default [`Firing::Late`].
+    /// The firing rule of a loop of one clock (`LoopConfig::new`'s `"main"`, or
+    /// [`from_clock`](LoopConfig::from_clock)'s): see [`ClockConfig::firing`]. Default [`Firing::Late`].
     ///
-    /// Call it before the first [`clock`](LoopConfig::clock): on a config that already holds
-    /// two or more clocks, [`LoopState::new`](crate::LoopState::new) refuses it with
+    /// A loop of two or more clocks sets it on each [`ClockConfig`]: with a
+    /// [`clock`](LoopConfig::clock) added, before or after this call,
+    /// [`LoopState::new`](crate::LoopState::new) refuses the config with
     /// [`ConfigError::ClockSettingOnLoop`].
     #[must_use]
     pub fn firing(self, firing: Firing) -> LoopConfig {

@@ -26,43 +26,70 @@ use crate::values::rate::RateError;
 /// [`LoopState::add_clock`](crate::LoopState::add_clock) (which asks the same question of the
 /// set with the new clock) and from the run-time settings of
 /// [`ClockMut`](crate::ClockMut) (`set_max_updates`, `set_phase`, `set_hysteresis`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// A case about one clock names it (`clock`) and, for a number, says the value refused; the
+/// messages (`Display`) say both.
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// A rate or scale was invalid (`?` on a rate constructor converts into this).
     Rate(RateError),
-    /// The per-step update cap was 0.
-    ZeroUpdateCap,
+    /// The clock's per-step update cap was `Some(0)`.
+    ZeroUpdateCap {
+        /// The clock's name.
+        clock: Cow<'static, str>,
+    },
     /// The max frame delta was zero.
     ZeroMaxFrameDelta,
-    /// The phase was outside `[0, 1)` or NaN.
-    InvalidPhase,
-    /// The hysteresis was outside `[0, 0.5]` or NaN.
-    InvalidHysteresis,
-    /// The named option only applies to [`Policy::CatchUp`](crate::Policy::CatchUp).
-    CatchUpOnly(&'static str),
+    /// The clock's phase was outside `[0, 1)` (−0.0 included) or NaN.
+    InvalidPhase {
+        /// The clock's name.
+        clock: Cow<'static, str>,
+        /// The phase refused.
+        phase: f64,
+    },
+    /// The clock's hysteresis was outside `[0, 0.5]` (−0.0 included) or NaN.
+    InvalidHysteresis {
+        /// The clock's name.
+        clock: Cow<'static, str>,
+        /// The hysteresis refused.
+        hysteresis: f64,
+    },
+    /// The setting (`"phase"` or `"hysteresis"`, not zero) only applies to
+    /// [`Policy::CatchUp`](crate::Policy::CatchUp), and the clock has another policy.
+    CatchUpOnly {
+        /// The clock's name.
+        clock: Cow<'static, str>,
+        /// `"phase"` or `"hysteresis"`.
+        setting: &'static str,
+    },
+    /// A clock's name was empty: a clock is looked up by its name, so it needs one.
+    EmptyClockName,
     /// Two clocks of one loop would share this name: declared twice, or added under a name
     /// the loop already has.
     DuplicateClock(Cow<'static, str>),
     /// The alpha clock ([`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)) is not
     /// one of the loop's clocks: the lookup of its name failed
-    /// ([`NoSuchClock::Name`]).
+    /// ([`NoSuchClock::Name`], which the message names).
     AlphaClock(NoSuchClock),
     /// A loop has at most 65,535 clock ids over its life (declared or added; ids are never
     /// reused).
     TooManyClocks,
     /// A per-clock setting (`setting`: `"max_updates"`, `"policy"`, `"phase"`, `"hysteresis"`
-    /// or `"firing"`) was made on the [`LoopConfig`](crate::LoopConfig) when it already held
-    /// `clocks` clocks (two or more). `LoopConfig`'s per-clock setters set the clock the config
-    /// was made with (`LoopConfig::new`'s `"main"`, or `from_clock`'s), and no other: once
-    /// another clock is declared, the call reads as a setting for the whole loop, which it is
-    /// not. Set it on each [`ClockConfig`](crate::ClockConfig) instead, or on the `LoopConfig`
-    /// before its first [`clock`](crate::LoopConfig::clock) call.
+    /// or `"firing"`) was made on the [`LoopConfig`](crate::LoopConfig) of a loop of `clocks`
+    /// clocks (two or more), before or after the others were added. `LoopConfig`'s per-clock
+    /// setters set the loop's first clock (`clock`: `LoopConfig::new`'s `"main"`, or
+    /// `from_clock`'s) and no other, so with several clocks the call reads as a setting for
+    /// the whole loop, which it is not. Set it on each [`ClockConfig`](crate::ClockConfig)
+    /// instead (the first clock's on the `ClockConfig` given to
+    /// [`LoopConfig::from_clock`](crate::LoopConfig::from_clock)).
     ClockSettingOnLoop {
         /// The setter called: `"max_updates"`, `"policy"`, `"phase"`, `"hysteresis"` or
         /// `"firing"`.
         setting: &'static str,
-        /// How many clocks the config held when it was called.
+        /// The clock it set, the loop's first.
+        clock: Cow<'static, str>,
+        /// How many clocks the loop has.
         clocks: usize,
     },
 }
@@ -77,20 +104,29 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ConfigError::Rate(e) => fmt::Display::fmt(e, f),
-            ConfigError::ZeroUpdateCap => {
-                f.write_str("max updates per step must be at least 1 (use None for no cap)")
-            }
+            ConfigError::ZeroUpdateCap { clock } => write!(
+                f,
+                "clock {clock:?}: max updates per step must be at least 1, not 0 (use None for \
+                 no cap)"
+            ),
             ConfigError::ZeroMaxFrameDelta => {
                 f.write_str("max frame delta must be greater than zero (use None for no clamp)")
             }
-            ConfigError::InvalidPhase => {
-                f.write_str("phase must be a fraction of a tick in [0, 1)")
-            }
-            ConfigError::InvalidHysteresis => {
-                f.write_str("hysteresis must be a fraction of a tick in [0, 0.5]")
-            }
-            ConfigError::CatchUpOnly(what) => {
-                write!(f, "{what} only applies to the catch-up policy")
+            ConfigError::InvalidPhase { clock, phase } => write!(
+                f,
+                "clock {clock:?}: phase must be a fraction of a tick in [0, 1), not {phase:?}"
+            ),
+            ConfigError::InvalidHysteresis { clock, hysteresis } => write!(
+                f,
+                "clock {clock:?}: hysteresis must be a fraction of a tick in [0, 0.5], not \
+                 {hysteresis:?}"
+            ),
+            ConfigError::CatchUpOnly { clock, setting } => write!(
+                f,
+                "clock {clock:?}: {setting} only applies to the catch-up policy (Policy::CatchUp)"
+            ),
+            ConfigError::EmptyClockName => {
+                f.write_str("a clock's name must not be empty: clocks are looked up by name")
             }
             ConfigError::DuplicateClock(name) => {
                 write!(
@@ -98,17 +134,21 @@ impl fmt::Display for ConfigError {
                     "the clock name {name:?} is taken: a loop's clock names are unique"
                 )
             }
-            ConfigError::AlphaClock(_) => {
-                f.write_str("the alpha clock is not one of the loop's clocks")
+            ConfigError::AlphaClock(e) => {
+                write!(f, "the alpha clock is not one of the loop's clocks: {e}")
             }
             ConfigError::TooManyClocks => f.write_str(
                 "a loop can have at most 65,535 clocks over its life (clock ids are never reused)",
             ),
-            ConfigError::ClockSettingOnLoop { setting, clocks } => write!(
+            ConfigError::ClockSettingOnLoop {
+                setting,
+                clock,
+                clocks,
+            } => write!(
                 f,
-                "LoopConfig::{setting} was called on a loop of {clocks} clocks: it sets only the \
-                 first clock, which is ambiguous here; set {setting} on each ClockConfig (or on \
-                 the LoopConfig before adding clocks)"
+                "LoopConfig::{setting} sets only the loop's first clock ({clock:?}), but the loop \
+                 has {clocks} clocks: set {setting} on each ClockConfig instead (the first \
+                 clock's on the ClockConfig given to LoopConfig::from_clock)"
             ),
         }
     }
@@ -168,7 +208,7 @@ impl From<NoSuchClock> for RemoveClockError {
 impl fmt::Display for RemoveClockError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RemoveClockError::NoSuchClock(_) => f.write_str("no such clock to remove"),
+            RemoveClockError::NoSuchClock(e) => write!(f, "nothing to remove: {e}"),
             RemoveClockError::LastClock => {
                 f.write_str("the loop's only clock cannot be removed: a loop needs a clock")
             }
@@ -214,7 +254,7 @@ impl From<NoSuchClock> for RefuseError {
 impl fmt::Display for RefuseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RefuseError::NoSuchClock(_) => f.write_str("no such clock to refuse a tick of"),
+            RefuseError::NoSuchClock(e) => write!(f, "no tick to refuse: {e}"),
             RefuseError::NotRefusable { clock, index } => write!(
                 f,
                 "tick {index} of clock {} cannot be refused: only the clock's latest update of \
@@ -242,7 +282,7 @@ mod tests {
     #[test]
     fn messages_name_the_problem_and_wrap_the_cause() {
         let e = RemoveClockError::from(NoSuchClock::Name("ai".into()));
-        assert_eq!(e.to_string(), "no such clock to remove");
+        assert_eq!(e.to_string(), "nothing to remove: no clock is named \"ai\"");
         let source = core::error::Error::source(&e).map(ToString::to_string);
         assert_eq!(source.as_deref(), Some("no clock is named \"ai\""));
         let e = ConfigError::from(RateError::Zero);

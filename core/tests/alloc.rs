@@ -283,8 +283,7 @@ fn reading_a_long_merge_of_four_clocks_never_allocates() {
     // Four uncapped clocks at different rates over 50 ms: about 200 updates, more than the
     // merge orders at a time, in due order.
     let hz = |n: u64| Period::from_hz_ratio(n, 1).unwrap();
-    let mut config = LoopConfig::new(hz(1_000))
-        .max_updates(None)
+    let mut config = LoopConfig::from_clock(ClockConfig::new("main", hz(1_000)).max_updates(None))
         .max_frame_delta(None);
     for (name, rate) in [("b", 999), ("c", 1_001), ("d", 997)] {
         config = config.clock(ClockConfig::new(name, hz(rate)).max_updates(None));
@@ -312,11 +311,12 @@ fn reading_a_step_of_sixteen_clocks_never_allocates() {
 fn a_clock_at_the_update_backstop_merges_along_the_steps_order() {
     // A clock with its cap lifted that runs the full backstop of updates in one step while
     // another clock updates too: past what the walk merges as it reads, without allocating.
-    let config = LoopConfig::new(Period::from_hz(1_000_000).unwrap())
-        .max_updates(None)
-        .max_frame_delta(None)
-        // Uncapped too: a cap deferring "slow" would hold "main" back behind it.
-        .clock(ClockConfig::new("slow", Period::from_hz(1_000).unwrap()).max_updates(None));
+    let config = LoopConfig::from_clock(
+        ClockConfig::new("main", Period::from_hz(1_000_000).unwrap()).max_updates(None),
+    )
+    .max_frame_delta(None)
+    // Uncapped too: a cap deferring "slow" would hold "main" back behind it.
+    .clock(ClockConfig::new("slow", Period::from_hz(1_000).unwrap()).max_updates(None));
     let (_, events) = LoopState::new(config, Nanos(0))
         .unwrap()
         .step(Nanos(70 * MS));
@@ -382,8 +382,7 @@ fn three_capped_clocks_deferring_in_one_step_never_allocate() {
     // Issue 21: three catch-up clocks capped at 2 updates per step, 10 ticks behind each: every
     // clock defers in the same step, three events after the updates.
     let rate = Period::from_hz(100).unwrap();
-    let config = LoopConfig::new(rate)
-        .max_updates(Some(2))
+    let config = LoopConfig::from_clock(ClockConfig::new("main", rate).max_updates(Some(2)))
         .clock(ClockConfig::new("b", rate).max_updates(Some(2)))
         .clock(ClockConfig::new("c", rate).max_updates(Some(2)));
     let state = LoopState::new(config, Nanos(0)).unwrap().step(Nanos(0)).0;
@@ -399,7 +398,7 @@ fn three_capped_clocks_deferring_in_one_step_never_allocate() {
 /// Four clocks of `policy` at 60 Hz, the main one the alpha clock, stepped at 0 and 100 ms.
 fn four_clocks(policies: [Policy; 4]) -> LoopState {
     let rate = Period::from_hz(60).unwrap();
-    let mut config = LoopConfig::new(rate).policy(policies[0]);
+    let mut config = LoopConfig::from_clock(ClockConfig::new("main", rate).policy(policies[0]));
     for (name, policy) in ["b", "c", "d"].into_iter().zip(&policies[1..]) {
         config = config.clock(ClockConfig::new(name, rate).policy(*policy));
     }
@@ -499,7 +498,7 @@ fn four_catching_up_clocks_with_controls_every_step_never_allocate() {
     // copied into the events, so the state keeps its list: after the first change neither
     // the controls nor the steps allocate.
     let rate = Period::from_hz(60).unwrap();
-    let mut config = LoopConfig::new(rate).max_updates(Some(2));
+    let mut config = LoopConfig::from_clock(ClockConfig::new("main", rate).max_updates(Some(2)));
     for name in ["b", "c", "d"] {
         config = config.clock(ClockConfig::new(name, rate).max_updates(Some(2)));
     }

@@ -31,13 +31,15 @@ fn run_outer(mut state: LoopState, x: u64, steps: u64) -> Vec<(ClockId, u64, u64
 
 fn four_clocks(firing: Firing) -> LoopConfig {
     let hz = |n| Period::from_hz(n).unwrap();
-    LoopConfig::new(hz(60))
-        .firing(firing)
-        .max_updates(None)
-        .max_frame_delta(None)
-        .clock(ClockConfig::new("fast", hz(144)).firing(firing))
-        .clock(ClockConfig::new("p23", Period::from_millis_f64(23.0).unwrap()).firing(firing))
-        .clock(ClockConfig::new("p37", Period::from_millis_f64(37.0).unwrap()).firing(firing))
+    LoopConfig::from_clock(
+        ClockConfig::new("main", hz(60))
+            .firing(firing)
+            .max_updates(None),
+    )
+    .max_frame_delta(None)
+    .clock(ClockConfig::new("fast", hz(144)).firing(firing))
+    .clock(ClockConfig::new("p23", Period::from_millis_f64(23.0).unwrap()).firing(firing))
+    .clock(ClockConfig::new("p37", Period::from_millis_f64(37.0).unwrap()).firing(firing))
 }
 
 /// The article's claims: every clock fires exactly floor(10 s / P) times, the late rule is off by
@@ -89,10 +91,11 @@ fn nearest_firing_has_no_drift_and_errs_at_most_half_an_outer_period() {
 fn eventually_collision_rule_breaks_ties_by_declaration_order() {
     // 50 Hz and 20 Hz collide every 100 ms.
     for (first, second) in [((50, "a"), (20, "b")), ((20, "a"), (50, "b"))] {
-        let config = LoopConfig::new(Period::from_hz(first.0).unwrap())
-            .max_updates(None)
-            .clock(ClockConfig::new(second.1, Period::from_hz(second.0).unwrap()).max_updates(None))
-            .max_frame_delta(None);
+        let config = LoopConfig::from_clock(
+            ClockConfig::new("main", Period::from_hz(first.0).unwrap()).max_updates(None),
+        )
+        .clock(ClockConfig::new(second.1, Period::from_hz(second.0).unwrap()).max_updates(None))
+        .max_frame_delta(None);
         let state = LoopState::new(config, Nanos(0)).unwrap();
         // One step over 200 ms: all ten 50 Hz ticks and four 20 Hz ticks, in due order.
         let (_, events) = state.step(Nanos::from_millis(200));
@@ -153,10 +156,11 @@ fn deadline_is_the_earliest_clock_or_render_slot() {
 
 #[test]
 fn render_alpha_follows_the_designated_clock() {
-    let config = LoopConfig::new(Period::from_hz(100).unwrap())
-        .max_updates(None)
-        .clock(ClockConfig::new("ai", Period::from_hz(10).unwrap()))
-        .alpha_clock("ai");
+    let config = LoopConfig::from_clock(
+        ClockConfig::new("main", Period::from_hz(100).unwrap()).max_updates(None),
+    )
+    .clock(ClockConfig::new("ai", Period::from_hz(10).unwrap()))
+    .alpha_clock("ai");
     let (state, events) = LoopState::new(config, Nanos(0))
         .unwrap()
         .step(Nanos::from_millis(125));
@@ -281,7 +285,7 @@ fn bad_clock_configs_are_typed_errors() {
     let cap = LoopConfig::new(hz(60)).clock(ClockConfig::new("x", hz(10)).max_updates(Some(0)));
     assert_eq!(
         LoopState::new(cap, Nanos(0)).err(),
-        Some(ConfigError::ZeroUpdateCap)
+        Some(ConfigError::ZeroUpdateCap { clock: "x".into() })
     );
     assert_eq!(Period::from_hz_f64(f64::NAN), Err(RateError::Invalid));
     assert_eq!(Period::from_hz(0), Err(RateError::Zero));
@@ -341,9 +345,9 @@ impl Arbitrary for Case {
 fn config_of(rates_hz: &[(u64, u64)]) -> LoopConfig {
     const NAMES: [&str; 4] = ["c0", "c1", "c2", "c3"];
     let rate = |(n, d): (u64, u64)| Period::from_hz_ratio(n, d).unwrap();
-    let mut config = LoopConfig::new(rate(rates_hz[0]))
-        .max_updates(None)
-        .max_frame_delta(None);
+    let mut config =
+        LoopConfig::from_clock(ClockConfig::new("main", rate(rates_hz[0])).max_updates(None))
+            .max_frame_delta(None);
     for (i, r) in rates_hz.iter().enumerate().skip(1) {
         config = config.clock(ClockConfig::new(NAMES[i], rate(*r)).max_updates(None));
     }

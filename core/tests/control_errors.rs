@@ -29,20 +29,28 @@ fn invalid_settings_are_typed_errors_and_change_nothing() {
     let mut main = state.clock_mut("main").unwrap();
     assert_eq!(
         main.set_max_updates(Some(0)).map(|_| ()),
-        Err(ConfigError::ZeroUpdateCap)
+        Err(ConfigError::ZeroUpdateCap {
+            clock: "main".into()
+        })
     );
     assert_eq!(
         main.set_phase(1.0).map(|_| ()),
-        Err(ConfigError::InvalidPhase)
+        Err(ConfigError::InvalidPhase {
+            clock: "main".into(),
+            phase: 1.0
+        })
     );
-    assert_eq!(
+    assert!(matches!(
         main.set_hysteresis(f64::NAN).map(|_| ()),
-        Err(ConfigError::InvalidHysteresis)
-    );
+        Err(ConfigError::InvalidHysteresis { clock, hysteresis }) if clock == "main" && hysteresis.is_nan()
+    ));
     let mut slots = state.clock_mut("slots").unwrap();
     assert_eq!(
         slots.set_phase(0.5).map(|_| ()),
-        Err(ConfigError::CatchUpOnly("phase"))
+        Err(ConfigError::CatchUpOnly {
+            clock: "slots".into(),
+            setting: "phase"
+        })
     );
     assert_eq!(
         state

@@ -390,10 +390,12 @@ impl Arbitrary for Mixed {
 }
 
 fn mixed_holds(case: Mixed) -> bool {
-    let mut config = LoopConfig::new(rate(0))
-        .policy(case.policy)
-        .max_updates(case.cap)
-        .max_frame_delta(case.clamp.map(Duration::from_nanos));
+    let mut config = LoopConfig::from_clock(
+        tickfold_core::ClockConfig::new("main", rate(0))
+            .policy(case.policy)
+            .max_updates(case.cap),
+    )
+    .max_frame_delta(case.clamp.map(Duration::from_nanos));
     if case.second {
         config = config.clock(tickfold_core::ClockConfig::new("ai", rate(4)));
     }

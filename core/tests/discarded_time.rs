@@ -11,8 +11,8 @@ fn config() -> LoopConfig {
     with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()))
 }
 
-/// The other three clocks after `main` (set `main` up before: `LoopConfig`'s per-clock setters
-/// are refused once a second clock is declared).
+/// The other three clocks after `main` (set `main` up on its `ClockConfig`: `LoopConfig`'s
+/// per-clock setters are refused in a loop of several clocks).
 fn with_clocks(main: LoopConfig) -> LoopConfig {
     main.clock(ClockConfig::new("ai", Period::from_hz(7).unwrap()).phase(0.25))
         .clock(ClockConfig::new("net", Period::from_hz(20).unwrap()).policy(Policy::DropAndRest))
@@ -72,8 +72,8 @@ fn dropped_time_is_the_sum_of_the_reported_time() {
 
 #[test]
 fn without_a_max_frame_delta_nothing_is_discarded() {
-    let config = with_clocks(LoopConfig::new(Period::from_hz(60).unwrap()).max_updates(None))
-        .max_frame_delta(None);
+    let main = ClockConfig::new("main", Period::from_hz(60).unwrap()).max_updates(None);
+    let config = with_clocks(LoopConfig::from_clock(main)).max_frame_delta(None);
     let mut state = LoopState::new(config, Nanos(0)).unwrap();
     let (mut sums, mut most) = ([0; 4], 0);
     run(&mut state, &frames(), &mut sums, &mut most);

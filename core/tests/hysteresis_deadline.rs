@@ -182,10 +182,12 @@ impl Arbitrary for Case {
 fn prop_stepping_at_the_deadline_runs_an_update() {
     fn prop(case: Case) -> bool {
         let rate = Period::from_hz_ratio(case.hz.0, case.hz.1).unwrap();
-        let mut config = LoopConfig::new(rate)
-            .max_updates(case.cap)
-            .hysteresis(case.hysteresis)
-            .max_frame_delta(case.clamp.then(|| Duration::from_millis(250)));
+        let mut config = LoopConfig::from_clock(
+            ClockConfig::new("main", rate)
+                .max_updates(case.cap)
+                .hysteresis(case.hysteresis),
+        )
+        .max_frame_delta(case.clamp.then(|| Duration::from_millis(250)));
         if let Some((hz, h)) = case.second {
             let clock = ClockConfig::new("second", Period::from_hz(hz).unwrap()).hysteresis(if h {
                 0.5

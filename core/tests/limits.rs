@@ -49,7 +49,9 @@ fn config_errors_are_typed_and_explained() {
         ),
         (
             build(base().max_updates(Some(0))),
-            ConfigError::ZeroUpdateCap,
+            ConfigError::ZeroUpdateCap {
+                clock: "main".into(),
+            },
             "at least 1",
         ),
         (
@@ -66,22 +68,26 @@ fn config_errors_are_typed_and_explained() {
         ),
         (
             build(base().phase(1.0)),
-            ConfigError::InvalidPhase,
+            ConfigError::InvalidPhase {
+                clock: "main".into(),
+                phase: 1.0,
+            },
             "[0, 1)",
         ),
         (
-            build(base().phase(f64::NAN)),
-            ConfigError::InvalidPhase,
-            "phase",
-        ),
-        (
             build(base().hysteresis(0.6)),
-            ConfigError::InvalidHysteresis,
+            ConfigError::InvalidHysteresis {
+                clock: "main".into(),
+                hysteresis: 0.6,
+            },
             "[0, 0.5]",
         ),
         (
             build(base().policy(Policy::DropAndRest).phase(0.5)),
-            ConfigError::CatchUpOnly("phase"),
+            ConfigError::CatchUpOnly {
+                clock: "main".into(),
+                setting: "phase",
+            },
             "catch-up",
         ),
     ];
@@ -94,6 +100,13 @@ fn config_errors_are_typed_and_explained() {
         );
         let _: &dyn std::error::Error = &want;
     }
+    // A NaN phase is refused too (NaN equals nothing, so matched rather than compared).
+    let nan = build(base().phase(f64::NAN));
+    assert!(
+        matches!(&nan, Err(ConfigError::InvalidPhase { clock, phase }) if clock == "main" && phase.is_nan()),
+        "{nan:?}"
+    );
+    assert!(nan.unwrap_err().to_string().contains("NaN"));
 }
 
 #[test]

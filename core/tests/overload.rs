@@ -243,10 +243,14 @@ impl Arbitrary for Case {
 /// the events) + owed = due, exactly; the time the events gave up is each clock's
 /// `time_discarded`; and the loop's total is the sum of each step's largest.
 fn bounded(case: Case) -> bool {
-    let mut config =
-        LoopConfig::new(Period::from_hz_ratio(case.clocks[0].0.0, case.clocks[0].0.1).unwrap())
-            .max_updates(case.clocks[0].1)
-            .max_frame_delta(case.max.map(Duration::from_nanos));
+    let mut config = LoopConfig::from_clock(
+        ClockConfig::new(
+            "main",
+            Period::from_hz_ratio(case.clocks[0].0.0, case.clocks[0].0.1).unwrap(),
+        )
+        .max_updates(case.clocks[0].1),
+    )
+    .max_frame_delta(case.max.map(Duration::from_nanos));
     for (i, &((num, den), cap)) in case.clocks.iter().enumerate().skip(1) {
         config = config.clock(
             ClockConfig::new(format!("c{i}"), Period::from_hz_ratio(num, den).unwrap())

@@ -149,8 +149,7 @@ fn a_late_refused_slot_beside_a_deferral_keeps_the_stream_whole() {
 fn a_slot_held_back_by_another_clocks_deferral_is_deferred() {
     for policy in [Policy::KeepWorking, Policy::DropAndRest, Policy::Delay] {
         let net = ClockConfig::new("net", hz(10)).policy(policy);
-        let config = LoopConfig::new(hz(10))
-            .max_updates(Some(1))
+        let config = LoopConfig::from_clock(ClockConfig::new("main", hz(10)).max_updates(Some(1)))
             .clock(net)
             .max_frame_delta(None);
         let mut state = LoopState::new(config, Nanos(0)).unwrap();

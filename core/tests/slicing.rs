@@ -87,9 +87,9 @@ fn rate(i: usize) -> Period {
 type Record = Vec<(usize, u64, u64, Vec<u32>)>;
 
 fn run(tl: &Timeline, extra: bool) -> Record {
-    let mut config = LoopConfig::new(rate(tl.clocks[0]))
-        .max_updates(None)
-        .max_frame_delta(None);
+    let mut config =
+        LoopConfig::from_clock(ClockConfig::new("main", rate(tl.clocks[0])).max_updates(None))
+            .max_frame_delta(None);
     // The main clock is called "main"; the others are added under their own names.
     for (c, &r) in tl.clocks.iter().enumerate().skip(1) {
         config = config.clock(ClockConfig::new(name(c), rate(r)).max_updates(None));

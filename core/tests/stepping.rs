@@ -92,13 +92,15 @@ impl Arbitrary for Case {
 
 fn config(case: &Case) -> LoopConfig {
     let rate = Period::from_hz_ratio(case.rate.0, case.rate.1).unwrap();
-    let mut c = LoopConfig::new(rate)
-        .policy(case.policy)
-        .max_updates(case.cap)
-        .max_frame_delta(None)
-        .firing(case.firing)
-        .hysteresis(case.hysteresis)
-        .phase(case.phase);
+    let mut c = LoopConfig::from_clock(
+        ClockConfig::new("main", rate)
+            .policy(case.policy)
+            .max_updates(case.cap)
+            .firing(case.firing)
+            .hysteresis(case.hysteresis)
+            .phase(case.phase),
+    )
+    .max_frame_delta(None);
     if case.second {
         // The model below is of "main" (its policy, phase, cap): keep it the alpha clock
         // (by default the faster of the two is).

@@ -38,9 +38,9 @@ impl Arbitrary for Schedule {
 
 fn ends_match_the_oracle(s: Schedule) -> bool {
     let rate = |i: usize| Period::from_hz_ratio(RATES[i].0, RATES[i].1).unwrap();
-    let mut config = LoopConfig::new(rate(s.clocks[0]))
-        .max_updates(None)
-        .max_frame_delta(None);
+    let mut config =
+        LoopConfig::from_clock(ClockConfig::new("main", rate(s.clocks[0])).max_updates(None))
+            .max_frame_delta(None);
     for (c, &r) in s.clocks.iter().enumerate().skip(1) {
         config = config.clock(ClockConfig::new(format!("c{c}"), rate(r)).max_updates(None));
     }

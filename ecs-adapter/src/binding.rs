@@ -2,7 +2,7 @@
 //! tick's clock), or bound by the user with [`Interpolated::clock`](crate::Interpolated::clock).
 //! The one home of the rule; `before_update` and the reads ask it.
 
-use tickfold_core::{ClockId, LoopState, Tick};
+use tickfold_core::{ClockId, LoopState, NoSuchClock, Tick};
 
 /// What [`Interpolated::clock_id`](crate::Interpolated::clock_id) returns while the tracker is
 /// unbound: an id no clock ever has (a loop's ids stop at 65,534), so nothing reads another
@@ -44,11 +44,13 @@ impl Binding {
 
     /// The alpha to read a tracker with this binding at: its clock's, or while unbound the
     /// loop's alpha clock's (the clock whose ticks an unbound tracker will most likely bind
-    /// to: the fastest clock's tick comes first); 1 if the loop has no such clock.
-    pub(crate) fn alpha<U>(self, state: &LoopState<U>) -> f64 {
+    /// to: the fastest clock's tick comes first). A bound clock the loop does not have (an
+    /// id from another loop, a removed clock, a number assumed from declaration order) is the
+    /// lookup's error: such a tracker never captures, and says so here.
+    pub(crate) fn alpha<U>(self, state: &LoopState<U>) -> Result<f64, NoSuchClock> {
         state
             .clock(self.clock().unwrap_or_else(|| state.alpha_clock()))
-            .map_or(1.0, |c| c.alpha())
+            .map(|c| c.alpha())
     }
 }
 

@@ -14,6 +14,13 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// Reads then blend with that clock's alpha, [`alpha`](Self::alpha), which is not
     /// `Render::alpha` when another clock is the loop's alpha clock.
     ///
+    /// Look the id up by name, `state.clock("physics")?.id()`: ids are handed out in
+    /// declaration order, so a number assumed from one game's order (`ClockId(0)`) names
+    /// another clock in a game that declares its clocks in another order, and a number the
+    /// loop does not have names no clock at all. The tracker cannot tell while it is handed
+    /// ticks (a tick of another clock is only counted); [`alpha`](Self::alpha) refuses a clock
+    /// the loop does not have, with the lookup's error.
+    ///
     /// Without it, a tracker binds itself to the clock of the first tick handed to
     /// [`before_update`](Self::before_update) and follows that clock from then on. Either way
     /// a tick of another clock is not acted on (no capture, no ghost ageing) and is counted

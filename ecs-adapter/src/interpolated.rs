@@ -4,7 +4,7 @@ use core::marker::PhantomData;
 use std::fmt;
 
 use hecs::{Component, ComponentError, DynamicBundle, Entity, EntityBuilder, World};
-use tickfold_core::{Columns, Interpolate, LoopState, Tick};
+use tickfold_core::{Columns, Interpolate, LoopState, NoSuchClock, Tick};
 
 use crate::binding::Binding;
 use crate::column_copy::copy_column;
@@ -167,7 +167,15 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// The alpha to read this tracker at after a step: its own clock's
     /// ([`ClockHandle::alpha`](tickfold_core::ClockHandle::alpha)), the one its captures follow; `Render::alpha` is the loop's
     /// alpha clock's, right only when that is this tracker's clock. While unbound, the loop's
-    /// alpha clock's. 1 (the newest values) if the loop has no such clock. Allocates nothing.
+    /// alpha clock's. Allocates nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`NoSuchClock::Id`](tickfold_core::NoSuchClock::Id) when the tracker is bound to a
+    /// clock `state` does not have (an id of another loop, a removed clock, or a number
+    /// assumed from declaration order, as in `.clock(ClockId(9))`): such a tracker never
+    /// captures, since no tick of its clock ever comes. Look ids up by name,
+    /// `state.clock("physics")?.id()`, and the error cannot happen.
     ///
     /// # Examples
     ///
@@ -190,13 +198,16 @@ impl<T: Interpolate + Component + Clone> Interpolated<T> {
     /// }
     /// let render = events.render().expect("a frame");
     /// assert_eq!(render.alpha, 0.5); // AI's: 50 of 100 ms
-    /// assert_eq!(bodies.alpha(&state), 0.5); // physics': 10 of 20 ms
+    /// assert_eq!(bodies.alpha(&state)?, 0.5); // physics': 10 of 20 ms
     /// // Seven ticks ran (the last at 140 ms): drawn halfway from 6 to 7.
-    /// assert_eq!(bodies.sample(&world, body, bodies.alpha(&state))?.into_value(), 6.5);
+    /// assert_eq!(bodies.sample(&world, body, bodies.alpha(&state)?)?.into_value(), 6.5);
+    ///
+    /// // A clock the loop does not have: refused, never a silent alpha of 1.
+    /// let lost = Interpolated::<f32>::new().clock(tickfold_core::ClockId(9));
+    /// assert!(lost.alpha(&state).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[must_use]
-    pub fn alpha<U>(&self, state: &LoopState<U>) -> f64 {
+    pub fn alpha<U>(&self, state: &LoopState<U>) -> Result<f64, NoSuchClock> {
         self.binding.alpha(state)
     }
 

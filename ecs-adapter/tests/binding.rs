@@ -53,7 +53,7 @@ fn run(tracker: &mut Interpolated<Position>, pass: impl Fn(&Tick, ClockId) -> bo
     }
     let alpha = render.unwrap();
     let drawn = |a| tracker.sample(&world, body, a).unwrap().into_value().0;
-    (drawn(alpha), drawn(tracker.alpha(&state)))
+    (drawn(alpha), drawn(tracker.alpha(&state).unwrap()))
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn an_unbound_tracker_reads_the_loops_alpha_clock_and_an_id_no_clock_has() {
     assert_eq!(tracker.clock_id(), ClockId(u16::MAX));
     let events = state.advance(Nanos::from_millis(130));
     let render = events.render().unwrap();
-    assert_eq!(tracker.alpha(&state), render.alpha);
+    assert_eq!(tracker.alpha(&state), Ok(render.alpha));
     assert_eq!(
         state.clock(tracker.clock_id()).ok().map(|c| c.alpha()),
         None
@@ -189,4 +189,32 @@ mod saves {
             serde_json::from_str(include_str!("golden/state_63fb199_ai_first.json")).unwrap();
         assert_eq!(state.alpha_clock(), ClockId(0));
     }
+}
+
+/// Issue 43, 3.3: a tracker bound to a clock the loop does not have never captures; reading
+/// its alpha from the loop says so (the lookup's error naming the id), never a silent 1.0
+/// (which it read while the render's alpha was 0.9).
+#[test]
+fn a_tracker_bound_to_a_clock_the_loop_lacks_is_refused_when_read() {
+    let mut tracker = Interpolated::<Position>::new().clock(ClockId(9));
+    let mut state = ai_first();
+    let events = state.advance(Nanos::from_millis(130));
+    let mut world = World::new();
+    let _ = tracker.spawn(&mut world, (Position(0.0),));
+    for tick in events.updates() {
+        assert!(!tracker.before_update(&mut world, &tick));
+    }
+    assert_eq!(tracker.stats().other_clock_ticks, 4);
+    let read = format!("{:?}", tracker.alpha(&state));
+    assert!(
+        read.contains("Err") && read.contains("ClockId(9)"),
+        "{read}"
+    );
+    // Bound by name, the same tracker follows physics and reads its alpha.
+    let physics = state.clock("physics").unwrap().id();
+    let bound = Interpolated::<Position>::new().clock(physics);
+    assert_eq!(
+        bound.alpha(&state),
+        Ok(state.clock(physics).unwrap().alpha())
+    );
 }

@@ -301,7 +301,7 @@ fn physics_bodies_blend_with_physics_alpha_when_ai_is_declared_first() {
                     *world.get::<&mut f64>(body).unwrap() += 1.0;
                 }
                 Event::Render(r) => {
-                    let at = bodies.alpha(&state);
+                    let at = bodies.alpha(&state).unwrap();
                     drawn = Some(bodies.sample(&world, body, at).unwrap().into_value());
                     let wrong = bodies.sample(&world, body, r.alpha).unwrap().into_value();
                     differs += usize::from(wrong != drawn.unwrap());

@@ -87,10 +87,12 @@
 //!   not take it; removing the alpha clock hands it to the fastest remaining one. The deadline is
 //!   the earliest of all clocks' next due times and the render slot.
 //! * **Settings per clock** go on each `ClockConfig`. `LoopConfig`'s own `max_updates`, `policy`,
-//!   `phase`, `hysteresis` and `firing` set the clock the config was made with (`"main"`, or
-//!   `from_clock`'s) and no other; called after a second `.clock(..)` they would read as settings
-//!   for the whole loop, so `LoopState::new` refuses them with
-//!   [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop).
+//!   `phase`, `hysteresis` and `firing` are shorthands for a loop of one clock; in a loop of
+//!   several they would read as settings for the whole loop (or for whichever clock came first),
+//!   before or after the other `.clock(..)` calls, so `LoopState::new` refuses them with
+//!   [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop), naming the
+//!   clock they would set. The first clock's settings go on the `ClockConfig` given to
+//!   `LoopConfig::from_clock`.
 //! * With several clocks nobody sleeps: a constant-rate clock runs its slot in progress once per
 //!   step (`Sleep` events come only from a loop whose single clock is constant-rate).
 //! * Clocks live in a plain `Vec` inside the state's box (allocated when the clock is added, never

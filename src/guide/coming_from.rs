@@ -146,7 +146,7 @@
 //! | alpha | `accumulator / dt` | `blending_factor()` | `Time<Fixed>::overstep_fraction()` | `Event::Render(r)`, `r.alpha` |
 //! | the accumulator | `accumulator` | none | `Time<Fixed>::overstep()` | `r.lag` (`Render::lag`, within one tick: 50 ms at 10 Hz and 250 ms). Not `tick.lag`: a tick's lag is measured from its start, so a catch-up tick's is at least `dt` (250 and 150 ms for that step's two ticks); how late it ran is `lag − dt` |
 //! | alpha with several rates | by hand | no | one fixed schedule | the fastest clock's, whatever the declaration order (`LoopConfig::alpha_clock` picks another); `Interpolated::new()` follows the clock of the first tick it is handed, `.clock(id)` a chosen one |
-//! | settings per rate | by hand | no | one `Time<Fixed>` | on each `ClockConfig`; `LoopConfig::max_updates` and the other per-clock setters after a second clock are a `ConfigError::ClockSettingOnLoop` |
+//! | settings per rate | by hand | no | one `Time<Fixed>` | on each `ClockConfig`; `LoopConfig::max_updates` and the other per-clock setters in a loop of several clocks are a `ConfigError::ClockSettingOnLoop` |
 //! | who reads the clock | you | the loop | the `App` (`Time<Real>`) | you pass `now` (or the runner does) |
 //! | a long frame | your clamp, silent | `max_frame_time`, silent | `Time<Virtual>` max delta, a `debug!` line | `max_frame_delta`, `Event::DiscardedTime` with the tick count |
 //! | updates per frame | unbounded | unbounded | unbounded | `max_updates` (8), the rest `Event::Deferred`, never lost |

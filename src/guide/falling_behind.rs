@@ -43,7 +43,7 @@
 //!         }
 //!     }
 //! }
-//! let main = state.clock_stats("main").expect("declared");
+//! let main = state.clock("main")?.stats();
 //! // After 60 s: 2/3 of the ticks ran, at most 250 ms of ticks are owed (not 1,200), and
 //! // every other due tick was reported given up.
 //! assert_eq!(main.ticks_run, 2_400);

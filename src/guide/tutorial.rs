@@ -96,33 +96,35 @@
 //!
 //! Physics runs at 30 Hz and the AI at 5 Hz, both in one loop, each on its own exact grid. A step
 //! gives the updates of all clocks in one order (by due time, ties in declaration order), so a
-//! replay is the same run. Each tick says its clock; clocks are numbered in declaration order.
+//! replay is the same run. Each tick says its clock by id (`tick.clock`, a [`ClockId`](crate::ClockId)): look the
+//! ids up by name once the loop exists, `state.clock("physics")?.id()`. Ids are handed out in
+//! declaration order, so a number written down (`ClockId(0)`) names another clock as soon as a
+//! game declares its clocks in another order, and nothing would say so.
 //!
 //! ```rust
-//! use tickfold::{ClockConfig, ClockId, LoopConfig, LoopState, Nanos, Period};
+//! use tickfold::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
 //!
-//! const PHYSICS: ClockId = ClockId(0);
-//! const AI: ClockId = ClockId(1);
-//!
-//! let physics = ClockConfig::new("physics", Period::from_hz(30)?);
-//! let ai = ClockConfig::new("ai", Period::from_hz(5)?);
-//! let mut state = LoopState::new(LoopConfig::from_clock(physics).clock(ai), Nanos(0))?;
-//! assert_eq!((state.clock("physics")?.id(), state.clock("ai")?.id()), (PHYSICS, AI));
+//! let config = LoopConfig::from_clock(ClockConfig::new("physics", Period::from_hz(30)?))
+//!     .clock(ClockConfig::new("ai", Period::from_hz(5)?));
+//! let mut state = LoopState::new(config, Nanos(0))?;
+//! let (physics, ai) = (state.clock("physics")?.id(), state.clock("ai")?.id());
 //!
 //! let events = state.advance(Nanos::from_millis(210));
-//! let order: Vec<(u16, u64)> = events.updates().map(|t| (t.clock.0, t.index)).collect();
+//! let name = |id| if id == physics { "physics" } else if id == ai { "ai" } else { "?" };
+//! let order: Vec<(&str, u64)> = events.updates().map(|t| (name(t.clock), t.index)).collect();
 //! // A tick is due once its whole length has passed: physics ticks 0 to 5 (due every 33.3 ms,
 //! // up to 200 ms) and AI tick 0 (due at 200 ms, tied with physics tick 5: declared second).
-//! assert_eq!(order, [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 0)]);
+//! let physics_ticks = (0..6).map(|k| ("physics", k));
+//! assert_eq!(order, physics_ticks.chain([("ai", 0)]).collect::<Vec<_>>());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The render's `alpha` belongs to the fastest clock, here physics, whatever order the clocks are
 //! declared in (choose another with [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock)).
-//! Settings such as the update cap go on each `ClockConfig`: once a loop has two clocks,
+//! Settings such as the update cap go on each `ClockConfig`: in a loop of two clocks or more,
 //! `LoopConfig::max_updates` and the other per-clock setters on the `LoopConfig` are refused
-//! with [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop), since they
-//! would set the first clock only. The [`clocks`](super::clocks) chapter has the rest: firing
+//! with [`ConfigError::ClockSettingOnLoop`](crate::ConfigError::ClockSettingOnLoop), whether
+//! called before or after the clocks are added, since they would set the first clock only. The [`clocks`](super::clocks) chapter has the rest: firing
 //! rules, caps per clock, clocks added at run time.
 //!
 //! # 3. The world, and interpolation
@@ -136,7 +138,7 @@
 //! only before the step's last update (a render blends the state before that update with the
 //! state after it), so a step of five catch-up updates copies once. A tracker follows one clock:
 //! made with `Interpolated::new()`, it binds to the clock of the first tick it is handed (here
-//! physics: only physics ticks reach it); `.clock(PHYSICS)` binds it by hand. A tick of another
+//! physics: only physics ticks reach it); `.clock(state.clock("physics")?.id())` binds it by hand. A tick of another
 //! clock is not acted on and is counted in `stats().other_clock_ticks`, so a tracker handed the
 //! wrong clock's ticks shows it. A jump that is not a motion
 //! (a body wrapping around the box) is marked with `teleport`, and is drawn without blending.
@@ -165,8 +167,20 @@
 //! struct Velocity(Vec3);
 //!
 //! const HALF_BOX: f32 = 50.0;
-//! const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! const AI: ClockId = ClockId(1);
+//! /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! /// declares AI first gives AI the id `ClockId(0)`).
+//! #[derive(Copy, Clone, Debug)]
+//! struct Clocks {
+//!     physics: ClockId,
+//!     ai: ClockId,
+//! }
+//!
+//! impl Clocks {
+//!     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//!         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//!     }
+//! }
 //!
 //! fn config() -> LoopConfig {
 //!     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -177,10 +191,11 @@
 //! struct Game {
 //!     world: World,
 //!     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//!     clocks: Clocks,
 //! }
 //!
 //! impl Game {
-//!     fn new(bodies: usize) -> Game {
+//!     fn new(bodies: usize, clocks: Clocks) -> Game {
 //!         let mut world = World::new();
 //!         let mut trackers = (Interpolated::new(), Interpolated::new());
 //!         for i in 0..bodies {
@@ -192,11 +207,11 @@
 //!             );
 //!             trackers.spawn(&mut world, body); // adds the trackers' companions
 //!         }
-//!         Game { world, trackers }
+//!         Game { world, trackers, clocks }
 //!     }
 //!
 //!     fn update(&mut self, tick: &Tick) {
-//!         if tick.clock == AI {
+//!         if tick.clock == self.clocks.ai {
 //!             // Steering, five times a second: a quarter turn for every velocity.
 //!             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //!             for v in self.world.query_mut::<&mut Velocity>() {
@@ -239,8 +254,8 @@
 //!     rotations: Vec<Rotation>,
 //! }
 //!
-//! let mut game = Game::new(100);
 //! let mut state = LoopState::new(config(), Nanos(0))?;
+//! let mut game = Game::new(100, Clocks::of(&state)?);
 //! let mut frame = Frame::default();
 //! for k in 1..=30u64 {
 //!     let events = state.advance(Nanos::from_millis(16 * k));
@@ -297,8 +312,20 @@
 //! # struct Velocity(Vec3);
 //! #
 //! # const HALF_BOX: f32 = 50.0;
-//! # const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! # const AI: ClockId = ClockId(1);
+//! # /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! # /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! # /// declares AI first gives AI the id `ClockId(0)`).
+//! # #[derive(Copy, Clone, Debug)]
+//! # struct Clocks {
+//! #     physics: ClockId,
+//! #     ai: ClockId,
+//! # }
+//! #
+//! # impl Clocks {
+//! #     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//! #         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//! #     }
+//! # }
 //! #
 //! # fn config() -> LoopConfig {
 //! #     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -309,10 +336,11 @@
 //! # struct Game {
 //! #     world: World,
 //! #     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//! #     clocks: Clocks,
 //! # }
 //! #
 //! # impl Game {
-//! #     fn new(bodies: usize) -> Game {
+//! #     fn new(bodies: usize, clocks: Clocks) -> Game {
 //! #         let mut world = World::new();
 //! #         let mut trackers = (Interpolated::new(), Interpolated::new());
 //! #         for i in 0..bodies {
@@ -324,11 +352,11 @@
 //! #             );
 //! #             trackers.spawn(&mut world, body); // adds the trackers' companions
 //! #         }
-//! #         Game { world, trackers }
+//! #         Game { world, trackers, clocks }
 //! #     }
 //! #
 //! #     fn update(&mut self, tick: &Tick) {
-//! #         if tick.clock == AI {
+//! #         if tick.clock == self.clocks.ai {
 //! #             // Steering, five times a second: a quarter turn for every velocity.
 //! #             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //! #             for v in self.world.query_mut::<&mut Velocity>() {
@@ -381,8 +409,9 @@
 //!
 //! let clock = RealNanos::new();
 //! let state = LoopState::new(config(), Nanos(0))?;
+//! let game = Game::new(100, Clocks::of(&state)?);
 //! let mut runner = Runner::new(state, clock, clock.sleeper(SpinSleep::default()));
-//! let mut session = Session { game: Game::new(100), frame: Frame::default(), renders: 0 };
+//! let mut session = Session { game, frame: Frame::default(), renders: 0 };
 //! runner.run_with(&mut session, |s, event, _state, ctl| match event {
 //!     Event::Update(tick) => s.game.update(tick),
 //!     Event::Render(r) => {

@@ -35,8 +35,20 @@
 //! # struct Velocity(Vec3);
 //! #
 //! # const HALF_BOX: f32 = 50.0;
-//! # const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! # const AI: ClockId = ClockId(1);
+//! # /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! # /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! # /// declares AI first gives AI the id `ClockId(0)`).
+//! # #[derive(Copy, Clone, Debug)]
+//! # struct Clocks {
+//! #     physics: ClockId,
+//! #     ai: ClockId,
+//! # }
+//! #
+//! # impl Clocks {
+//! #     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//! #         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//! #     }
+//! # }
 //! #
 //! # fn config() -> LoopConfig {
 //! #     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -47,10 +59,11 @@
 //! # struct Game {
 //! #     world: World,
 //! #     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//! #     clocks: Clocks,
 //! # }
 //! #
 //! # impl Game {
-//! #     fn new(bodies: usize) -> Game {
+//! #     fn new(bodies: usize, clocks: Clocks) -> Game {
 //! #         let mut world = World::new();
 //! #         let mut trackers = (Interpolated::new(), Interpolated::new());
 //! #         for i in 0..bodies {
@@ -62,11 +75,11 @@
 //! #             );
 //! #             trackers.spawn(&mut world, body); // adds the trackers' companions
 //! #         }
-//! #         Game { world, trackers }
+//! #         Game { world, trackers, clocks }
 //! #     }
 //! #
 //! #     fn update(&mut self, tick: &Tick) {
-//! #         if tick.clock == AI {
+//! #         if tick.clock == self.clocks.ai {
 //! #             // Steering, five times a second: a quarter turn for every velocity.
 //! #             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //! #             for v in self.world.query_mut::<&mut Velocity>() {
@@ -121,7 +134,7 @@
 //!
 //! let clock = ManualTime::new();
 //! let mut runner = Runner::new(LoopState::new(config(), Nanos(0))?, clock.clone(), clock);
-//! let game = Game::new(100);
+//! let game = Game::new(100, Clocks::of(runner.state())?);
 //! let first = game.world.iter().next().map(|e| e.entity()).ok_or("no body")?;
 //! let at = |g: &Game| g.world.get::<&Position>(first).map(|p| p.0);
 //! let mut seen = Seen {
@@ -131,7 +144,7 @@
 //!     Event::Update(tick) => {
 //!         let before = at(&s.game).expect("the first body");
 //!         s.game.update(tick);
-//!         if tick.clock == PHYSICS {
+//!         if tick.clock == s.game.clocks.physics {
 //!             s.around_update = (before, at(&s.game).expect("the first body"));
 //!         }
 //!     }
@@ -203,8 +216,20 @@
 //! # struct Velocity(Vec3);
 //! #
 //! # const HALF_BOX: f32 = 50.0;
-//! # const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! # const AI: ClockId = ClockId(1);
+//! # /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! # /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! # /// declares AI first gives AI the id `ClockId(0)`).
+//! # #[derive(Copy, Clone, Debug)]
+//! # struct Clocks {
+//! #     physics: ClockId,
+//! #     ai: ClockId,
+//! # }
+//! #
+//! # impl Clocks {
+//! #     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//! #         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//! #     }
+//! # }
 //! #
 //! # fn config() -> LoopConfig {
 //! #     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -215,10 +240,11 @@
 //! # struct Game {
 //! #     world: World,
 //! #     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//! #     clocks: Clocks,
 //! # }
 //! #
 //! # impl Game {
-//! #     fn new(bodies: usize) -> Game {
+//! #     fn new(bodies: usize, clocks: Clocks) -> Game {
 //! #         let mut world = World::new();
 //! #         let mut trackers = (Interpolated::new(), Interpolated::new());
 //! #         for i in 0..bodies {
@@ -230,11 +256,11 @@
 //! #             );
 //! #             trackers.spawn(&mut world, body); // adds the trackers' companions
 //! #         }
-//! #         Game { world, trackers }
+//! #         Game { world, trackers, clocks }
 //! #     }
 //! #
 //! #     fn update(&mut self, tick: &Tick) {
-//! #         if tick.clock == AI {
+//! #         if tick.clock == self.clocks.ai {
 //! #             // Steering, five times a second: a quarter turn for every velocity.
 //! #             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //! #             for v in self.world.query_mut::<&mut Velocity>() {
@@ -304,7 +330,10 @@
 //! }
 //!
 //! fn property(schedule: Schedule) -> Result<(), Failure> {
-//!     let sim = WorldSim::new(checked_config(), || Game::new(20), Game::update)
+//!     // The ids the loop of this configuration gives its clocks, looked up by name.
+//!     let state = LoopState::new(checked_config(), Nanos(0)).expect("a valid configuration");
+//!     let clocks = Clocks::of(&state).expect("physics and AI are declared");
+//!     let sim = WorldSim::new(checked_config(), move || Game::new(20, clocks), Game::update)
 //!         .expect("a valid configuration");
 //!     sim.same_across_schedules([&schedule], fingerprint)
 //! }
@@ -372,8 +401,20 @@
 //! # struct Velocity(Vec3);
 //! #
 //! # const HALF_BOX: f32 = 50.0;
-//! # const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! # const AI: ClockId = ClockId(1);
+//! # /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! # /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! # /// declares AI first gives AI the id `ClockId(0)`).
+//! # #[derive(Copy, Clone, Debug)]
+//! # struct Clocks {
+//! #     physics: ClockId,
+//! #     ai: ClockId,
+//! # }
+//! #
+//! # impl Clocks {
+//! #     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//! #         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//! #     }
+//! # }
 //! #
 //! # fn config() -> LoopConfig {
 //! #     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -384,10 +425,11 @@
 //! # struct Game {
 //! #     world: World,
 //! #     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//! #     clocks: Clocks,
 //! # }
 //! #
 //! # impl Game {
-//! #     fn new(bodies: usize) -> Game {
+//! #     fn new(bodies: usize, clocks: Clocks) -> Game {
 //! #         let mut world = World::new();
 //! #         let mut trackers = (Interpolated::new(), Interpolated::new());
 //! #         for i in 0..bodies {
@@ -399,11 +441,11 @@
 //! #             );
 //! #             trackers.spawn(&mut world, body); // adds the trackers' companions
 //! #         }
-//! #         Game { world, trackers }
+//! #         Game { world, trackers, clocks }
 //! #     }
 //! #
 //! #     fn update(&mut self, tick: &Tick) {
-//! #         if tick.clock == AI {
+//! #         if tick.clock == self.clocks.ai {
 //! #             // Steering, five times a second: a quarter turn for every velocity.
 //! #             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //! #             for v in self.world.query_mut::<&mut Velocity>() {
@@ -475,13 +517,15 @@
 //!     let map = |old: Entity| new_handle.get(&old).copied();
 //!     let positions = Interpolated::load(file.positions, &mut world, map)?;
 //!     let rotations = Interpolated::load(file.rotations, &mut world, map)?;
-//!     Ok((Game { world, trackers: (positions, rotations) }, file.clock))
+//!     let clocks = Clocks::of(&file.clock)?;
+//!     Ok((Game { world, trackers: (positions, rotations), clocks }, file.clock))
 //! }
 //!
 //! // Every event and every rendered value of a run over 60 frames, saved and loaded (JSON,
 //! // a fresh world and loop) after frame `save_after` if given.
 //! fn run(save_after: Option<u64>) -> Result<Vec<String>, Box<dyn std::error::Error>> {
-//!     let (mut game, mut state) = (Game::new(100), LoopState::new(config(), Nanos(0))?);
+//!     let mut state = LoopState::new(config(), Nanos(0))?;
+//!     let mut game = Game::new(100, Clocks::of(&state)?);
 //!     let (mut frame, mut seen) = (Frame::default(), Vec::new());
 //!     for k in 1..=60u64 {
 //!         let events = state.advance(Nanos::from_millis(17 * k));
@@ -541,8 +585,20 @@
 //! # struct Velocity(Vec3);
 //! #
 //! # const HALF_BOX: f32 = 50.0;
-//! # const PHYSICS: ClockId = ClockId(0); // clocks are numbered in declaration order
-//! # const AI: ClockId = ClockId(1);
+//! # /// The clocks' ids, looked up by name once the loop exists. An id is the loop's handle for
+//! # /// a clock, handed out in declaration order: never write one down as a number (a game that
+//! # /// declares AI first gives AI the id `ClockId(0)`).
+//! # #[derive(Copy, Clone, Debug)]
+//! # struct Clocks {
+//! #     physics: ClockId,
+//! #     ai: ClockId,
+//! # }
+//! #
+//! # impl Clocks {
+//! #     fn of(state: &LoopState<Nanos>) -> Result<Clocks, tickfold::NoSuchClock> {
+//! #         Ok(Clocks { physics: state.clock("physics")?.id(), ai: state.clock("ai")?.id() })
+//! #     }
+//! # }
 //! #
 //! # fn config() -> LoopConfig {
 //! #     let physics = ClockConfig::new("physics", Period::from_hz(30).unwrap());
@@ -553,10 +609,11 @@
 //! # struct Game {
 //! #     world: World,
 //! #     trackers: (Interpolated<Position>, Interpolated<Rotation>),
+//! #     clocks: Clocks,
 //! # }
 //! #
 //! # impl Game {
-//! #     fn new(bodies: usize) -> Game {
+//! #     fn new(bodies: usize, clocks: Clocks) -> Game {
 //! #         let mut world = World::new();
 //! #         let mut trackers = (Interpolated::new(), Interpolated::new());
 //! #         for i in 0..bodies {
@@ -568,11 +625,11 @@
 //! #             );
 //! #             trackers.spawn(&mut world, body); // adds the trackers' companions
 //! #         }
-//! #         Game { world, trackers }
+//! #         Game { world, trackers, clocks }
 //! #     }
 //! #
 //! #     fn update(&mut self, tick: &Tick) {
-//! #         if tick.clock == AI {
+//! #         if tick.clock == self.clocks.ai {
 //! #             // Steering, five times a second: a quarter turn for every velocity.
 //! #             let turn = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
 //! #             for v in self.world.query_mut::<&mut Velocity>() {
@@ -644,10 +701,12 @@
 //! #     let map = |old: Entity| new_handle.get(&old).copied();
 //! #     let positions = Interpolated::load(file.positions, &mut world, map)?;
 //! #     let rotations = Interpolated::load(file.rotations, &mut world, map)?;
-//! #     Ok((Game { world, trackers: (positions, rotations) }, file.clock))
+//! #     let clocks = Clocks::of(&file.clock)?;
+//! #     Ok((Game { world, trackers: (positions, rotations), clocks }, file.clock))
 //! # }
 //! use tickfold::runner::{RealNanos, Runner, SpinSleep};
-//! # let json = save(&Game::new(10), &LoopState::new(config(), Nanos(0))?)?;
+//! # let fresh = LoopState::new(config(), Nanos(0))?;
+//! # let json = save(&Game::new(10, Clocks::of(&fresh)?), &fresh)?;
 //!
 //! let (mut game, state) = load(&json)?; // the file the previous process wrote
 //! let clock = RealNanos::resuming(&state); // reads the state's latest time at once

@@ -111,9 +111,11 @@ impl<S: Clone, F: Fn(&mut S, &Tick, &LoopState<Nanos>)> ReadingSim<S, F> {
             &self.init,
             &self.frame(),
             schedules,
-            "the update read the loop as of each tick (LoopState::hand_on): a reading \
-                     that depends on the frames is one made at the step's end \
-                     (`..._at_step_end`) or kept outside the state",
+            "the update read the loop as of each tick (LoopState::hand_on), so what \
+             depends on the frames is something the update took from the frame: \
+             `Tick::last_in_step` (it marks the last update of each step, so it moves \
+             with the frames), a reading made at the step's end (`..._at_step_end`), \
+             or state kept outside the simulation",
         )
     }
 }

@@ -30,7 +30,7 @@ const VERSION: u32 = 1;
 ///
 /// A truncated file does not parse: the format itself refuses it (with `serde_json`, an error
 /// whose `is_eof()` is true).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ReplayError {
     /// The file's format tag is not a tickfold replay's: it is some other file.

@@ -193,7 +193,9 @@ fn bad_input_gives_typed_errors() {
     );
     assert_eq!(
         Sim::new(config().max_updates(Some(0)), START, good as Update).err(),
-        Some(KitError::Config(ConfigError::ZeroUpdateCap))
+        Some(KitError::Config(ConfigError::ZeroUpdateCap {
+            clock: "main".into()
+        }))
     );
     let second = Duration::from_secs(1);
     assert_eq!(

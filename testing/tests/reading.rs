@@ -103,3 +103,23 @@ fn reading_the_step_end_depends_on_the_slicing_and_the_kit_says_so() {
     let ai0 = log.iter().find(|r| r.0 == 1 && r.1 == 0).unwrap();
     assert_eq!((ai0.2, ai0.4[0].0), (Nanos::from_millis(100).0, Some(2)));
 }
+
+/// Issue 43, 3.5: an update that acts on `Tick::last_in_step` depends on the frames however it
+/// reads the loop; the failure's note names `last_in_step` among the causes, instead of
+/// blaming only readings made at the step's end.
+#[test]
+fn the_note_names_last_in_step_when_the_update_uses_it() {
+    let config = LoopConfig::new(Period::from_hz(30).unwrap()).max_frame_delta(None);
+    let counts = |n: &mut u32, tick: &Tick, _: &LoopState| *n += u32::from(tick.last_in_step);
+    let sim = ReadingSim::new(config, 0_u32, counts).unwrap();
+    let one_frame = Schedule::from_millis(&[250.0]).unwrap();
+    let frames = Schedule::from_millis(&[10.0; 25]).unwrap();
+    let Err(Failure::Schedule(m)) = sim.same_across_schedules([&one_frame, &frames]) else {
+        panic!("the count of last updates depends on the frames");
+    };
+    assert!(
+        m.notes.iter().any(|n| n.contains("last_in_step")),
+        "{:?}",
+        m.notes
+    );
+}

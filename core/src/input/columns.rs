@@ -1,6 +1,8 @@
 //! The storage side of interpolation: a column of current values, a column of previous ones,
 //! and the capture rule of [`Tick::last_in_step`] applied to them.
 
+use crate::error::NoSuchClock;
+use crate::state::LoopState;
 use crate::values::event::Tick;
 use crate::values::id::ClockId;
 
@@ -67,6 +69,47 @@ pub trait Columns {
     /// first tick it is handed).
     fn clock(&self) -> ClockId {
         ClockId::default()
+    }
+
+    /// The alpha to blend this storage at after a step: its [`clock`](Columns::clock)'s
+    /// ([`ClockHandle::alpha`](crate::ClockHandle::alpha)), which is `Render::alpha` only
+    /// when that clock is the loop's alpha clock. The check that the storage follows a clock
+    /// the loop has: such storage sees no tick of its clock, so it never captures, and only
+    /// this reading can say so.
+    ///
+    /// # Errors
+    ///
+    /// [`NoSuchClock::Id`] when `state` has no clock with this id (an id of another loop, a
+    /// removed clock, or a number assumed from declaration order). Look ids up by name,
+    /// `state.clock("physics")?.id()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{ClockConfig, ClockId, Columns, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// struct Positions { clock: ClockId, current: Vec<f32>, previous: Vec<f32> }
+    /// impl Columns for Positions {
+    ///     fn capture(&mut self) { self.previous.clone_from(&self.current); }
+    ///     fn clock(&self) -> ClockId { self.clock }
+    /// }
+    ///
+    /// let config = LoopConfig::from_clock(ClockConfig::new("ai", Period::from_hz(10)?))
+    ///     .clock(ClockConfig::new("physics", Period::from_hz(50)?));
+    /// let mut state = LoopState::new(config, Nanos(0))?;
+    /// let _ = state.advance(Nanos::from_millis(130));
+    /// let physics = state.clock("physics")?.id();
+    /// let bodies = Positions { clock: physics, current: vec![], previous: vec![] };
+    /// assert_eq!(bodies.alpha(&state), Ok(0.5)); // 10 of physics' 20 ms
+    /// let lost = Positions { clock: ClockId(9), ..bodies };
+    /// assert!(lost.alpha(&state).is_err()); // no clock 9: refused, not a silent 1
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn alpha<U>(&self, state: &LoopState<U>) -> Result<f64, NoSuchClock>
+    where
+        Self: Sized,
+    {
+        state.clock(self.clock()).map(|c| c.alpha())
     }
 
     /// Bookkeeping before every update of [`clock`](Columns::clock), captured or not (the hecs

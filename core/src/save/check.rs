@@ -22,7 +22,7 @@ pub(crate) const FORMAT: u32 = 1;
 /// Deserializing a `LoopState` reports it as the deserializer's own error, with this message;
 /// `LoopState::try_from` a [`SavedState`](crate::SavedState) returns it as a value (see there
 /// for an example).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 #[non_exhaustive]
 pub enum StateError {
@@ -48,6 +48,9 @@ pub enum StateError {
     /// The sub-nanosecond remainder of virtual time is not a proper fraction in units of the
     /// time scale.
     BadRemainder,
+    /// The latest step's discarded time, which a refusal of its updates may take back, is
+    /// more than the loop's total discarded time.
+    BadDiscarded,
     /// The pending controls hold unknown bits, or bits the rest of the state contradicts: a
     /// pause and a resume at once, a pause reported for a running loop (or a resume for a
     /// paused one), a scale change flagged exactly when the scale is the one last reported, or
@@ -94,6 +97,9 @@ impl fmt::Display for StateError {
             StateError::BadRemainder => {
                 f.write_str("virtual time remainder is not a proper fraction")
             }
+            StateError::BadDiscarded => f.write_str(
+                "the latest step's discarded time is more than the loop's total discarded time",
+            ),
             StateError::BadControls(b) if b & !KNOWN_CONTROLS != 0 => {
                 write!(f, "unknown pending control bits {b:#04x}")
             }

@@ -18,7 +18,7 @@ use crate::time::real::Real;
 use crate::time::render_cap::RenderCap;
 use crate::time::span::StepSpan;
 use crate::time::sub_nanos::SubNanos;
-use crate::time::virtual_time::{SavedVirtual, Virtual};
+use crate::time::virtual_time::{SavedVirtual, Shed, Virtual};
 use crate::values::id::ClockId;
 use crate::values::rate::{Period, TimeScale};
 use crate::values::time::Nanos;
@@ -36,9 +36,9 @@ impl Serialize for ClocksOut<'_> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename = "LoopState")]
 #[serde(bound(
-    deserialize = "T: Deserialize<'de>, C: Deserialize<'de>, R: Deserialize<'de> + Default, P: Deserialize<'de>"
+    deserialize = "T: Deserialize<'de>, C: Deserialize<'de>, R: Deserialize<'de> + Default, P: Deserialize<'de>, D: Deserialize<'de> + Default"
 ))]
-struct Saved<T, C, R, P> {
+struct Saved<T, C, R, P, D> {
     version: u32,
     start: T,
     clocks: C,
@@ -64,13 +64,17 @@ struct Saved<T, C, R, P> {
     #[serde(default)]
     step_request: u64,
     discarded: u64,
+    /// What the latest step that gave a backlog up counted into `discarded`, for a refusal
+    /// of its updates (absent in saves written before it was kept: none).
+    #[serde(default)]
+    shed: D,
 }
 
 /// The save as written.
-type StateOut<'a, T> = Saved<&'a T, ClocksOut<'a>, &'a [Report], &'a StepSpan>;
+type StateOut<'a, T> = Saved<&'a T, ClocksOut<'a>, &'a [Report], &'a StepSpan, &'a Shed>;
 
 /// The save as read, not yet checked.
-type StateIn<T> = Saved<T, Vec<ClockIn>, Vec<Report>, StepSpan>;
+type StateIn<T> = Saved<T, Vec<ClockIn>, Vec<Report>, StepSpan, Shed>;
 
 /// The whole state, every private field included, so that a loaded copy folds the rest of
 /// any schedule exactly as the original would (same events, same state). The grid positions
@@ -107,6 +111,7 @@ impl<T: Serialize> Serialize for LoopState<T> {
             span: Some(&i.span),
             step_request: v.step_request,
             discarded: v.discarded,
+            shed: v.shed,
         }
         .serialize(s)
     }
@@ -189,6 +194,10 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         return Err(StateError::Config(ConfigError::ZeroMaxFrameDelta));
     }
     let render = RenderCap::loaded(s.render_rate, s.render_next)?;
+    // A refusal takes back at most what the latest step counted, which the total holds.
+    if s.shed.counted() > s.discarded {
+        return Err(StateError::BadDiscarded);
+    }
     let virt = Virtual::loaded(SavedVirtual {
         virt: s.virt,
         virt_rem: s.virt_rem,
@@ -199,6 +208,7 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
         step_request: s.step_request,
         pending: s.pending_controls,
         discarded: s.discarded,
+        shed: s.shed,
     })
     .ok_or(StateError::BadRemainder)?;
     let span = s.span.unwrap_or_else(|| StepSpan::new(s.scale, s.paused));

@@ -318,11 +318,12 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// # Errors
     ///
-    /// A [`ConfigError`] naming the first invalid setting: a per-clock setting made on the
-    /// `LoopConfig` after a second clock was added ([`ConfigError::ClockSettingOnLoop`]), a
-    /// zero update cap, a zero max frame delta, a phase outside `[0, 1)`, a hysteresis outside
-    /// `[0, ½]`, a phase or hysteresis on a constant-rate policy, two clocks with one name, or
-    /// an alpha clock that does not exist. (Invalid rates and scales are refused by their own constructors, with a
+    /// A [`ConfigError`] naming the first invalid setting (and the clock it belongs to): a
+    /// per-clock setting made on the `LoopConfig` of a loop of two or more clocks
+    /// ([`ConfigError::ClockSettingOnLoop`]), a zero update cap, a zero max frame delta, a
+    /// phase outside `[0, 1)`, a hysteresis outside `[0, ½]`, a phase or hysteresis on a
+    /// constant-rate policy, an empty clock name, two clocks with one name, or an alpha clock
+    /// that does not exist. (Invalid rates and scales are refused by their own constructors, with a
     /// [`RateError`](crate::RateError).)
     ///
     /// # Examples
@@ -337,12 +338,19 @@ impl<T: Timestamp> LoopState<T> {
     ///
     /// // Invalid settings are refused here, never at a later step.
     /// let bad = LoopConfig::new(Period::from_hz(60)?).max_updates(Some(0));
-    /// assert_eq!(LoopState::new(bad, Nanos(0)).err(), Some(ConfigError::ZeroUpdateCap));
+    /// let err = LoopState::new(bad, Nanos(0)).unwrap_err();
+    /// assert_eq!(err, ConfigError::ZeroUpdateCap { clock: "main".into() });
+    /// assert!(err.to_string().starts_with("clock \"main\": max updates per step"));
     /// # Ok::<(), ConfigError>(())
     /// ```
     pub fn new(config: LoopConfig, start: T) -> Result<LoopState<T>, ConfigError> {
-        if let Some((setting, clocks)) = config.clock_setting_on_loop {
-            return Err(ConfigError::ClockSettingOnLoop { setting, clocks });
+        if let (Some(setting), [first, _, ..]) = (config.clock_setting_on_loop, &config.clocks[..])
+        {
+            return Err(ConfigError::ClockSettingOnLoop {
+                setting,
+                clock: first.name.clone(),
+                clocks: config.clocks.len(),
+            });
         }
         let max_delta = config.checked_max_delta()?;
         let mut clocks = ClockSet::with_capacity(config.clocks.len());

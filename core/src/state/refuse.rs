@@ -50,6 +50,19 @@ impl<T> LoopState<T> {
     ///   [`discard_overstep`](crate::ClockMut::discard_overstep)) drops refused ones like any
     ///   other, reported.
     ///
+    /// When the step gave up the clock's backlog after its last update (the overload bound of
+    /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta), reported as
+    /// [`Event::DiscardedTime`](crate::Event::DiscardedTime) after the updates), refusing
+    /// that update undoes the give-up too: the clock owes those ticks again, its
+    /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded) and `ticks_dropped`
+    /// go back down, and the loop's
+    /// [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded) takes
+    /// back what the step counted for it (the step counts its largest `DiscardedTime`, so
+    /// nothing when a drop before the updates or another clock's give-up is as large). The
+    /// step that runs the tick again gives up what is then too old, reported again: a shell
+    /// that sums `DiscardedTime` events counts the refused give-up twice unless it subtracts
+    /// what `time_discarded` went down by.
+    ///
     /// A refused constant-rate slot runs even when that step comes after the slot (or later
     /// ones) passed: it is not dropped. The slots that started meanwhile (the one in progress
     /// included) are dropped in that same step, on every path (single-stepping too), reported
@@ -91,9 +104,14 @@ impl<T> LoopState<T> {
         let clocks = &mut self.inner.clocks;
         let i = clocks.position(clock.into())?;
         if let Some(undone) = clocks.refuse(i, index) {
-            // The overload bound's drop after the tick is undone with it (the loop's count
-            // too); the step that runs the tick again gives up what is then too old.
-            self.inner.virt.undo_discarded(undone);
+            // The overload bound's drop after the tick is undone with it; the loop's total
+            // takes back what the step counted for it, which may be nothing (see
+            // `Virtual::undo_shed`). The step that runs the tick again gives up what is then
+            // too old.
+            if undone > 0 {
+                let id = clocks[i].id();
+                self.inner.virt.undo_shed(id);
+            }
             Ok(())
         } else {
             Err(RefuseError::NotRefusable {

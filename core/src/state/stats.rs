@@ -5,35 +5,11 @@ use alloc::borrow::Cow;
 use crate::clock::Clock;
 use crate::state::{Inner, LoopState};
 use crate::values::id::ClockId;
-use crate::values::id::ClockRef;
 use crate::values::rate::Period;
 use crate::values::time::{Lag, Nanos};
 
 /// The clocks' numbers after the latest step.
 impl<T> LoopState<T> {
-    /// `clock`'s numbers (a name or a [`ClockId`]), or `None` if there is no such clock: the
-    /// same as `clock(c).ok().map(|c| c.stats())`. Deprecated: ask
-    /// [`clock`](Self::clock)`(c)?.`[`stats()`](crate::ClockHandle::stats), the one way to
-    /// read a clock, whose error says which lookup failed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(50)?), Nanos(0))?;
-    /// let _ = state.advance(Nanos::from_millis(150));
-    /// assert_eq!(state.clock_stats("main"), Some(state.clock("main")?.stats()));
-    /// assert_eq!(state.clock_stats("nope"), None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    #[deprecated(since = "0.2.0", note = "use clock(c)?.stats()")]
-    pub fn clock_stats<'a>(&self, clock: impl Into<ClockRef<'a>>) -> Option<ClockStats> {
-        self.clock(clock).ok().map(|c| c.stats())
-    }
-
     /// The clock that drives the render alpha: the one named by
     /// [`LoopConfig::alpha_clock`](crate::LoopConfig::alpha_clock), else the fastest clock
     /// when the loop was built (ties to the first declared), kept until it is removed.
@@ -54,29 +30,6 @@ impl<T> LoopState<T> {
     #[must_use]
     pub fn alpha_clock(&self) -> ClockId {
         self.inner.clocks.alpha_clock()
-    }
-
-    /// The id of the clock called `name` (what [`Tick::clock`](crate::Tick::clock) carries),
-    /// or `None` if there is no such clock: the same as `clock(name).ok().map(|c| c.id())`.
-    /// Deprecated: ask [`clock`](Self::clock)`(name)?.`[`id()`](crate::ClockHandle::id).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use tickfold_core::{ClockConfig, LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let config = LoopConfig::new(Period::from_hz(60)?)
-    ///     .clock(ClockConfig::new("ai", Period::from_hz(10)?));
-    /// let state = LoopState::new(config, Nanos(0))?;
-    /// assert_eq!(state.clock_id("ai"), Some(state.clock("ai")?.id()));
-    /// assert_eq!(state.clock_id("nope"), None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    #[deprecated(since = "0.2.0", note = "use clock(name)?.id()")]
-    pub fn clock_id(&self, name: &str) -> Option<ClockId> {
-        self.inner.clocks.clock_id(name)
     }
 
     /// The clocks' names, in declaration order.

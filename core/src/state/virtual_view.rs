@@ -349,7 +349,10 @@ impl<A: Access> VirtualTimeHandle<'_, A> {
     /// `time` among its events (the span past the max frame delta where at least one clock
     /// dropped ticks). Each clock's own total is its
     /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded). Virtual time itself
-    /// is never cut: this is time whose ticks did not run.
+    /// is never cut: this is time whose ticks did not run. A refusal that undoes a give-up
+    /// of the latest step ([`LoopState::refuse`](crate::LoopState::refuse)) takes back
+    /// exactly what that step counted for it: the step's count becomes its largest
+    /// `DiscardedTime` still in effect.
     ///
     /// # Examples
     ///

@@ -72,7 +72,7 @@ impl<T: Timestamp> Inner<T> {
             ev.sink(&mut self.pool),
         );
         if most > 0 {
-            count_shed(&mut self.virt, most, ev);
+            count_shed(&mut self.virt, ev);
         }
         backlog
     }

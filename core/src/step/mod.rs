@@ -160,31 +160,6 @@ impl<T: Timestamp> LoopState<T> {
     }
 }
 
-impl<T> LoopState<T> {
-    /// Where a renderer stands between `clock`'s previous and current tick after the latest
-    /// step (a name or a [`ClockId`](crate::ClockId)), in `[0, 1]`, or `None` if there is no
-    /// such clock: the same as `clock(c).ok().map(|c| c.alpha())`. Deprecated: ask
-    /// [`clock`](Self::clock)`(c)?.`[`alpha()`](crate::ClockHandle::alpha).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use tickfold_core::{LoopConfig, LoopState, Nanos, Period};
-    ///
-    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(10)?), Nanos(0))?;
-    /// let _ = state.advance(Nanos::from_millis(150));
-    /// assert_eq!(state.alpha("main"), Some(state.clock("main")?.alpha()));
-    /// assert_eq!(state.alpha("audio"), None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    #[deprecated(since = "0.2.0", note = "use clock(c)?.alpha()")]
-    pub fn alpha<'a>(&self, clock: impl Into<crate::ClockRef<'a>>) -> Option<f64> {
-        self.clock(clock).ok().map(|c| c.alpha())
-    }
-}
-
 impl<T: Timestamp> Inner<T> {
     /// Whether this step can take the lone clock's fast path (for the tests; the step asks
     /// [`fast_path`](Self::fast_path)).

@@ -154,7 +154,7 @@ impl<T: Timestamp> Inner<T> {
             }
         }
         if most > 0 {
-            count_shed(&mut self.virt, most, ev);
+            count_shed(&mut self.virt, ev);
         }
         (backlog, wake)
     }
@@ -347,16 +347,16 @@ pub(crate) fn overload_floor(max: Option<u64>, v: u64, oldest: u64) -> Option<u6
     (oldest <= v.checked_sub(max)?).then(|| v - max / 2)
 }
 
-/// Counts the time the overload bound gave up in a step (`most`, the largest `time` of its
-/// [`Event::DiscardedTime`]s after the updates) into the loop's total, which takes each
-/// step's largest `DiscardedTime` (see
-/// [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded)): the max
-/// frame delta's drops before the updates of the same step already counted theirs, so only
-/// what the bound's largest exceeds them by is added. Rare: a step that gave ticks up.
+/// Counts the time the overload bound gave up in a step (its [`Event::DiscardedTime`]s after
+/// the updates) into the loop's total, which takes each step's largest `DiscardedTime` (see
+/// [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded)): the
+/// max frame delta's drops before the updates of the same step already counted theirs, and
+/// the virtual layer keeps what the step counted, for a refusal of its updates (see
+/// `Virtual::count_shed`). Rare: a step that gave ticks up.
 #[cold]
 #[inline(never)]
-pub(crate) fn count_shed<T>(virt: &mut Virtual, most: u64, ev: &Events<T>) {
-    let counted = ev
+pub(crate) fn count_shed<T>(virt: &mut Virtual, ev: &Events<T>) {
+    let before = ev
         .before
         .iter(ev.before.start())
         .filter_map(|e| match e {
@@ -365,7 +365,11 @@ pub(crate) fn count_shed<T>(virt: &mut Virtual, most: u64, ev: &Events<T>) {
         })
         .max()
         .unwrap_or(0);
-    virt.add_discarded(most.saturating_sub(counted));
+    let given_up = ev.before.after_iter::<&T>(0).filter_map(|e| match e {
+        Event::DiscardedTime { clock, time, .. } => Some((clock, time.0)),
+        _ => None,
+    });
+    virt.count_shed(before, given_up);
 }
 
 /// Gives up `clock`'s ticks due by `floor` (see [`overload_floor`]), reporting them as

@@ -5,9 +5,12 @@
 //! [`Virtual::set_scale`] and [`Virtual::request_steps`]. Its public face is
 //! [`VirtualTimeMut`](crate::VirtualTimeMut).
 
+use alloc::vec::Vec;
+
 use crate::time::span::StepSpan;
 use crate::time::sub_nanos::SubNanos;
 use crate::values::event::Event;
+use crate::values::id::ClockId;
 use crate::values::rate::TimeScale;
 
 /// A pause not yet reported (saved in the `pending_controls` bits).
@@ -40,13 +43,42 @@ pub(crate) struct Virtual {
     /// Virtual time in which clocks lost ticks to the max frame delta, in total: each step's
     /// largest `DiscardedTime::time`.
     discarded: u64,
+    /// What the latest step that gave up a backlog counted into `discarded` (see
+    /// [`Virtual::count_shed`]), so that a refusal takes back exactly that (see
+    /// [`Virtual::undo_shed`]).
+    shed: Shed,
+}
+
+/// The latest step that gave up a backlog after its updates (the overload bound), as the
+/// loop's total counted it: the step added the largest of `before` and the `clocks`' times. A
+/// refusal that undoes one clock's give-up sets its time to 0 and takes back what the largest
+/// lost. Written only by a step that gave ticks up (rare), read only by a refusal that undid a
+/// give-up, which is always of the latest step (only its updates can be refused), so an older
+/// record is never read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Shed {
+    /// The largest `DiscardedTime` of the step before its updates (the max frame delta's).
+    pub(crate) before: u64,
+    /// Each clock's give-up after the updates still in effect (0 once a refusal undid it).
+    pub(crate) clocks: Vec<(ClockId, u64)>,
+}
+
+impl Shed {
+    /// What the step counts into the loop's total: its largest `DiscardedTime` in effect.
+    pub(crate) fn counted(&self) -> u64 {
+        self.clocks
+            .iter()
+            .map(|&(_, time)| time)
+            .fold(self.before, u64::max)
+    }
 }
 
 /// The virtual layer as saved (feature `serde`): the fields of the save format, mapped here
 /// so that the format's names stay what they were.
 #[cfg(feature = "serde")]
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct SavedVirtual {
+#[derive(Clone, Debug)]
+pub(crate) struct SavedVirtual<S = Shed> {
     pub(crate) virt: u64,
     pub(crate) virt_rem: SubNanos,
     pub(crate) last_frame_v: u64,
@@ -57,6 +89,8 @@ pub(crate) struct SavedVirtual {
     /// Only the [`PENDING_VIRTUAL`] bits are kept.
     pub(crate) pending: u8,
     pub(crate) discarded: u64,
+    /// What the latest step that gave a backlog up counted (`&Shed` when written).
+    pub(crate) shed: S,
 }
 
 impl Virtual {
@@ -72,6 +106,7 @@ impl Virtual {
             step_request: 0,
             pending: 0,
             discarded: 0,
+            shed: Shed::default(),
         }
     }
 
@@ -88,12 +123,13 @@ impl Virtual {
             step_request: s.step_request,
             pending: s.pending & PENDING_VIRTUAL,
             discarded: s.discarded,
+            shed: s.shed,
         })
     }
 
     /// The layer as saved.
     #[cfg(feature = "serde")]
-    pub(crate) fn saved(&self) -> SavedVirtual {
+    pub(crate) fn saved(&self) -> SavedVirtual<&Shed> {
         SavedVirtual {
             virt: self.now,
             virt_rem: self.rem,
@@ -104,6 +140,7 @@ impl Virtual {
             step_request: self.step_request,
             pending: self.pending,
             discarded: self.discarded,
+            shed: &self.shed,
         }
     }
 
@@ -118,9 +155,34 @@ impl Virtual {
         self.discarded = self.discarded.saturating_add(time);
     }
 
-    /// Takes back discarded time a refusal undid (see `LoopState::refuse`).
-    pub(crate) fn undo_discarded(&mut self, time: u64) {
-        self.discarded = self.discarded.saturating_sub(time);
+    /// Counts the give-ups of a step's overload bound (`clock`, `time` of each of its
+    /// `DiscardedTime`s after the updates) into the total, which takes each step's largest
+    /// `DiscardedTime`: the max frame delta's drops before the updates already counted
+    /// theirs (the largest, `before`), so only what the largest give-up exceeds it by is
+    /// added. Keeps what it counted for [`undo_shed`](Virtual::undo_shed). Rare: a step that
+    /// gave ticks up.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn count_shed(&mut self, before: u64, clocks: impl Iterator<Item = (ClockId, u64)>) {
+        self.shed.before = before;
+        self.shed.clocks.clear();
+        self.shed.clocks.extend(clocks);
+        self.add_discarded(self.shed.counted().saturating_sub(before));
+    }
+
+    /// A refusal undid `clock`'s give-up of the latest step (see `LoopState::refuse`): the
+    /// step's count becomes the largest `DiscardedTime` still in effect, and the total takes
+    /// back what it loses (nothing while a drop before the updates or another clock's
+    /// give-up is as large).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn undo_shed(&mut self, clock: ClockId) {
+        let counted = self.shed.counted();
+        if let Some(entry) = self.shed.clocks.iter_mut().find(|(c, _)| *c == clock) {
+            entry.1 = 0;
+        }
+        let lost = counted - self.shed.counted();
+        self.discarded = self.discarded.saturating_sub(lost);
     }
 
     /// Virtual time since the start, in whole ns (rounded down).

@@ -259,12 +259,32 @@ pub struct Render {
     /// The loop is paused: no updates ran and alpha is frozen.
     pub paused: bool,
     /// The frame's delta: the virtual time this step moved, exactly (0 while paused, scaled
-    /// by the time scale, clamped by the max frame delta; after single-stepping, the ticks
-    /// stepped). Virtual, not real, because what a render animates with it (particles,
-    /// easing, a camera's smoothing) lives in the same time as the ticks it blends between:
-    /// a pause freezes it and slow motion slows it. The real delta is
-    /// [`RealTimeMut::delta`](crate::RealTimeMut::delta). The same value as
+    /// by the time scale; after single-stepping, the ticks stepped). The max frame delta does
+    /// not shorten it: virtual time moves the whole frame, and the ticks beyond the limit are
+    /// dropped and reported as [`Event::DiscardedTime`] (after a 1 s hitch with the default
+    /// 250 ms limit, `delta` is 1 s, and 750 ms of ticks are discarded). An animation that
+    /// must not jump after a hitch clamps `delta` itself. Virtual, not real, because what a
+    /// render animates with it (particles, easing, a camera's smoothing) lives in the same
+    /// time as the ticks it blends between: a pause freezes it and slow motion slows it. The
+    /// real delta is [`RealTimeMut::delta`](crate::RealTimeMut::delta). The same value as
     /// [`VirtualTimeMut::delta`](crate::VirtualTimeMut::delta) after the step.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period};
+    ///
+    /// let mut state = LoopState::new(LoopConfig::new(Period::from_hz(60)?), Nanos(0))?;
+    /// let _ = state.advance(Nanos(0));
+    /// let events = state.advance(Nanos::from_secs(1)); // a 1 s hitch, a 250 ms limit
+    /// assert_eq!(events.render().map(|r| r.delta), Some(Nanos::from_secs(1)));
+    /// let discarded = events.iter().find_map(|e| match e {
+    ///     Event::DiscardedTime { time, .. } => Some(time),
+    ///     _ => None,
+    /// });
+    /// assert_eq!(discarded, Some(Nanos::from_millis(750)));
+    /// # Ok::<(), tickfold_core::ConfigError>(())
+    /// ```
     pub delta: Nanos,
 }
 
@@ -310,6 +330,16 @@ pub enum Event<T> {
     /// step's virtual time less half the max frame delta; `time` is then the span of the
     /// clock's grid they cover (`ticks × dt`, on the grid's whole ns). See
     /// [`LoopConfig::max_frame_delta`](crate::LoopConfig::max_frame_delta).
+    ///
+    /// A give-up after the updates can be taken back: refusing the step's last update of
+    /// that clock ([`LoopState::refuse`](crate::LoopState::refuse)) undoes it with the run,
+    /// the clock owes those ticks again, and the step that runs the refused tick again gives
+    /// up what is then too old, in a new `DiscardedTime`. So a sum of these events counts a
+    /// refused give-up twice: after a refusal, subtract what the clock's
+    /// [`ClockStats::time_discarded`](crate::ClockStats::time_discarded) went down by, or
+    /// read the totals the loop keeps (that one, and
+    /// [`VirtualTimeHandle::time_discarded`](crate::VirtualTimeHandle::time_discarded)),
+    /// which a refusal corrects.
     DiscardedTime {
         /// The clock.
         clock: ClockId,

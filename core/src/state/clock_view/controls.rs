@@ -148,7 +148,7 @@ impl<T> ClockMut<'_, T> {
             name: Cow::Borrowed(""),
             ..*c.config()
         });
-        let checked = config.validate()?;
+        let checked = config.validate_as(&c.config().name)?;
         let old_phase = c.checked().phase_ns;
         c.reconfigure(config, checked);
         if checked.phase_ns != old_phase {
