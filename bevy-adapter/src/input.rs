@@ -17,7 +17,7 @@ use bevy_time::{Time, Virtual};
 use tickfold_core::{ClockId, InputQueue, Tick};
 
 use crate::resource::Tickfold;
-use crate::run::run_tickfold_clocks;
+use crate::run::{TickInputHooks, run_tickfold_clocks};
 
 /// The messages of type `M` given to the tick being run of one clock, read in that clock's
 /// schedule as `Res<TickInputs<M>>`. Registered by [`TickInputApp::add_tick_input`].
@@ -160,14 +160,6 @@ pub trait TickInputApp {
     fn add_tick_input<M: Message + Clone>(&mut self, clock: &'static str) -> &mut Self;
 }
 
-/// Per registered message type: its drain, run before each clock schedule, and its reset, run
-/// when a save is loaded.
-#[derive(Resource, Default)]
-pub(crate) struct TickInputHooks(Vec<(DrainHook, ResetHook)>);
-
-type DrainHook = fn(&mut World, &Tick);
-type ResetHook = fn(&mut World);
-
 impl TickInputApp for App {
     fn add_tick_input<M: Message + Clone>(&mut self, clock: &'static str) -> &mut App {
         let world = self.world();
@@ -193,8 +185,7 @@ impl TickInputApp for App {
             .add_message::<M>();
         self.world_mut()
             .resource_mut::<TickInputHooks>()
-            .0
-            .push((drain_for_tick::<M>, reset_queue::<M>));
+            .push(drain_for_tick::<M>, reset_queue::<M>);
         self.add_systems(
             RunFixedMainLoop,
             (
@@ -225,18 +216,6 @@ fn observe_step<M: Message + Clone>(tf: Res<Tickfold>, mut inputs: ResMut<TickIn
     inputs.queue.observe(&tf.state);
 }
 
-/// Before a clock schedule runs: every registered type's inputs for this tick.
-pub(crate) fn before_tick(world: &mut World, tick: &Tick) {
-    let mut i = 0;
-    while let Some(hook) = world
-        .get_resource::<TickInputHooks>()
-        .and_then(|h| h.0.get(i).map(|h| h.0))
-    {
-        hook(world, tick);
-        i += 1;
-    }
-}
-
 fn drain_for_tick<M: Message + Clone>(world: &mut World, tick: &Tick) {
     world.try_resource_scope::<TickInputs<M>, ()>(|world, mut inputs| {
         if tick.clock != inputs.queue.clock() {
@@ -248,20 +227,6 @@ fn drain_for_tick<M: Message + Clone>(world: &mut World, tick: &Tick) {
         inputs.current.extend(inputs.queue.drain(tick, state));
         inputs.tick = Some(*tick);
     });
-}
-
-/// Empties every registered type's queue and makes it anew for the loop the world holds now
-/// (a loaded save's).
-#[cfg_attr(not(feature = "serde"), allow(dead_code))]
-pub(crate) fn reset_queues(world: &mut World) {
-    let mut i = 0;
-    while let Some(reset) = world
-        .get_resource::<TickInputHooks>()
-        .and_then(|h| h.0.get(i).map(|h| h.1))
-    {
-        reset(world);
-        i += 1;
-    }
 }
 
 fn reset_queue<M: Message + Clone>(world: &mut World) {

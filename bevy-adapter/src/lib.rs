@@ -295,8 +295,9 @@ pub use tickfold_core::{
     ClockConfig, ClockId, DropReason, Event, LoopState, Nanos, Period, Policy, Render, Tick,
     TimeScale,
 };
+pub use schedules::BeforeTick;
 pub use transform::{
-    BeforeTick, TransformEasing, TransformHistory, TransformInterpolation,
+    TransformEasing, TransformHistory, TransformInterpolation,
     TransformInterpolationPlugin, TransformInterpolationSystems, TransformVelocity,
     TransformVelocityPlugin, VelocityHistory,
 };

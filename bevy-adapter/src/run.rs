@@ -5,6 +5,7 @@
 use core::mem;
 use std::sync::Arc;
 
+use bevy_ecs::resource::Resource;
 use bevy_ecs::world::World;
 use bevy_time::{Fixed, Time, Virtual};
 use tickfold_core::{Event, Events, Nanos, Tick};
@@ -363,7 +364,7 @@ fn run_tick(
     // Inside the run, `Time<Fixed>` and `Time` are this clock's, as Bevy's loop sets them.
     set_resource(world, fixed);
     set_resource(world, fixed.as_generic());
-    crate::input::before_tick(world, tick);
+    TickInputHooks::before_tick(world, tick);
     // Captures for interpolation and other pre-tick work; an app without it has no schedule.
     taken.run_before(world);
     if is_main {
@@ -373,4 +374,46 @@ fn run_tick(
         taken.run(label, world);
     }
     writes::written_in_run(world, tick.clock, &fixed)
+}
+
+/// Per registered message type (see [`TickInputApp`](crate::TickInputApp)): its drain, run
+/// before each clock schedule, and its reset, run when a save is loaded. Kept here, beside the
+/// run that calls the drains; `input.rs` pushes the hooks.
+#[derive(Resource, Default)]
+pub(crate) struct TickInputHooks(Vec<(DrainHook, ResetHook)>);
+
+type DrainHook = fn(&mut World, &Tick);
+type ResetHook = fn(&mut World);
+
+impl TickInputHooks {
+    /// Registers one message type's drain and reset.
+    pub(crate) fn push(&mut self, drain: DrainHook, reset: ResetHook) {
+        self.0.push((drain, reset));
+    }
+
+    /// Before a clock schedule runs: every registered type's inputs for this tick.
+    fn before_tick(world: &mut World, tick: &Tick) {
+        let mut i = 0;
+        while let Some(hook) = world
+            .get_resource::<TickInputHooks>()
+            .and_then(|h| h.0.get(i).map(|h| h.0))
+        {
+            hook(world, tick);
+            i += 1;
+        }
+    }
+
+    /// Empties every registered type's queue and makes it anew for the loop the world holds
+    /// now (a loaded save's).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn reset_queues(world: &mut World) {
+        let mut i = 0;
+        while let Some(reset) = world
+            .get_resource::<TickInputHooks>()
+            .and_then(|h| h.0.get(i).map(|h| h.1))
+        {
+            reset(world);
+            i += 1;
+        }
+    }
 }

@@ -422,7 +422,7 @@ pub fn load_world<C: ComponentSet>(
         world.insert_resource(main);
     }
     restore_virtual(world, now, delta);
-    crate::input::reset_queues(world);
+    crate::run::TickInputHooks::reset_queues(world);
     save.entities.sort_by_key(|e| e.0);
     let existing: Vec<(Entity, u64)> = world
         .query::<(Entity, &Saved)>()

@@ -9,7 +9,12 @@ use bevy_ecs::schedule::{InternedScheduleLabel, Schedule, ScheduleLabel, Schedul
 use bevy_ecs::system::IntoSystem;
 use bevy_ecs::world::World;
 
-use crate::transform::BeforeTick;
+/// A schedule run before every tick of every tickfold clock, before the clock's own schedule,
+/// with [`CurrentTick`](crate::CurrentTick) and `Time` already set for that tick. [`TransformInterpolationPlugin`](crate::TransformInterpolationPlugin)
+/// captures there (on the one capture rule); add your own systems for anything that must
+/// happen before a tick's gameplay.
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BeforeTick;
 
 /// The schedules of one frame's ticks, by label, each taken once (`None`: the app has no such
 /// schedule, so nothing runs). Kept in [`Tickfold`](crate::Tickfold) between frames with its

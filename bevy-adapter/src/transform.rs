@@ -5,20 +5,13 @@ use bevy_app::{
     App, First, Plugin, PostUpdate, PreUpdate, RunFixedMainLoop, RunFixedMainLoopSystems,
 };
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ScheduleLabel;
 use bevy_transform::TransformSystems;
 use bevy_transform::components::Transform;
 use tickfold_core::glam::Vec3;
 use tickfold_core::{ClockId, Columns, Extrapolate, Interpolate};
 
 use crate::resource::{CurrentTick, Tickfold};
-
-/// A schedule run before every tick of every tickfold clock, before the clock's own schedule,
-/// with [`CurrentTick`] and `Time` already set for that tick. [`TransformInterpolationPlugin`]
-/// captures there (on the one capture rule); add your own systems for anything that must
-/// happen before a tick's gameplay.
-#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct BeforeTick;
+use crate::schedules::BeforeTick;
 
 /// Marks an entity's `Transform` for blending between the previous tick and the current one
 /// of the clock it follows: by default the alpha clock (the clock whose alpha the render

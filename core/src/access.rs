@@ -6,6 +6,8 @@
 //! forms have them: a handle reads exactly as its view does. (A `Deref` from the handle to
 //! the view cannot be written without `unsafe`: a view borrows parts of the loop shared, the
 //! handle borrows them exclusively, and it cannot hold a shared borrow of what it may change.)
+//!
+//! May call: nothing. Called by: `state`.
 
 use core::ops::Deref;
 

@@ -4,8 +4,8 @@
 //! clock) and of the controls' reports; its fields are private, the step and the handles
 //! reach the clocks through the methods below.
 //!
-//! May call: `values`, `config`, `error`, `events` (the reports), `clock`. Called by `state`,
-//! `step` and `save`.
+//! May call: `values`, `config`, `error`, `events` (the reports), `clock`. Called by:
+//! `state`, `save` (the step reaches the set through `state`'s `Inner`).
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;

@@ -1,5 +1,7 @@
 //! Loop configuration, checked once at construction: [`LoopConfig`], [`ClockConfig`] and the
-//! checked settings a clock keeps (`Checked`). May call: `values`, `error`.
+//! checked settings a clock keeps (`Checked`).
+//!
+//! May call: `values`, `error`. Called by: `clock`, `clocks`, `state`, `step`, `save`.
 
 use alloc::borrow::Cow;
 use core::time::Duration;

@@ -1,5 +1,5 @@
-//! The typed errors, one per operation, each with the cases that operation can have and no
-//! case repeated across them:
+//! The typed errors, one per kind of operation, each with the cases those operations can have
+//! and no case repeated across them:
 //!
 //! * building a rate or a scale: [`RateError`], beside the rate in `values/rate.rs`;
 //! * checking a clock set and its settings: [`ConfigError`], from
@@ -14,7 +14,9 @@
 //! * refusing a tick: [`RefuseError`], from [`LoopState::refuse`](crate::LoopState::refuse).
 //!
 //! The operations that look a clock up wrap [`NoSuchClock`] (a `From` impl each, so `?` on a
-//! lookup converts). May call only `values`.
+//! lookup converts).
+//!
+//! May call: `values`. Called by: `config`, `clocks`, `state`, `input`, `save`.
 
 use alloc::borrow::Cow;
 use core::fmt;

@@ -16,7 +16,7 @@
 //! reports (their `t` and `lag` too): nothing else computes a start, a due time, a due count
 //! or a lag.
 //!
-//! A leaf under `clock` and `events`: it may call only `values`.
+//! A leaf under `clock` and `events`. May call: `values`. Called by: `clock`, `events`.
 
 use crate::values::event::Tick;
 use crate::values::id::ClockId;

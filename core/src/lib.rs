@@ -22,20 +22,15 @@
 //!
 //! With default features off the crate is `#![no_std]` (it needs `alloc` for the state's box,
 //! allocated once by [`LoopState::new`]); the `std` feature adds the [`Timestamp`] impl for
-//! `std::time::Instant`. The errors, one per operation ([`RateError`], [`ConfigError`],
+//! `std::time::Instant`. The errors, one per kind of operation ([`RateError`], [`ConfigError`],
 //! [`NoSuchClock`], [`RemoveClockError`], [`RefuseError`]), implement `core::error::Error`
 //! either way.
 //!
 //! # Features
 //!
-#![cfg_attr(
-    feature = "document-features",
-    doc = document_features::document_features!()
-)]
-#![cfg_attr(
-    not(feature = "document-features"),
-    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
-)]
+//! Documented in the `[features]` table of this crate's `Cargo.toml`, and listed here when the
+//! docs are built with the `document-features` feature (docs.rs builds them with all features).
+#![cfg_attr(feature = "document-features", doc = document_features::document_features!())]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

@@ -81,14 +81,9 @@
 //!
 //! # Features
 //!
-#![cfg_attr(
-    feature = "document-features",
-    doc = document_features::document_features!()
-)]
-#![cfg_attr(
-    not(feature = "document-features"),
-    doc = "See the `[features]` table of this crate's `Cargo.toml` (rendered on docs.rs)."
-)]
+//! Documented in the `[features]` table of this crate's `Cargo.toml`, and listed here when the
+//! docs are built with the `document-features` feature (docs.rs builds them with all features).
+#![cfg_attr(feature = "document-features", doc = document_features::document_features!())]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 

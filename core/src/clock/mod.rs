@@ -7,8 +7,8 @@
 //! overload; `jitter.rs` the hysteresis band's memory of recent frames.
 //!
 //! May call: `values`, `config`, `grid` (every start, due time and lag), `events` (the rare
-//! events a clock rule reports, pushed through a `Sink`). Called by `clocks`, `step`, `state`
-//! (the views) and `save`.
+//! events a clock rule reports, pushed through a `Sink`). Called by: `clocks`, `step`,
+//! `state` (the views), `save`.
 
 pub(crate) mod jitter;
 

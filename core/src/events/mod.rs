@@ -8,8 +8,8 @@
 //! control did, to be reported (`report.rs`). Nothing allocates per frame once the pool is
 //! built.
 //!
-//! May call: `values` (the event vocabulary), `grid` (a run's ticks). Called by every layer
-//! that reports an event.
+//! May call: `values` (the event vocabulary), `grid` (a run's ticks). Called by: `clock`,
+//! `clocks`, `state`, `step`, `save` (the layers that report an event or read one).
 
 pub(crate) mod few;
 pub(crate) mod report;

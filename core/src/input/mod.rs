@@ -2,9 +2,11 @@
 //! frames (Bevy issue #6183: input in a frame with no tick is lost, input in a frame with two
 //! ticks is seen twice).
 //!
-//! [`InputQueue`] (this file) and the columns of blended values (`columns.rs`). May call:
-//! `values` and `state`, through its methods (the clock by id, the latest reading, the latest
-//! step's span), never its fields. Nothing below calls it.
+//! [`InputQueue`] (this file) and the columns of blended values (`columns.rs`).
+//!
+//! May call: `values`, `error` (`NoSuchClock`, for a tracker bound to a clock the loop lacks),
+//! `state` (through its methods: the clock by id, the latest reading, the latest step's span;
+//! never its fields). Called by: nothing.
 
 pub(crate) mod columns;
 

@@ -193,7 +193,12 @@ fn restore<T>(s: StateIn<T>) -> Result<LoopState<T>, StateError> {
     if s.max_delta == Some(0) {
         return Err(StateError::Config(ConfigError::ZeroMaxFrameDelta));
     }
-    let render = RenderCap::loaded(s.render_rate, s.render_next)?;
+    let render = RenderCap::loaded(match (s.render_rate, s.render_next) {
+        (None, None) => None,
+        (Some(rate), Some(next)) => Some((rate, next)),
+        (None, Some(_)) => return Err(StateError::RenderSlotWithoutRate),
+        (Some(_), None) => return Err(StateError::MissingRenderSlot),
+    });
     // A refusal takes back at most what the latest step counted, which the total holds.
     if s.shed.counted() > s.discarded {
         return Err(StateError::BadDiscarded);

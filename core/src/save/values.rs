@@ -23,55 +23,56 @@ use crate::values::time::{Lag, Nanos};
 
 // ---- values -------------------------------------------------------------------------------
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename = "Period")]
-struct PeriodRepr {
-    /// The tick length is `num / den` ns.
-    num: u64,
-    den: u64,
+/// The serde shape of an exact fraction, written once for the two saved ones: a struct named
+/// after the type, `{ num, den }`, checked on load by the type's own constructor.
+macro_rules! ratio_serde {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $repr:ident, $int:ty, $to:expr, $from:expr) => {
+        #[derive(Serialize, Deserialize)]
+        #[serde(rename = $name)]
+        struct $repr {
+            num: $int,
+            den: $int,
+        }
+
+        $(#[$doc])*
+        #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let (num, den) = $to(*self);
+                $repr { num, den }.serialize(s)
+            }
+        }
+
+        #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let r = $repr::deserialize(d)?;
+                $from(r.num, r.den).map_err(D::Error::custom)
+            }
+        }
+    };
 }
 
-/// A tick length as `{ num, den }`, exactly `num / den` nanoseconds; loading checks it as
-/// the constructors do (and reduces the fraction).
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl Serialize for Period {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (num, den) = self.as_nanos_ratio();
-        PeriodRepr { num, den }.serialize(s)
-    }
-}
+ratio_serde!(
+    /// A tick length as `{ num, den }`, exactly `num / den` nanoseconds; loading checks it as
+    /// the constructors do (and reduces the fraction).
+    Period,
+    "Period",
+    PeriodRepr,
+    u64,
+    Period::as_nanos_ratio,
+    |num, den| Period::from_ns_ratio(u128::from(num), u128::from(den))
+);
 
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl<'de> Deserialize<'de> for Period {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Period, D::Error> {
-        let r = PeriodRepr::deserialize(d)?;
-        Period::from_ns_ratio(u128::from(r.num), u128::from(r.den)).map_err(D::Error::custom)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename = "TimeScale")]
-struct ScaleRepr {
-    num: u32,
-    den: u32,
-}
-
-/// A time scale as `{ num, den }`; loading checks it as [`TimeScale::ratio`] does.
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl Serialize for TimeScale {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (num, den) = self.as_ratio();
-        ScaleRepr { num, den }.serialize(s)
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl<'de> Deserialize<'de> for TimeScale {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TimeScale, D::Error> {
-        let r = ScaleRepr::deserialize(d)?;
-        TimeScale::ratio(r.num, r.den).map_err(D::Error::custom)
-    }
-}
+ratio_serde!(
+    /// A time scale as `{ num, den }`; loading checks it as [`TimeScale::ratio`] does.
+    TimeScale,
+    "TimeScale",
+    ScaleRepr,
+    u32,
+    TimeScale::as_ratio,
+    TimeScale::ratio
+);
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename = "Lag")]

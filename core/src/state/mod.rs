@@ -11,9 +11,9 @@
 //! | `anchor.rs` | moving a state to another time axis (`rebase`, `resume_at`) |
 //! | `as_of.rs`, `cursor.rs` | reading the state as of one event of a step (`as_of`, `hand_on`) |
 //!
-//! May call: `values`, `config`, `grid`, `events`, `clock`, `clocks`, `time`, `access`. The
-//! views change a layer's fields only through that layer's methods. Called by `step`,
-//! `input` and `save`.
+//! May call: `values`, `error`, `config`, `events`, `clock`, `clocks`, `time`, `access`. The
+//! views change a layer's fields only through that layer's methods. Called by: `step`,
+//! `input`, `save`.
 
 pub(crate) mod virtual_view;
 
@@ -280,7 +280,7 @@ pub(crate) struct Inner<T> {
     pub(crate) clocks: ClockSet,
     /// The render cap and its next slot (see `time/render_cap.rs`).
     pub(crate) render: RenderCap,
-    /// What the latest step covered (see `time/span.rs`, `time/deltas.rs`).
+    /// What the latest step covered (see `time/span.rs`).
     pub(crate) span: StepSpan,
     /// The buffers the steps' events reuse (see `events/few.rs`).
     pub(crate) pool: Pool<T>,

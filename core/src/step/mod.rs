@@ -21,7 +21,8 @@
 //! Every body ends each clock's step through the same rules in `rules.rs` (the Deferred rule,
 //! the backlog bound, the end-of-time report, the wake and the deadline).
 //!
-//! May call every layer below `state`, and `state`. Called by the crate root only.
+//! May call: `values`, `config`, `events`, `clock`, `time`, `state`. Called by: nothing (the
+//! crate root only).
 
 #[cfg(test)]
 mod fast_path_tests;

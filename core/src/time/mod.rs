@@ -4,8 +4,10 @@
 //! covered (`span.rs`), the render cap's slot grid (`render_cap.rs`) and the frame-delta
 //! smoother a shell may put in front of the fold (`smooth.rs`).
 //!
-//! Each type owns its fields; the step moves them only through their methods. May call:
-//! `values` only.
+//! Each type owns its fields; the step moves them only through their methods. The max frame
+//! delta's setting is kept in `real.rs`; the rule that applies it is the step's.
+//!
+//! May call: `values`. Called by: `state`, `step`, `save`.
 
 pub(crate) mod real;
 pub(crate) mod render_cap;

@@ -25,21 +25,13 @@ impl RenderCap {
         }
     }
 
-    /// A saved cap: the rate and the next slot's number, both or neither.
+    /// A saved cap: its rate and the next slot's number, both or neither (`save/state.rs`
+    /// refuses a save with one of them only).
     #[cfg(feature = "serde")]
-    pub(crate) fn loaded(
-        rate: Option<Period>,
-        next: Option<u64>,
-    ) -> Result<RenderCap, crate::StateError> {
-        use crate::StateError;
-        match (rate, next) {
-            (None, None) => Ok(RenderCap { rate, next: None }),
-            (Some(r), Some(m)) => Ok(RenderCap {
-                rate,
-                next: Some(slot(r, m)),
-            }),
-            (None, Some(_)) => Err(StateError::RenderSlotWithoutRate),
-            (Some(_), None) => Err(StateError::MissingRenderSlot),
+    pub(crate) fn loaded(saved: Option<(Period, u64)>) -> RenderCap {
+        RenderCap {
+            rate: saved.map(|(r, _)| r),
+            next: saved.map(|(r, m)| slot(r, m)),
         }
     }
 

@@ -231,7 +231,7 @@ impl Virtual {
         self.step_request
     }
 
-    /// The span a step starts from at real time `real0` (see `time/deltas.rs`).
+    /// The span a step starts from at real time `real0` (see `time/span.rs`).
     #[inline(always)]
     pub(crate) fn span_from(&self, real0: u64) -> StepSpan {
         StepSpan::mapped(real0, self.now, (self.rem, self.scale, self.paused))

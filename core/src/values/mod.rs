@@ -6,8 +6,12 @@
 //! [`Render`](crate::Render), ...), and blending ([`Interpolate`](crate::Interpolate),
 //! [`Extrapolate`](crate::Extrapolate), the glam and mint impls).
 //!
-//! The bottom layer: it calls nothing else in the crate. A rate's error, [`RateError`](crate::RateError),
-//! lives beside it in `rate.rs`.
+//! The bottom layer. A rate's error, [`RateError`](crate::RateError), lives beside it in
+//! `rate.rs`. Its files: `rate.rs`, `time.rs`, `id.rs`, `event.rs`, `interpolate.rs`,
+//! `extrapolate.rs`, `glam.rs` and `mint.rs` (the two crates' impls).
+//!
+//! May call: nothing. Called by: `clock`, `clocks`, `config`, `error`, `events`, `grid`,
+//! `input`, `save`, `state`, `step`, `time`.
 
 pub(crate) mod event;
 pub(crate) mod extrapolate;
