@@ -215,7 +215,7 @@
 //!     state = next;
 //!     irregular += usize::from(events.updates().count() != 1);
 //! }
-//! assert!(irregular < 20); // the 15 warm-up frames pass through as read
+//! assert!(irregular < 20); // a few while the refresh is measured (the warm-up)
 //! assert_eq!(smoother.stats().passed, 0);
 //! # Ok::<(), tickfold::ConfigError>(())
 //! ```

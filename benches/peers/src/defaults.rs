@@ -374,8 +374,8 @@ pub fn section() -> String {
          about twice the 0-or-2 count of the jitter section), at 59.94 Hz not the 2-update \
          frames the rate needs, at 144 Hz two updates in adjacent frames or three frames in a \
          row without one. In brackets: those from the run's third second on, after the \
-         smoother's warm-up (15 frame deltas, then refined by least squares from the 64th \
-         frame on). The last column: ticks run less ticks due by the last frame's time on the \
+         smoother's warm-up (15 frame deltas, its frames snapped from the second delta on to \
+         the interval measured so far; then refined by least squares from the 31st frame on). The last column: ticks run less ticks due by the last frame's time on the \
          loop's own axis, the worst over the schedules.\n"
     );
     out.push_str(&table(&schedules, &cells));
@@ -392,21 +392,39 @@ pub fn section() -> String {
         .map(|(a, b)| a.irregular as i64 - b.irregular as i64);
     let (rec_smooth, rec_both) = (smooth[0], both[0]);
     let (least, most) = saved.fold((i64::MAX, i64::MIN), |(l, m), d| (l.min(d), m.max(d)));
+    // The warm-up on the seeded equal-rate schedules (60 and 59.94 Hz, columns 1 to 4): the
+    // most irregular frames of the shells' defaults, and of Godot's jitter fix.
+    let worst = |label: &str| {
+        cells[row(label)][1..5]
+            .iter()
+            .map(|c| c.irregular)
+            .max()
+            .unwrap_or(0)
+    };
+    let shells = worst("tickfold runner, `Runner::new(.., NoSleep)`")
+        .max(worst("tickfold web shell, `WebLoop::new`"));
+    let godot_row = "Godot 4 timer sync, `physics_jitter_fix` ½ (model)";
+    let godot = worst(godot_row);
+    let (rec_default, rec_godot) = (
+        cells[row("tickfold web shell, `WebLoop::new`")][0],
+        cells[row(godot_row)][0],
+    );
     let _ = writeln!(
         out,
         "\nThe shells' default is smoothing alone. It is the whole gain over the plain fold: \
          from the third second on no smoothed row has an irregular frame on any seeded schedule; the \
-         frames before are the warm-up, where Godot's jitter fix, acting from the first frame, \
-         does better (at most 4 there). Adding `.hysteresis(0.5)` to the smoothing saves {least} to {most} of \
+         frames before are the warm-up, where Godot's jitter fix, acting from the first frame \
+         with ½ tick of slack, does better (at most {godot} there, against {shells}). Adding `.hysteresis(0.5)` to the smoothing saves {least} to {most} of \
          those warm-up frames and nothing after (on the recorded Chromium stamps {} against {}, \
          {} against {} from the third second on), but would change the game's own configuration (a \
          save keeps it; a constant-rate clock refuses it), so the shells do not set it. \
          `.phase(0.5)` is no default: it helps only while frames and ticks keep their phase \
          (0 at 60 Hz, and the fewest on headless Chromium's exact 60 Hz frame clock), and on a \
          display a little off 60 Hz (59.94) it does about as badly as nothing. On the recorded \
-         Chromium stamps the smoothed default is not the best: the smoother passes each page's \
-         first 15 frames through while it measures, where Godot's jitter fix acts from the \
-         first frame; from the third second on, every loop's count there is mostly the frames \
+         Chromium stamps the smoothed default does as well as Godot's jitter fix ({} against \
+         {}; {} and {} from the third second on): the smoother snaps each page's frames from \
+         the third on to the interval measured so far, where it used to pass the first 15 \
+         through while it measured; from the third second on, every loop's count there is mostly the frames \
          Chromium dropped (a 33 or 50 ms delta that needs 2 or 3 updates). \
          Smoothing moves each frame's time by at most the smoother's bound (4 ms, a quarter of \
          a 60 Hz tick), so a tick runs at most 4 ms earlier or later than unsmoothed and the \
@@ -422,6 +440,10 @@ pub fn section() -> String {
         int(rec_smooth.irregular),
         int(rec_both.after_2s),
         int(rec_smooth.after_2s),
+        int(rec_default.irregular),
+        int(rec_godot.irregular),
+        int(rec_default.after_2s),
+        int(rec_godot.after_2s),
     );
     out
 }

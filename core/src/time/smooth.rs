@@ -16,6 +16,10 @@ use crate::Nanos;
 /// Valid frame deltas measured before the refresh interval is first estimated (their median).
 const WARM: usize = 15;
 
+/// Valid warm-up deltas (this frame's included) before warm-up frames snap to the interval
+/// measured so far.
+const PROVISIONAL: usize = 2;
+
 /// A delta longer than this many refresh intervals is a gap (a hidden tab, a suspend, a
 /// hitch), passed through unsmoothed.
 const MAX_UNITS: u64 = 4;
@@ -29,6 +33,11 @@ const MIN_FRAME: u64 = 1_000_000;
 /// Frames in a row that cannot be snapped (or that all span 2+ intervals) before the interval
 /// is estimated afresh: the display's refresh rate changed.
 const RESTART: u16 = 30;
+
+/// Frames since the warm-up (the one that completed it included) at which the interval is
+/// first refined by least squares (then at each power of two): early, so that the warm-up estimate's error (a coarsened stamp's 100 µs
+/// over 15 deltas) does not carry the smoothed time across a tick boundary.
+const FIRST_REFINE: u64 = 16;
 
 /// Frames of the least-squares refinement of the interval; after that it stays as it is, as
 /// Godot's estimate locks (a refresh change still restarts it).
@@ -63,11 +72,16 @@ const SHIFT: u32 = 16;
 /// * A stamp earlier than the latest one, or equal to it (rAF repeats or reorders stamps under
 ///   devtools throttling), is a repeat: `out` stays where it is, and it counts in
 ///   [`SmootherStats::backwards`].
-/// * Until the refresh interval is known, stamps pass through unchanged. The interval is the
-///   median of the first 15 deltas between 1 ms and 250 ms, then refined by least squares over
-///   the next 16,384 frames. The frame that completes the warm-up starts the smoothed time on
-///   the grid the warm-up frames sit on (their mean distance from a grid of that interval, within
-///   the bound), not on its own stamp: a stamp coarsened to 100 µs may sit exactly on a tick
+/// * The refresh interval is measured from the first 15 deltas between 1 ms and 250 ms (the
+///   warm-up): their total over the intervals they span, counted against their median (a
+///   dropped frame spans two); it is then refined by least squares over the frames since,
+///   first 15 frames later, then each time they double, up to 16,384. During the warm-up the first such delta's frame
+///   passes through unchanged; from the second on, each frame snaps the same way to the
+///   interval the deltas so far give (within the same bound, or it passes through), so the
+///   first frames are as even as the later ones, as Godot's jitter fix acts from the first
+///   frame. The frame that completes the warm-up starts the smoothed time on the grid the
+///   warm-up frames sit on (their mean distance from a grid of that interval, within the bound;
+///   forward only), not on its own stamp: a stamp coarsened to 100 µs may sit exactly on a tick
 ///   boundary, and every frame snapped from it would too.
 /// * A gap (a delta over 4 intervals: a hidden tab's 10 minutes, a suspend, a hitch) passes
 ///   through unsmoothed: `out` jumps to the raw time, so the fold sees the gap as it was and
@@ -95,7 +109,8 @@ const SHIFT: u32 = 16;
 ///     assert!(out.0.abs_diff(raw) <= DeltaSmoother::DEFAULT_BOUND.0);
 ///     if k > 150 {
 ///         // Once the refresh interval is measured (from the 16th frame, refined by least
-///         // squares at the 79th and the 143rd), every delta is one interval, to within 1 µs.
+///         // squares at the 31st, 47th, 79th and 143rd), every delta is one interval, to
+///         // within 1 µs.
 ///         let delta = out.0 - last.unwrap_or(out.0);
 ///         assert!(delta.abs_diff(16_666_667) <= 1_000, "{delta}");
 ///     }
@@ -140,7 +155,8 @@ pub struct SmootherStats {
     /// Frames advanced by a whole number of refresh intervals.
     pub snapped: u64,
     /// Frames passed through unsmoothed after the interval was known (gaps, frames that could
-    /// not be snapped within the bound); warm-up frames are not counted.
+    /// not be snapped within the bound); warm-up frames are counted neither here nor in
+    /// `snapped`.
     pub passed: u64,
     /// Stamps earlier than or equal to the latest one, treated as repeats.
     pub backwards: u64,
@@ -230,7 +246,7 @@ impl DeltaSmoother {
         let delta = raw - last;
         if self.interval == 0 {
             let Some(offset) = self.warm_up(delta, raw) else {
-                return self.pass(raw);
+                return self.provisional(delta, raw);
             };
             // The smoothed time starts on the grid the warm-up frames sit on, not on this
             // one stamp: a stamp coarsened to 100 µs can sit exactly on a tick boundary, and
@@ -240,15 +256,8 @@ impl DeltaSmoother {
             self.out = self.out.max(u128::try_from(start).unwrap_or(0));
             return self.current();
         }
-        let raw_fp = u128::from(raw) << SHIFT;
-        // The frame's share: the time since the smoothed time, in whole intervals.
-        let units = raw_fp.saturating_sub(self.out) + self.interval / 2;
-        let units = units / self.interval;
-        let next = self.out + units * self.interval;
-        let snaps = delta >= MIN_FRAME
-            && (1..=MAX_UNITS as u128).contains(&units)
-            && next.abs_diff(raw_fp) <= u128::from(self.bound) << SHIFT
-            && round_fp(next) > round_fp(self.out);
+        let (next, units) = self.snap(raw, self.interval);
+        let snaps = delta >= MIN_FRAME && units != 0;
         // The intervals the raw delta spans, for the refinement of the interval.
         let spans = ((u128::from(delta) << SHIFT) + self.interval / 2) / self.interval;
         if !snaps {
@@ -271,6 +280,37 @@ impl DeltaSmoother {
         self.stats.snapped += 1;
         self.refine(spans.clamp(1, MAX_UNITS as u128) as u64, raw);
         self.current()
+    }
+
+    /// Where a frame stamped `raw` lands snapped to `interval` (fixed point) from the smoothed
+    /// time, and the whole intervals it advances; 0 intervals when it cannot snap (more than
+    /// [`MAX_UNITS`], or further than the bound from `raw`).
+    fn snap(&self, raw: u64, interval: u128) -> (u128, u128) {
+        let raw_fp = u128::from(raw) << SHIFT;
+        // The frame's share: the time since the smoothed time, in whole intervals.
+        let units = (raw_fp.saturating_sub(self.out) + interval / 2) / interval;
+        let next = self.out + units * interval;
+        let snaps = (1..=MAX_UNITS as u128).contains(&units)
+            && next.abs_diff(raw_fp) <= u128::from(self.bound) << SHIFT
+            && round_fp(next) > round_fp(self.out);
+        if snaps { (next, units) } else { (self.out, 0) }
+    }
+
+    /// A warm-up frame: once [`PROVISIONAL`] deltas are in, snapped to the interval they
+    /// give so far (as [`warm_up`](Self::warm_up) measures it), else passed through.
+    fn provisional(&mut self, delta: u64, raw: u64) -> Nanos {
+        let len = usize::from(self.warm_len);
+        if len < PROVISIONAL || !(MIN_FRAME..=MAX_FRAME).contains(&delta) {
+            return self.pass(raw);
+        }
+        let interval = estimate(&self.warm[..len]).0;
+        match self.snap(raw, interval) {
+            (_, 0) => self.pass(raw),
+            (next, _) => {
+                self.out = next;
+                self.current()
+            }
+        }
     }
 
     fn current(&self) -> Nanos {
@@ -307,20 +347,8 @@ impl DeltaSmoother {
             return None;
         }
         self.warm_len = 0;
-        let mut sorted = self.warm;
-        sorted.sort_unstable();
-        // The median tells how many intervals each delta spans (a dropped frame spans two);
-        // the interval is then the deltas' total over the intervals they span.
-        let median = sorted[WARM / 2];
-        let (mut total, mut units) = (0u128, 0u128);
-        for d in sorted {
-            let u = (d + median / 2) / median;
-            if (1..=MAX_UNITS).contains(&u) {
-                total += u128::from(d);
-                units += u128::from(u);
-            }
-        }
-        self.interval = (total << SHIFT) / units.max(1);
+        let (interval, median) = estimate(&self.warm);
+        self.interval = interval;
         self.anchor = raw;
         self.units = 0;
         self.n = 1;
@@ -364,8 +392,8 @@ impl DeltaSmoother {
         self.sum_uu += u * u;
         self.sum_t += t;
         self.sum_ut += u * t;
-        // The interval changes only at 64, 128, 256, … frames: between, deltas are exactly equal.
-        if self.n < 64 || !self.n.is_power_of_two() {
+        // The interval changes only at 16, 32, 64, … frames: between, deltas are exactly equal.
+        if self.n < FIRST_REFINE || !self.n.is_power_of_two() {
             return;
         }
         let n = u128::from(self.n);
@@ -382,6 +410,26 @@ impl DeltaSmoother {
             self.interval = slope;
         }
     }
+}
+
+/// The interval `deltas` give (fixed point), and their median: the median tells how many
+/// intervals each delta spans (a dropped frame spans two); the interval is then the deltas'
+/// total over the intervals they span.
+fn estimate(deltas: &[u64]) -> (u128, u64) {
+    let mut sorted = [0; WARM];
+    let sorted = &mut sorted[..deltas.len()];
+    sorted.copy_from_slice(deltas);
+    sorted.sort_unstable();
+    let median = sorted[sorted.len() / 2];
+    let (mut total, mut units) = (0u128, 0u128);
+    for &d in &*sorted {
+        let u = (d + median / 2) / median;
+        if (1..=MAX_UNITS).contains(&u) {
+            total += u128::from(d);
+            units += u128::from(u);
+        }
+    }
+    ((total << SHIFT) / units.max(1), median)
 }
 
 fn round_fp(x: u128) -> u128 {
