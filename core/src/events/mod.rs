@@ -13,6 +13,8 @@
 
 pub(crate) mod few;
 pub(crate) mod report;
+#[cfg(feature = "tracing")]
+pub(crate) mod traced;
 pub(crate) mod walk;
 
 use core::fmt;
