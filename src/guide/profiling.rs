@@ -33,8 +33,11 @@
 //! | DEBUG | ticks deferred to the next step by the per-step cap (nothing is lost; under sustained overload the backlog bound discards, a WARN), pause, resume, time scale and rate changes |
 //!
 //! The core builds the feature without `std` (`tracing` with its default features off).
-//! Without a subscriber a step costs a few more instructions (the figures are in the
-//! repository's `BENCHMARKS.md`); without the feature, the step is the same code as before.
+//! Without a subscriber (no dispatcher, every level off) a step loads `tracing`'s maximum
+//! level once and skips the rest: callgrind counts 220.1 / 409.7 / 822.3 instructions per
+//! frame at 0 / 1 / 8 updates for `advance_into`, against 211.1 / 415.3 / 835.0 without the
+//! feature (the differences are mostly code layout; the repository's `BENCHMARKS.md` §4,
+//! `bash benches/peers/tracing_cost.sh`). Without the feature the step is the same code.
 //!
 //! ## One frame, as a subscriber sees it
 //!
@@ -59,7 +62,7 @@
 //! default, so it runs anywhere; a game installs its own first):
 //!
 //! ```
-//! # #[cfg(feature = "tracing")]
+//! # #[cfg(all(feature = "std", feature = "tracing"))]
 //! # {
 //! use std::time::Duration;
 //! use tickfold::runner::{NoSleep, Runner, TimeSource};
@@ -94,7 +97,10 @@
 //! work in each update and a stall that makes the loop drop ticks, and records it with
 //! `tracing-chrome` into a Chrome trace (`trace.json`, which `ui.perfetto.dev` or
 //! `chrome://tracing` open). Its `--svg` draws one frame of that trace as the viewers do: one
-//! row per nesting level, a bar per span, the WARN as a marker:
+//! row per nesting level, a bar per span, the WARN as a marker. The picture below is the frame
+//! after the hitch from one run on the project's shared 2-core machine (so the work's
+//! durations stretch with the load): the step, a sliver at the start, drops physics' oldest
+//! ticks and runs six physics updates and AI's tick 5 in their total order, then the render:
 //!
 //! ```sh
 //! cargo run --release -p tickfold-profile -- --trace target/trace.json --svg target/frame.svg

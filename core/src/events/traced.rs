@@ -22,6 +22,7 @@
 use core::fmt;
 
 use tracing::field::{Empty, display};
+use tracing::level_filters::LevelFilter;
 use tracing::span::EnteredSpan;
 use tracing::{debug, info, info_span, warn};
 
@@ -35,14 +36,29 @@ fn name(clocks: &ClockSet, id: ClockId) -> &str {
     clocks.clock_ref(id).map_or("?", |c| c.config().name())
 }
 
-/// Opens and enters the step's span; [`Events::trace`] fills in its fields.
+/// Opens and enters the step's span, which [`Events::trace`] fills in and closes; `None`
+/// without a subscriber (every level off), for one load of `tracing`'s maximum level.
 #[inline]
-pub(crate) fn step_span() -> EnteredSpan {
+pub(crate) fn step_span() -> Option<EnteredSpan> {
+    if LevelFilter::current() == LevelFilter::OFF {
+        None
+    } else {
+        Some(open_step_span())
+    }
+}
+
+#[inline(never)]
+fn open_step_span() -> EnteredSpan {
     info_span!(target: "tickfold", "step", updates = Empty, by_clock = Empty).entered()
 }
 
-/// The span a handler of `event` runs in: `update` or `render`, none for the other events.
+/// The span a handler of `event` runs in: `update` or `render`, none for the other events
+/// and without a subscriber.
+#[inline]
 pub(crate) fn handler_span<T>(clocks: &ClockSet, event: &Event<T>) -> Option<EnteredSpan> {
+    if LevelFilter::current() == LevelFilter::OFF {
+        return None;
+    }
     match event {
         Event::Update(tick) => Some(
             info_span!(target: "tickfold", "update", clock = name(clocks, tick.clock), tick = tick.index)
@@ -77,9 +93,11 @@ impl<T> fmt::Display for ByClock<'_, T> {
 }
 
 impl<T> Events<T> {
-    /// Records the step's update counts in its span (`step_span`) and emits its losses,
-    /// deferrals and controls as `tracing` events, children of the span.
-    pub(crate) fn trace(&self, span: &EnteredSpan, clocks: &ClockSet) {
+    /// Records the step's update counts in its span (opened by `step_span`), emits its
+    /// losses, deferrals and controls as `tracing` events, children of the span, then closes
+    /// the span.
+    #[inline(never)]
+    pub(crate) fn trace(&self, span: EnteredSpan, clocks: &ClockSet) {
         if !span.is_disabled() {
             span.record("updates", self.update_count());
             span.record(

@@ -140,8 +140,8 @@ impl<T: Timestamp> LoopState<T> {
     /// [`advance_into`](Self::advance_into) into empty events.
     #[inline]
     fn advance_new(&mut self, now: T, events: &mut Events<T>) {
-        // The step's span (feature `tracing`, `events/traced.rs`); without the feature this
-        // function is the same code.
+        // The step's span (feature `tracing`, `events/traced.rs`), none without a subscriber;
+        // without the feature this function is the same code.
         #[cfg(feature = "tracing")]
         let span = crate::events::traced::step_span();
         let s = self.inner.for_step();
@@ -162,7 +162,9 @@ impl<T: Timestamp> LoopState<T> {
         }
         events.settle(&mut s.pool);
         #[cfg(feature = "tracing")]
-        events.trace(&span, &s.clocks);
+        if let Some(span) = span {
+            events.trace(span, &s.clocks);
+        }
     }
 }
 
