@@ -461,6 +461,9 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
         ctl: &mut Control,
         mut on_event: impl FnMut(&Event<T>, &LoopState<T>, &mut Control),
     ) -> Option<T> {
+        // Feature `tracing`: the frame's span, around the step's and the handlers' (the core's).
+        #[cfg(feature = "tracing")]
+        let _frame = frame_span();
         let now = self.frame_time();
         if self.next >= self.events.len() {
             self.state.advance_into(now, &mut self.events);
@@ -656,4 +659,11 @@ impl<T: Timestamp, C: TimeSource<T>, S: Sleeper<T>> Runner<T, C, S> {
     pub fn into_state(self) -> LoopState<T> {
         self.state
     }
+}
+
+/// The span of one frame of a shell (feature `tracing`): the runner's (so winit's), the web
+/// shell's. The step's, the updates' and the render's spans, tickfold-core's, are its children.
+#[cfg(feature = "tracing")]
+pub(crate) fn frame_span() -> tracing::span::EnteredSpan {
+    tracing::info_span!(target: "tickfold", "frame").entered()
 }

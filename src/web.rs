@@ -472,6 +472,8 @@ impl WebLoop {
         render: bool,
         on_event: &mut dyn FnMut(&Event<Nanos>, &LoopState<Nanos>),
     ) {
+        #[cfg(feature = "tracing")]
+        let _frame = crate::runner::frame_span();
         self.state.advance_into(now, &mut self.events);
         // Each update's handler reads the state as of its tick (`LoopState::hand_on`, as the
         // runner does); the events are the latest step's, so this cannot fail.

@@ -287,6 +287,7 @@ pub use resource::{CurrentTick, RemoveError, Tickfold};
 pub use run::run_tickfold_clocks;
 #[cfg(feature = "serde")]
 pub use save::{ComponentSet, LoadError, Saved, SavedRow, WorldSave, load_world, save_world};
+pub use schedules::BeforeTick;
 #[cfg(feature = "testing")]
 pub use testing::{AppMismatch, AppSim};
 /// tickfold's core, re-exported: the types the plugin and its messages use.
@@ -295,9 +296,7 @@ pub use tickfold_core::{
     ClockConfig, ClockId, DropReason, Event, LoopState, Nanos, Period, Policy, Render, Tick,
     TimeScale,
 };
-pub use schedules::BeforeTick;
 pub use transform::{
-    TransformEasing, TransformHistory, TransformInterpolation,
-    TransformInterpolationPlugin, TransformInterpolationSystems, TransformVelocity,
-    TransformVelocityPlugin, VelocityHistory,
+    TransformEasing, TransformHistory, TransformInterpolation, TransformInterpolationPlugin,
+    TransformInterpolationSystems, TransformVelocity, TransformVelocityPlugin, VelocityHistory,
 };

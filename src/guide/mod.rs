@@ -42,6 +42,8 @@
 //!   (feature `web`).
 //! - [`determinism`]: the determinism kit: test your own simulation (feature `quickcheck`).
 //! - [`trace`]: the trace tool, the fold's decisions printed on a fake clock.
+//! - [`profiling`]: the loop in `tracing`: a span per frame, step, update and render, drops as
+//!   warnings, seen in Tracy, puffin or a Chrome trace (feature `tracing`).
 //!
 //! # For the curious
 //!
@@ -88,6 +90,8 @@ pub mod web;
 pub mod determinism;
 
 pub mod trace;
+
+pub mod profiling;
 
 pub mod design;
 

@@ -348,5 +348,8 @@ pub fn render(r: &Results) -> String {
         );
     }
     report_controls::section(&r.controls, &mut out);
+    // Measured by its own script (two builds of this bench), kept in the file it writes.
+    let _ = writeln!(out, "\n## 4. The `tracing` feature's cost\n");
+    out.push_str(include_str!("../tracing_cost.md"));
     out
 }

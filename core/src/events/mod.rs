@@ -284,7 +284,7 @@ impl<T> Events<T> {
     }
 
     /// The events before the updates, then those after them, by reference.
-    fn rare(&self) -> impl Iterator<Item = Event<&T>> + '_ {
+    pub(crate) fn rare(&self) -> impl Iterator<Item = Event<&T>> + '_ {
         self.before
             .iter(self.before.start())
             .chain(self.before.after_iter(0))

@@ -124,6 +124,9 @@ impl<T: Timestamp> LoopState<T> {
         f: impl FnOnce(&LoopState<T>) -> R,
     ) -> Result<R, AsOfError> {
         let Event::Update(tick) = event else {
+            // The handler's span (feature `tracing`, `state/traced.rs`): `render`, or none.
+            #[cfg(feature = "tracing")]
+            let _span = crate::state::traced::handler_span(&self.inner.clocks, event);
             return Ok(f(self));
         };
         let run = events
@@ -144,6 +147,8 @@ impl<T: Timestamp> LoopState<T> {
         };
         // The step's own reach (`for_step`): positioning changes no fact the fast path
         // depends on.
+        #[cfg(feature = "tracing")]
+        let _span = crate::state::traced::handler_span(&self.inner.clocks, event);
         self.inner.for_step().cursor = Cursor(Some(at));
         let positioned = Positioned(self);
         Ok(f(positioned.0))

@@ -10,6 +10,7 @@
 //! | `add_remove.rs`, `refuse.rs` | adding and removing clocks at run time; refusing a tick |
 //! | `anchor.rs` | moving a state to another time axis (`rebase`, `resume_at`) |
 //! | `as_of.rs`, `cursor.rs` | reading the state as of one event of a step (`as_of`, `hand_on`) |
+//! | `traced.rs` | feature `tracing`: the step's and the handlers' spans, the step's reports as `tracing` events |
 //!
 //! May call: `values`, `error`, `config`, `events`, `clock`, `clocks`, `time`, `access`. The
 //! views change a layer's fields only through that layer's methods. Called by: `step`,
@@ -30,6 +31,8 @@ pub(crate) mod refuse;
 pub(crate) mod anchor;
 pub(crate) mod as_of;
 pub(crate) mod cursor;
+#[cfg(feature = "tracing")]
+pub(crate) mod traced;
 
 use alloc::boxed::Box;
 use core::ops::{Deref, DerefMut};

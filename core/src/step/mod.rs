@@ -141,6 +141,10 @@ impl<T: Timestamp> LoopState<T> {
     /// [`advance_into`](Self::advance_into) into empty events.
     #[inline]
     fn advance_new(&mut self, now: T, events: &mut Events<T>) {
+        // The step's span (feature `tracing`, `state/traced.rs`), none without a subscriber;
+        // without the feature this function is the same code.
+        #[cfg(feature = "tracing")]
+        let span = crate::state::traced::step_span();
         let s = self.inner.for_step();
         // The lone clock's fast path first, with the fewest looks (`step/several.rs`'s is out of
         // line and cold: measured, it otherwise cost the lone clock's step 5 instructions).
@@ -158,6 +162,10 @@ impl<T: Timestamp> LoopState<T> {
             s.fast = s.fast_path();
         }
         events.settle(&mut s.pool);
+        #[cfg(feature = "tracing")]
+        if let Some(span) = span {
+            events.trace(span, &s.clocks);
+        }
     }
 }
 
