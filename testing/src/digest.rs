@@ -12,7 +12,7 @@ use core::hash::Hasher;
 
 use serde::ser::{self, Serialize};
 
-use crate::replay::Fnv1a;
+use crate::fnv::Fnv1a;
 
 /// The digest of `value`.
 pub(crate) fn digest<T: Serialize + ?Sized>(value: &T) -> Result<u64, DigestError> {

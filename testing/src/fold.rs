@@ -1,6 +1,7 @@
 //! Folding a user simulation over a schedule: [`Sim`], [`Run`], [`Trace`] and [`Driver`].
 
-use super::replay::{Fnv1a, hash_event};
+use super::fnv::Fnv1a;
+use super::replay::hash_event;
 use super::{KitError, Schedule};
 use tickfold_core::{Event, LoopConfig, LoopState, Nanos, Period, Tick};
 

@@ -86,8 +86,10 @@ mod check;
 mod diff;
 #[cfg(feature = "serde")]
 mod digest;
+mod fnv;
 mod fold;
 mod frame;
+mod keyframe;
 mod reading;
 mod replay;
 mod replay_file;
@@ -109,16 +111,18 @@ pub use quickcheck;
 
 pub use check::{Failure, MismatchKind, ScheduleMismatch};
 pub use diff::debug_diff;
+pub use fnv::Fnv1a;
 pub use fold::{Driver, Run, Sim, Trace, TraceStep};
 pub use frame::FrameSim;
+pub use keyframe::{Keyframe, Rewind};
 pub use reading::ReadingSim;
-pub use replay::{Fnv1a, RecordedStep, Recorder, Recording, Replayed};
+pub use replay::{RecordedStep, Recorder, Recording, Replayed};
 pub use replay_file::ReplayError;
 #[cfg(feature = "serde")]
 pub use replay_file::SavedRecording;
 pub use rng::SplitMix64;
 pub use schedule::Schedule;
-pub use seek::{Keyframe, Played, Player, Position, Rewind, SeekError};
+pub use seek::{Played, Player, Position, SeekError};
 pub use smoothing::{smooth, smooth_naive, smoothing_rate};
 pub use through_save::ThroughSave;
 pub use timestep::{Deviation, Timestep, TimestepReport, Tolerance};

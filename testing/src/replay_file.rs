@@ -10,10 +10,10 @@ use tickfold_core::{ClockId, ConfigError, LoopState};
 use tickfold_core::{Nanos, SavedState, StateError};
 
 #[cfg(feature = "serde")]
+use crate::keyframe::Keyframe;
+#[cfg(feature = "serde")]
 use crate::replay::RecordedStep;
 use crate::replay::Recording;
-#[cfg(feature = "serde")]
-use crate::seek::Keyframe;
 
 /// The format tag at the head of every replay file.
 #[cfg(feature = "serde")]

@@ -6,7 +6,7 @@ use core::ops::{Deref, DerefMut};
 use std::rc::Rc;
 
 use super::KitError;
-use crate::seek::Rewind;
+use crate::keyframe::Rewind;
 
 /// A save and a load, composed: the world loaded from the world's save, or why not.
 type RoundTrip<W> = dyn Fn(&W) -> Result<W, String>;
