@@ -254,53 +254,54 @@ impl ser::Serializer for &mut Digest {
     }
 }
 
-impl ser::SerializeSeq for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
+/// A compound value's parts, each digested in order, closed by the end tag: the same body for
+/// every serde compound (its method names differ by kind).
+macro_rules! compound {
+    ($($kind:ident :: $part:ident),+ $(,)?) => {$(
+        impl ser::$kind for &mut Digest {
+            type Ok = ();
+            type Error = DigestError;
+            fn $part<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), DigestError> {
+                self.tag(tag::END);
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
+compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
+);
+
+/// A struct's fields, each digested as its name then its value, closed by the end tag.
+macro_rules! named_fields {
+    ($($kind:ident),+ $(,)?) => {$(
+        impl ser::$kind for &mut Digest {
+            type Ok = ();
+            type Error = DigestError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), DigestError> {
+                self.str(key);
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), DigestError> {
+                self.tag(tag::END);
+                Ok(())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTupleStruct for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
-}
+named_fields!(SerializeStruct, SerializeStructVariant);
 
 impl ser::SerializeMap for &mut Digest {
     type Ok = ();
@@ -309,40 +310,6 @@ impl ser::SerializeMap for &mut Digest {
         key.serialize(&mut **self)
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), DigestError> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), DigestError> {
-        self.str(key);
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), DigestError> {
-        self.tag(tag::END);
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for &mut Digest {
-    type Ok = ();
-    type Error = DigestError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), DigestError> {
-        self.str(key);
         value.serialize(&mut **self)
     }
     fn end(self) -> Result<(), DigestError> {
